@@ -1,0 +1,61 @@
+// Starts the five hosts, each its own HTTP listener, in one process.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.js';
+import { createHost, type AuthMode, type HostName } from './host.js';
+import { apiRoutes } from './api/index.js';
+
+interface HostPlan {
+  name: HostName;
+  port: number;
+  defaultAuth: AuthMode;
+  what: string;
+  index: string;
+  register: (app: FastifyInstance, services: Services) => void;
+}
+
+function plans(services: Services): HostPlan[] {
+  const { ports } = services.config;
+  return [
+    { name: 'api', port: ports.api, defaultAuth: 'key', what: 'The catrisk API: ingest, objects, structures, backtests, prices, feeds, events and hazard.', index: '/health', register: apiRoutes },
+    { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: () => {} },
+    { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: () => {} },
+    { name: 'data', port: ports.data, defaultAuth: 'key', what: 'The catrisk data room: archived risk datasets with licence, credit line, provenance and per-file digests.', index: '/catalog', register: () => {} },
+    { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: () => {} },
+  ];
+}
+
+export interface RunningHost {
+  name: HostName;
+  url: string;
+  app: FastifyInstance;
+}
+
+export async function buildHosts(services: Services): Promise<Array<{ plan: HostPlan; app: FastifyInstance }>> {
+  return Promise.all(plans(services).map(async (plan) => {
+    const app = await createHost({
+      name: plan.name,
+      services,
+      defaultAuth: plan.defaultAuth,
+      register: (host) => {
+        host.get('/', { config: { auth: 'none' } }, async () => ({
+          schema_version: '0.1.0', host: plan.name, what: plan.what, index: plan.index,
+        }));
+        plan.register(host, services);
+      },
+    });
+    return { plan, app };
+  }));
+}
+
+export async function startHosts(services: Services): Promise<RunningHost[]> {
+  const built = await buildHosts(services);
+  const running: RunningHost[] = [];
+  for (const { plan, app } of built) {
+    await app.listen({ host: services.config.host, port: plan.port, listenTextResolver: () => '' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : plan.port;
+    const host = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;
+    running.push({ name: plan.name, url: `http://${host}:${port}`, app });
+  }
+  return running;
+}

@@ -1,0 +1,21 @@
+// The Job resource as SPEC shows it.
+import type { JobRow } from '../store/jobs.js';
+
+export const JOB_SCHEMA_VERSION = '0.1.0';
+
+export function jobView(row: JobRow): Record<string, unknown> {
+  const subject = JSON.parse(row.subject) as Record<string, unknown>;
+  const view: Record<string, unknown> = {
+    schema_version: JOB_SCHEMA_VERSION,
+    id: row.id,
+    verb: row.verb,
+    status: row.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    links: { self: `/jobs/${row.id}` },
+  };
+  if (Object.keys(subject).length > 0) view.subject = subject;
+  if (row.status === 'succeeded' && row.result !== null) view.result = JSON.parse(row.result);
+  if (row.status === 'failed' && row.error !== null) view.error = JSON.parse(row.error);
+  return view;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// CLI: serve | worker | migrate | feeds verify | feeds add <folder>
+import { execFileSync } from 'node:child_process';
+import { loadConfig, type Config } from './config.js';
+import { createServices, startWorker } from './services.js';
+import { startHosts } from './http/servers.js';
+
+function commitOf(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function configFromEnv(): Config {
+  const config = loadConfig();
+  return config.build.commit === 'unknown' ? { ...config, build: { ...config.build, commit: commitOf() } } : config;
+}
+
+async function serve(withHosts: boolean) {
+  const config = configFromEnv();
+  const services = await createServices(config);
+  const hosts = withHosts ? await startHosts(services) : [];
+  if (!withHosts || config.jobs.inProcessWorkers) startWorker(services);
+  for (const host of hosts) process.stdout.write(JSON.stringify({ host: host.name, url: host.url }) + '\n');
+  if (!withHosts) process.stdout.write(JSON.stringify({ worker: services.worker?.owner }) + '\n');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    services.log.info({ signal }, 'shutting down');
+    // Stop accepting, let in-flight requests finish, then release running jobs for another worker.
+    await Promise.all(hosts.map((h) => h.app.close()));
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function migrateOnly() {
+  const services = await createServices(configFromEnv());
+  process.stdout.write(JSON.stringify({ migrated: true, storage: services.database.dialect }) + '\n');
+  await services.close();
+}
+
+async function main(argv: string[]) {
+  const [command = 'serve', ...rest] = argv;
+  switch (command) {
+    case 'serve': return serve(true);
+    case 'worker': return serve(false);
+    case 'migrate': return migrateOnly();
+    case 'feeds': {
+      const { feedsCommand } = await import('./feeds/cli.js');
+      process.exitCode = await feedsCommand(rest, configFromEnv());
+      return;
+    }
+    default:
+      process.stderr.write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder>\n`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+// Accounts, keys and metered usage: the only SQL about who is calling.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { AccountsTable, Tables } from './tables.js';
+
+export type Account = AccountsTable;
+
+export interface IssuedKey {
+  id: string;
+  secret: string;
+  created_at: string;
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** Keys are 32 random bytes, so an unsalted SHA-256 is a safe digest to store and look up by. */
+export function secretDigest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export class AccountStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async signup(input: { label?: string; email?: string }, now = new Date()): Promise<{ account: Account; key: IssuedKey }> {
+    const created_at = now.toISOString();
+    const account: Account = {
+      id: `acct_${hex(12)}`,
+      created_at,
+      plan: 'sandbox',
+      label: input.label ?? null,
+      email: input.email ?? null,
+      status: 'active',
+      cancelled_at: null,
+    };
+    const key: IssuedKey = { id: `key_${hex(12)}`, secret: `crk_${randomBytes(32).toString('base64url')}`, created_at };
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('accounts').values(account).execute();
+      await trx.insertInto('api_keys')
+        .values({ id: key.id, account_id: account.id, secret_digest: secretDigest(key.secret), created_at })
+        .execute();
+    });
+    return { account, key };
+  }
+
+  async keyByDigest(digest: string): Promise<{ key_id: string; account_id: string } | undefined> {
+    return this.db.selectFrom('api_keys').select(['id as key_id', 'account_id'])
+      .where('secret_digest', '=', digest).executeTakeFirst();
+  }
+
+  async account(id: string): Promise<Account | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async keysOf(accountId: string): Promise<Array<{ id: string; created_at: string }>> {
+    return this.db.selectFrom('api_keys').select(['id', 'created_at'])
+      .where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** Cancels at once; returns false when it was already cancelled. */
+  async cancel(id: string, now = new Date()): Promise<boolean> {
+    const result = await this.db.updateTable('accounts')
+      .set({ status: 'cancelled', cancelled_at: now.toISOString() })
+      .where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Records a metered unit unless the account is cancelled (nothing is recorded after). */
+  async recordUsage(accountId: string, unit: 'object' | 'model_run', subjectId: string, now = new Date()): Promise<boolean> {
+    const account = await this.account(accountId);
+    if (!account || account.status !== 'active') return false;
+    await this.db.insertInto('usage')
+      .values({ id: randomUUID(), account_id: accountId, unit, subject_id: subjectId, recorded_at: now.toISOString() })
+      .execute();
+    return true;
+  }
+
+  async usage(accountId: string) {
+    return this.db.selectFrom('usage').select(['unit', 'subject_id', 'recorded_at'])
+      .where('account_id', '=', accountId).orderBy('recorded_at').orderBy('id').execute();
+  }
+}

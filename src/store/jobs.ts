@@ -1,0 +1,82 @@
+// The durable jobs table: claimed under a lease, finished only by the lease holder, so a job
+// is never lost (an expired lease is taken over) and never finished twice.
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from './database.js';
+import type { JobsTable, Tables } from './tables.js';
+import type { ErrorBody } from '../http/errors.js';
+
+export type JobRow = JobsTable;
+
+export class JobStore {
+  constructor(private readonly db: Kysely<Tables>, private readonly dialect: Dialect) {}
+
+  async create(input: { accountId: string; verb: string; subject: unknown; input: unknown }, now = new Date()): Promise<JobRow> {
+    const at = now.toISOString();
+    const row: JobRow = {
+      id: randomUUID(),
+      account_id: input.accountId,
+      verb: input.verb,
+      status: 'queued',
+      subject: JSON.stringify(input.subject ?? {}),
+      input: JSON.stringify(input.input ?? {}),
+      result: null,
+      error: null,
+      created_at: at,
+      updated_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      attempts: 0,
+    };
+    await this.db.insertInto('jobs').values(row).execute();
+    return row;
+  }
+
+  async get(id: string, accountId: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom('jobs').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  }
+
+  /** Claims the oldest queued job, or a running one whose lease has expired. */
+  async claim(owner: string, leaseMs: number, verbs: readonly string[], nowMs = Date.now()): Promise<JobRow | undefined> {
+    if (verbs.length === 0) return undefined;
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<JobRow>`
+      update jobs set status = 'running', lease_owner = ${owner}, lease_expires_at = ${nowMs + leaseMs},
+        attempts = attempts + 1, updated_at = ${new Date(nowMs).toISOString()}
+      where id = (
+        select id from jobs
+        where verb in (${sql.join(verbs)})
+          and (status = 'queued' or (status = 'running' and lease_expires_at < ${nowMs}))
+        order by created_at, id
+        limit 1 ${lock}
+      )
+      returning *`.execute(this.db);
+    return result.rows[0];
+  }
+
+  /** Extends the lease; false means the lease was lost and the work must be abandoned. */
+  async heartbeat(id: string, owner: string, leaseMs: number, nowMs = Date.now()): Promise<boolean> {
+    const r = await this.db.updateTable('jobs').set({ lease_expires_at: nowMs + leaseMs })
+      .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Records the outcome only while this owner holds the job; returns whether it did. */
+  async finish(id: string, owner: string, outcome: { result: unknown } | { error: ErrorBody }, now = new Date()): Promise<boolean> {
+    const set = 'result' in outcome
+      ? { status: 'succeeded' as const, result: JSON.stringify(outcome.result) }
+      : { status: 'failed' as const, error: JSON.stringify(outcome.error) };
+    const r = await this.db.updateTable('jobs')
+      .set({ ...set, lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Puts this owner's running jobs back in the queue (clean shutdown). */
+  async release(owner: string, now = new Date()): Promise<number> {
+    const r = await this.db.updateTable('jobs')
+      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+}

@@ -1,0 +1,58 @@
+// Row types of every table, as Kysely sees them. Times are ISO 8601 strings except leases and
+// rate windows, which are epoch milliseconds because they are compared arithmetically.
+export interface AccountsTable {
+  id: string;
+  created_at: string;
+  plan: string;
+  label: string | null;
+  email: string | null;
+  status: 'active' | 'cancelled';
+  cancelled_at: string | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  secret_digest: string;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  account_id: string;
+  verb: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  /** JSON text: what the job is about (shown on the job). */
+  subject: string;
+  /** JSON text: the handler's input (never shown). */
+  input: string;
+  result: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  attempts: number;
+}
+
+export interface UsageTable {
+  id: string;
+  account_id: string;
+  unit: 'object' | 'model_run';
+  subject_id: string;
+  recorded_at: string;
+}
+
+export interface RateCountersTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
+export interface Tables {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  jobs: JobsTable;
+  usage: UsageTable;
+  rate_counters: RateCountersTable;
+}

@@ -1,0 +1,127 @@
+// Starts the whole service in this process on ephemeral ports, over SQLite or a scratch
+// PostgreSQL database, and gives the tests plain HTTP helpers.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createServices, startWorker, type Services } from '../../src/services.js';
+import { startHosts, type RunningHost } from '../../src/http/servers.js';
+import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from './postgres.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export const USER_AGENT = 'catrisk-tests/1.0';
+
+export interface TestService {
+  dialect: DialectName;
+  services: Services;
+  urls: Record<RunningHost['name'], string>;
+  api: string;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startService(dialect: DialectName, env: Record<string, string> = {}): Promise<TestService> {
+  // A caller that passes its own state directory or database keeps it (restart tests).
+  const ownState = env.CATRISK_STATE_DIR === undefined;
+  const stateDir = env.CATRISK_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'catrisk-test-'));
+  let scratch: ScratchDatabase | undefined;
+  if (dialect === 'postgres' && env.DATABASE_URL === undefined) scratch = await createScratchDatabase();
+  const fullEnv: Record<string, string> = {
+    CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',
+    CATRISK_STATE_DIR: stateDir,
+    CATRISK_RATE_LIMIT: '100000',
+    CATRISK_ADDRESS_RATE_LIMIT: '100000',
+    CATRISK_JOB_POLL_MS: '20',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...env,
+  };
+  const config: Config = loadConfig({ ...process.env, DATABASE_URL: '', ...fullEnv });
+  const services = await createServices(config, { log: pino({ level: process.env.CATRISK_TEST_LOG ?? 'silent' }) });
+  const hosts = await startHosts(services);
+  if (config.jobs.inProcessWorkers) startWorker(services);
+  const urls = Object.fromEntries(hosts.map((h) => [h.name, h.url])) as TestService['urls'];
+  return {
+    dialect, services, urls, api: urls.api, env: fullEnv,
+    async close() {
+      await Promise.all(hosts.map((h) => h.app.close()));
+      await services.close();
+      if (scratch) await scratch.drop();
+      if (ownState) rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs a suite once per storage dialect, like Kysely's own tests; PostgreSQL is skipped loudly when absent. */
+export function eachDialect(name: string, suite: (dialect: DialectName, t: TestContext) => Promise<void>) {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    const skip = dialect === 'postgres' && !postgresAvailable
+      ? 'PostgreSQL not available (set CATRISK_TEST_PG or start a server on 127.0.0.1:5432)'
+      : false;
+    test(`${name} [${dialect}]`, { skip }, (t) => suite(dialect, t));
+  }
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+export async function call(base: string, method: string, path: string, options: {
+  key?: string; body?: unknown; raw?: string | Uint8Array | FormData; headers?: Record<string, string>;
+} = {}): Promise<Answer> {
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  let body: string | Uint8Array | FormData | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  } else if (options.raw !== undefined) {
+    body = options.raw;
+  }
+  const response = await fetch(base + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown;
+  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+export async function signup(base: string, body: unknown = {}): Promise<{ key: string; accountId: string; body: any }> {
+  const answer = await call(base, 'POST', '/signup', { body });
+  if (answer.status !== 201) throw new Error(`signup failed: ${answer.status} ${answer.text}`);
+  return { key: answer.body.api_key.secret, accountId: answer.body.id, body: answer.body };
+}
+
+/** Polls a job until it is terminal. */
+export async function waitForJob(base: string, key: string, jobPath: string, timeoutMs = 20_000): Promise<any> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await call(base, 'GET', jobPath, { key });
+    if (answer.status !== 200) throw new Error(`job read failed: ${answer.status} ${answer.text}`);
+    if (answer.body.status === 'succeeded' || answer.body.status === 'failed') return answer.body;
+    if (Date.now() > until) throw new Error(`job ${jobPath} still ${answer.body.status}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Asserts the SPEC error envelope exactly: two members, three or four in error, code pattern. */
+export function envelopeFaults(answer: Answer): string[] {
+  const faults: string[] = [];
+  const b = answer.body;
+  if (!b || typeof b !== 'object') return ['body is not JSON'];
+  const top = Object.keys(b).sort().join(',');
+  if (top !== 'error,schema_version') faults.push(`top-level members ${top}`);
+  if (b.schema_version !== '0.1.0') faults.push('schema_version');
+  const e = b.error ?? {};
+  for (const k of Object.keys(e)) if (!['status', 'code', 'message', 'details'].includes(k)) faults.push(`error member ${k}`);
+  if (e.status !== answer.status) faults.push(`status ${e.status} vs ${answer.status}`);
+  if (typeof e.code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(e.code)) faults.push(`code ${e.code}`);
+  if (typeof e.message !== 'string' || e.message.length === 0) faults.push('message');
+  if (e.details !== undefined && (!Array.isArray(e.details) || e.details.some((d: unknown) => typeof d !== 'string' || d === ''))) faults.push('details');
+  if (/\bat .*\.(ts|js):\d+/.test(answer.text)) faults.push('stack trace in body');
+  return faults;
+}
