@@ -1,0 +1,118 @@
+// The durable queue: claim under a lease, take-over after expiry, finish exactly once, release.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { openDatabase, type Database } from '../../src/store/database.js';
+import { migrate } from '../../src/store/migrations.js';
+import { AccountStore } from '../../src/store/accounts.js';
+import { JobStore } from '../../src/store/jobs.js';
+import { Worker, type JobHandler } from '../../src/jobs/worker.js';
+import { ApiError } from '../../src/http/errors.js';
+import { eachDialect, type DialectName } from '../support/service.js';
+import { createScratchDatabase } from '../support/postgres.js';
+
+async function withStore(dialect: DialectName, body: (db: Database, jobs: JobStore, accountId: string) => Promise<void>) {
+  const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-queue-'));
+  const scratch = dialect === 'postgres' ? await createScratchDatabase() : undefined;
+  const database = openDatabase({ stateDir, databaseUrl: scratch?.url });
+  try {
+    await migrate(database.db);
+    const { account } = await new AccountStore(database.db).signup({});
+    await body(database, new JobStore(database.db, database.dialect), account.id);
+  } finally {
+    await database.close();
+    await scratch?.drop();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+eachDialect('a claimed job is held under a lease and finished only by its holder', async (dialect) => {
+  await withStore(dialect, async (_db, jobs, accountId) => {
+    const job = await jobs.create({ accountId, verb: 'ingest', subject: { source: 'a.csv' }, input: {} });
+    const t0 = 1_000_000;
+    const a = await jobs.claim('A', 1000, ['ingest'], t0);
+    assert.equal(a?.id, job.id);
+    assert.equal(a?.status, 'running');
+    assert.equal(await jobs.claim('B', 1000, ['ingest'], t0 + 500), undefined, 'a live lease is not taken');
+    // Lease expired: B takes the job over; A can no longer finish it.
+    const b = await jobs.claim('B', 1000, ['ingest'], t0 + 1001);
+    assert.equal(b?.id, job.id);
+    assert.equal(b?.attempts, 2);
+    assert.equal(await jobs.heartbeat(job.id, 'A', 1000, t0 + 1002), false);
+    assert.equal(await jobs.finish(job.id, 'A', { result: { from: 'A' } }), false);
+    assert.equal(await jobs.finish(job.id, 'B', { result: { from: 'B' } }), true);
+    assert.equal(await jobs.finish(job.id, 'B', { result: { from: 'B again' } }), false, 'never finished twice');
+    const done = await jobs.get(job.id, accountId);
+    assert.equal(done?.status, 'succeeded');
+    assert.deepEqual(JSON.parse(done!.result!), { from: 'B' });
+    assert.equal(await jobs.claim('C', 1000, ['ingest'], t0 + 10_000), undefined, 'a finished job is never claimed');
+  });
+});
+
+eachDialect('released jobs go back to the queue; verbs without a handler are not claimed', async (dialect) => {
+  await withStore(dialect, async (_db, jobs, accountId) => {
+    const first = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} }, new Date(1000));
+    await jobs.create({ accountId, verb: 'price', subject: {}, input: {} }, new Date(2000));
+    assert.equal((await jobs.claim('A', 60_000, ['ingest']))?.id, first.id);
+    assert.equal(await jobs.claim('A', 60_000, ['ingest']), undefined);
+    assert.equal(await jobs.release('A'), 1);
+    const again = await jobs.get(first.id, accountId);
+    assert.equal(again?.status, 'queued');
+    assert.equal((await jobs.claim('B', 60_000, ['ingest']))?.id, first.id);
+  });
+});
+
+eachDialect('concurrent claimers never take the same job', async (dialect) => {
+  await withStore(dialect, async (_db, jobs, accountId) => {
+    for (let i = 0; i < 40; i += 1) await jobs.create({ accountId, verb: 'ingest', subject: {}, input: { i } });
+    const claimed: string[] = [];
+    await Promise.all(Array.from({ length: 8 }, async (_, w) => {
+      for (;;) {
+        const row = await jobs.claim(`W${w}`, 60_000, ['ingest']);
+        if (!row) return;
+        claimed.push(row.id);
+      }
+    }));
+    assert.equal(claimed.length, 40);
+    assert.equal(new Set(claimed).size, 40);
+  });
+});
+
+eachDialect('the worker runs handlers and records success or the error envelope', async (dialect) => {
+  await withStore(dialect, async (_db, jobs, accountId) => {
+    // Handlers written for this test: the queue and worker around them are the real ones.
+    const handlers = new Map<string, JobHandler>([
+      ['ingest', async (job) => ({ echoed: job.input.n })],
+      ['price', async () => { throw new ApiError(422, 'unpriceable_object', 'No trigger.', ['trigger is missing']); }],
+      ['analyse', async () => { throw new Error('boom with a secret stack'); }],
+    ]);
+    const worker = new Worker(jobs, handlers, { concurrency: 2, leaseMs: 5000, pollMs: 10, log: pino({ level: 'silent' }) });
+    const ok = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: { n: 7 } });
+    const refused = await jobs.create({ accountId, verb: 'price', subject: {}, input: {} });
+    const crashed = await jobs.create({ accountId, verb: 'analyse', subject: {}, input: {} });
+    worker.start();
+    try {
+      const until = Date.now() + 10_000;
+      for (;;) {
+        const rows = await Promise.all([ok, refused, crashed].map((j) => jobs.get(j.id, accountId)));
+        if (rows.every((r) => r?.status === 'succeeded' || r?.status === 'failed')) break;
+        assert.ok(Date.now() < until, 'jobs did not finish');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await worker.stop();
+    }
+    const [a, b, c] = await Promise.all([ok, refused, crashed].map((j) => jobs.get(j.id, accountId)));
+    assert.equal(a?.status, 'succeeded');
+    assert.deepEqual(JSON.parse(a!.result!), { echoed: 7 });
+    assert.equal(b?.status, 'failed');
+    assert.deepEqual(JSON.parse(b!.error!), { status: 422, code: 'unpriceable_object', message: 'No trigger.', details: ['trigger is missing'] });
+    assert.equal(c?.status, 'failed');
+    const crash = JSON.parse(c!.error!);
+    assert.equal(crash.code, 'internal_error');
+    assert.equal(crash.status, 500);
+    assert.ok(!crash.message.includes('boom'), 'no internals leak into the job');
+  });
+});
