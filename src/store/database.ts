@@ -29,6 +29,21 @@ export function openDatabase(options: { databaseUrl?: string; stateDir: string }
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file }) });
+  // Kysely prepares every query afresh; preparing is most of a small query's cost, and a
+  // better-sqlite3 statement is reusable, so statements are kept by their SQL text.
+  const statements = new Map<string, SQLite.Statement>();
+  const database = {
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= 1000) statements.clear();
+        statement = file.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+    close: () => file.close(),
+  };
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

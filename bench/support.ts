@@ -1,0 +1,48 @@
+// Shared by the benchmarks: start the built service in its own process and read its URLs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const USER_AGENT = 'catrisk-bench/1.0';
+
+export interface BenchService {
+  urls: Record<string, string>;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startBuiltService(env: Record<string, string> = {}): Promise<BenchService> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-bench-'));
+  const child = spawn(process.execPath, ['dist/main.js', 'serve'], {
+    env: {
+      ...process.env,
+      CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',
+      CATRISK_STATE_DIR: stateDir, CATRISK_LOG_LEVEL: 'warn',
+      CATRISK_RATE_LIMIT: '100000000', CATRISK_ADDRESS_RATE_LIMIT: '100000000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const urls: Record<string, string> = {};
+  const lines = createInterface({ input: child.stdout! });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
+    lines.on('line', (line) => {
+      try {
+        const { host, url } = JSON.parse(line) as { host: string; url: string };
+        urls[host] = url;
+        if (Object.keys(urls).length === 5) resolve();
+      } catch { /* not a host line */ }
+    });
+  });
+  return {
+    urls, child,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
