@@ -274,7 +274,8 @@ const TAIL_FLOOR = 1e-16;
  * integrated in the distance w to their own end (u = w below ½, 1 − u = w above, computed without
  * cancellation). Panels: geometric [10^−(k+1), 10^−k] for k = 1…15 in each tail, then
  * [0.1, 0.2] … [0.4, 0.5], further split at the probabilities of the breakpoints. The last sliver
- * (0, 1e−16) of each tail is a rectangle at its midpoint (exact for payouts constant in the tail).
+ * (0, 1e−16) of each tail is a rectangle at its midpoint (exact for payouts constant in the tail);
+ * an unbounded payout under a heavy tail (ξ near 1) loses about σ·1e−16^(1−ξ)/(ξ(1−ξ)) there.
  */
 export function expectedPayout(
   payout: (x: number) => number,
