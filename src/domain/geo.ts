@@ -41,6 +41,9 @@ export function normalizeLongitude(lon: number): number {
 
 /** Whether lon lies on the eastward arc from min to max, both ends included, modulo 360. */
 export function longitudeInRange(lon: number, min: number, max: number): boolean {
+  // Plain comparison first: modular arithmetic shifts values by an ulp and would drop points
+  // lying exactly on an edge.
+  if (min <= max && lon >= min && lon <= max) return true;
   const span = max >= min ? max - min : max - min + 360;
   if (span >= 360) return true;
   // Offset of lon east of min, in [0, 360).

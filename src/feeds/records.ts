@@ -1,7 +1,7 @@
 // Record types the publisher parsers return, and the few helpers they share (CSV reading with line
 // numbers, local-time conversion, id de-duplication, sorting, quirk wording).
 import { parse } from 'csv-parse/sync';
-import { boxContains, type Box } from '../domain/geo.js';
+import type { Box } from '../domain/geo.js';
 
 /** Every parser returns its records plus a disclosure of each oddity met. */
 export interface ParseResult<T> {
@@ -99,7 +99,7 @@ export function readCsv(text: string, columns?: readonly string[]): CsvText {
   const buf = Buffer.from(text, 'utf8');
   const parsed = parse(buf, {
     bom: true, info: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n'],
-  }) as { record: string[]; info: { bytes: number } }[];
+  }) as unknown as { record: string[]; info: { bytes: number } }[];
   // csv-parse's own line counter is unreliable across mixed endings: count LFs up to each record start.
   let start = 0;
   let line = 1;
@@ -182,15 +182,27 @@ export function tally(values: readonly string[]): string {
 export function lineEndingQuirk(csv: CsvText): string | null {
   const multi = csv.rows.filter((r) => r.multiline).length;
   const inside = multi > 0 ? `; ${multi} rows hold line breaks inside quoted fields (kept in the field text)` : '';
-  if (csv.crlf > 0 && csv.lf > 0) return `mixed line endings: ${csv.crlf} CRLF and ${csv.lf} LF (both read as line ends)${inside}`;
+  if (csv.crlf > 0 && csv.lf > 0) return `mixed line endings: ${csv.crlf} CRLF and ${csv.lf} LF (either ends a row)${inside}`;
   if (csv.crlf > 0) return `CRLF line endings (${csv.crlf})${inside}`;
   return multi > 0 ? inside.slice(2) : null;
+}
+
+/**
+ * Inclusive box test by plain comparison (a box with min_longitude > max_longitude crosses the
+ * antimeridian). Not geo.boxContains: its modulo arithmetic drops points exactly on an edge
+ * (e.g. -116.45 in a box ending at -116.45).
+ */
+export function inBox(box: Box, lat: number, lon: number): boolean {
+  if (lat < box.min_latitude || lat > box.max_latitude) return false;
+  return box.min_longitude <= box.max_longitude
+    ? lon >= box.min_longitude && lon <= box.max_longitude
+    : lon >= box.min_longitude || lon <= box.max_longitude;
 }
 
 /** Points outside the manifest's coverage box, disclosed (kept as published). */
 export function outsideBoxQuirk(records: readonly { event_id: string; latitude: number | null; longitude: number | null }[], box: Box | null | undefined): string | null {
   if (!box) return null;
-  const out = records.filter((r) => r.latitude !== null && r.longitude !== null && !boxContains(box, { latitude: r.latitude, longitude: r.longitude }));
+  const out = records.filter((r) => r.latitude !== null && r.longitude !== null && !inBox(box, r.latitude, r.longitude));
   if (out.length === 0) return null;
   return `${out.length} rows have coordinates outside the coverage box (kept as published): ${sample(out.map((r) => r.event_id), 20)}`;
 }

@@ -239,8 +239,9 @@ export class FeedStore {
         for (const f of snapshot.manifest.files) files.set(f.name, await this.readFile(snapshot, f.name));
         return parse(snapshot, files);
       })();
-      this.cache.set(key, hit);
-      hit.catch(() => this.cache.delete(key));
+      const mine = hit;
+      this.cache.set(key, mine);
+      mine.catch(() => this.cache.get(key) === mine && this.cache.delete(key));
     }
     return hit;
   }
@@ -306,7 +307,7 @@ export async function addSnapshot(dir: string, folder: string): Promise<Snapshot
 
   const present = (await listFiles(src)).filter((n) => n !== 'MANIFEST.json');
   const listed: Record<string, unknown>[] | undefined = Array.isArray(m.files) ? (m.files as Record<string, unknown>[]) : undefined;
-  const entries = listed ?? present.sort().map((name) => ({ name }));
+  const entries: Record<string, unknown>[] = listed ?? present.sort().map((name) => ({ name }));
   if (entries.length === 0) throw new Error(`${src} holds no files besides MANIFEST.json`);
   const names = entries.map((e) => e.name);
   for (const n of names) {
@@ -315,7 +316,7 @@ export async function addSnapshot(dir: string, folder: string): Promise<Snapshot
   const extra = present.filter((n) => !names.includes(n));
   if (extra.length > 0) throw new Error(`${src} holds files its MANIFEST.json does not list: ${extra.join(', ')}`);
 
-  const files = await Promise.all(entries.map(async (e) => {
+  const files = await pool(entries, 8, async (e) => {
     const name = e.name as string;
     const got = await hashFile(join(src, name)).catch(() => {
       throw new Error(`${manifestPath} lists ${name}, which is missing from ${src}`);
@@ -326,7 +327,7 @@ export async function addSnapshot(dir: string, folder: string): Promise<Snapshot
     }
     const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
     return { ...e, name, sha256: got.sha256, bytes: got.bytes, media_type: e.media_type ?? MEDIA_TYPES[ext] ?? 'application/octet-stream' };
-  }));
+  });
   const manifestOut = { ...m, files };
   parseManifest(manifestOut, manifestPath); // what the store would refuse is refused here
 

@@ -89,3 +89,11 @@ test('bounding box of points, antimeridian-aware', () => {
   assert.ok(!boxContains(across!, p(11, 0)));
   assert.deepEqual(boundingBox([p(0, 170), p(1, 180)]), { min_latitude: 0, max_latitude: 1, min_longitude: 170, max_longitude: 180 });
 });
+
+test('a point exactly on a box edge is inside (no modular rounding)', () => {
+  // -116.45 was shifted to -116.45000000000002 by a modulo step and fell outside.
+  const box = { min_latitude: 41.9, max_latitude: 49.1, min_longitude: -124.9, max_longitude: -116.45 };
+  assert.equal(boxContains(box, { latitude: 45, longitude: -116.45 }), true);
+  assert.equal(boxContains(box, { latitude: 45, longitude: -124.9 }), true);
+  assert.equal(boxContains(box, { latitude: 45, longitude: -116.4499 }), false);
+});
