@@ -5,9 +5,12 @@ import { openDatabase, type Database } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { AccountStore } from './store/accounts.js';
 import { JobStore } from './store/jobs.js';
+import { ObjectStore } from './store/objects.js';
+import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
+import { closeComputePool } from './jobs/threads.js';
 
 export interface Services {
   readonly config: Config;
@@ -15,6 +18,9 @@ export interface Services {
   readonly database: Database;
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
+  readonly objects: ObjectStore;
+  /** The pinned snapshots; undefined when no feeds directory is configured. */
+  readonly feeds: FeedStore | undefined;
   readonly rate: RateCounter;
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
@@ -26,16 +32,22 @@ export async function createServices(config: Config, options: { log?: Logger } =
   // Logs go to standard error: standard output carries the one JSON line per host.
   const log = options.log ?? pino({ level: config.logLevel }, pino.destination(2));
   const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir });
-  await migrate(database.db);
+  await migrate(database.db, database.dialect);
   const accounts = new AccountStore(database.db);
   const jobs = new JobStore(database.db, database.dialect);
+  const objects = new ObjectStore(database.db);
+  const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir) : undefined;
+  for (const refusal of feeds?.refused ?? []) {
+    log.error({ feed: refusal.feed_id, version: refusal.version, reason: refusal.reason, files: refusal.files }, 'feed snapshot refused: not served');
+  }
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
   const services: Services = {
-    config, log, database, accounts, jobs, rate,
+    config, log, database, accounts, jobs, objects, feeds, rate,
     handlers: new Map(),
     worker: undefined,
     async close() {
       if (services.worker) await services.worker.stop();
+      await closeComputePool();
       await database.close();
     },
   };

@@ -1,7 +1,8 @@
 // One migration set for SQLite and PostgreSQL, applied at start. Portable types only.
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect } from './database.js';
 
-const migrations: Record<string, Migration> = {
+const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
   '0001_foundation': {
     async up(db: Kysely<any>) {
       await db.schema.createTable('accounts')
@@ -51,11 +52,31 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-};
+  '0002_uploads_and_objects': {
+    async up(db: Kysely<any>) {
+      // Uploaded bytes live in the database so a worker on another machine can read them.
+      await db.schema.createTable('uploads')
+        .addColumn('sha256', 'text', (c) => c.primaryKey())
+        .addColumn('bytes', dialect === 'postgres' ? sql`bytea` : sql`blob`, (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('objects')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('objects_account').on('objects').column('account_id').execute();
+    },
+  },
+});
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-export async function migrate(db: Kysely<any>): Promise<string[]> {
+export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const migrations = migrationsFor(dialect);
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

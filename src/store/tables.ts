@@ -49,7 +49,26 @@ export interface RateCountersTable {
   count: number;
 }
 
+export interface UploadsTable {
+  sha256: string;
+  bytes: Uint8Array;
+  size: number;
+  created_at: string;
+}
+
+export interface ObjectsTable {
+  id: string;
+  account_id: string;
+  status: string;
+  /** JSON text of the canonical risk object. */
+  document: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
+  uploads: UploadsTable;
+  objects: ObjectsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   jobs: JobsTable;

@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { accountRoutes } from './accounts.js';
+import { eventRoutes } from './events.js';
+import { feedRoutes } from './feeds.js';
+import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
+import { objectRoutes } from './objects.js';
 import { systemRoutes } from './system.js';
 
 export function apiRoutes(app: FastifyInstance, services: Services) {
   systemRoutes(app, services);
   accountRoutes(app, services);
   jobRoutes(app, services);
+  ingestRoutes(app, services);
+  objectRoutes(app, services);
+  feedRoutes(app, services);
+  eventRoutes(app, services);
 }

@@ -1,0 +1,302 @@
+// GET /events/{peril} and GET /events/{peril}/{event_id}/footprint (SPEC: Event catalog rules,
+// Event catalog page, Event footprint). Not metered.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.js';
+import type { Box } from '../../domain/geo.js';
+import { boundingBox } from '../../domain/geo.js';
+import { boxHolds, selectEvents, type EventFilter } from '../../domain/events/selection.js';
+import { clusterOccurrences, parseIsoDuration } from '../../domain/occurrence.js';
+import { catalogPeril, eventCatalog, type CatalogPeril, type EventCatalog } from '../../feeds/readers.js';
+import type { Snapshot } from '../../feeds/store.js';
+import type { QuakeEvent, ReportEvent } from '../../feeds/records.js';
+import { ApiError, refusals } from '../errors.js';
+import { snapshotPath } from './feeds.js';
+
+export const EVENT_CATALOGUE_SCHEMA = 'event-catalogue.v0';
+export const EVENT_FOOTPRINT_SCHEMA = 'event-footprint.v0';
+export const DEFAULT_FOOTPRINT_WINDOW = 'P7D';
+
+const CATALOG_PERILS: CatalogPeril[] = ['earthquake', 'severe_convective_storm', 'wildfire'];
+const PARAMETERS = ['feed', 'version', 'min_magnitude', 'max_depth_km', 'min_value', 'from', 'to',
+  'min_lat', 'max_lat', 'min_lon', 'max_lon', 'limit', 'offset'];
+const DAY_MS = 86_400_000;
+
+type Query = Record<string, string>;
+
+function noCatalogue(message: string, details?: string[]): ApiError {
+  return new ApiError(404, 'no_event_catalogue', message, details);
+}
+
+function snapshotBox(s: Snapshot): Box {
+  const c = s.manifest.coverage?.raw as Partial<Box> | undefined;
+  if (!c || typeof c.min_latitude !== 'number') throw new Error(`${s.feed_id} has no box coverage`);
+  return { min_latitude: c.min_latitude, max_latitude: c.max_latitude!, min_longitude: c.min_longitude!, max_longitude: c.max_longitude! };
+}
+
+const edges = (b: Box) => `lat ${b.min_latitude} to ${b.max_latitude}, lon ${b.min_longitude} to ${b.max_longitude}`;
+
+function catalogSnapshots(services: Services, peril: CatalogPeril): Snapshot[] {
+  const store = services.feeds;
+  return (store?.feeds() ?? []).map((id) => store!.get(id)!).filter((s) => catalogPeril(s) === peril);
+}
+
+function readQuery(raw: unknown): Query {
+  const query: Query = {};
+  const faults: string[] = [];
+  for (const [key, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
+    if (!PARAMETERS.includes(key)) faults.push(`unknown parameter ${key} (read: ${PARAMETERS.join(', ')})`);
+    else if (typeof value !== 'string') faults.push(`parameter ${key} is given more than once`);
+    else query[key] = value;
+  }
+  if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
+  return query;
+}
+
+function number(query: Query, key: string, faults: string[]): number | undefined {
+  const raw = query[key];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value)) {
+    faults.push(`${key} must be a number, got "${raw.slice(0, 40)}"`);
+    return undefined;
+  }
+  return value;
+}
+
+function integer(query: Query, key: string, fallback: number, min: number, max: number, faults: string[]): number {
+  const raw = query[key];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    faults.push(`${key} must be an integer from ${min} to ${max}, got "${raw.slice(0, 40)}"`);
+    return fallback;
+  }
+  return value;
+}
+
+/** A bare date is midnight UTC; a date-time must carry its offset. */
+export function instant(raw: string): number | undefined {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
+    const ms = Date.parse(`${raw}T00:00:00Z`);
+    return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw ? undefined : ms;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw)) return undefined;
+  const ms = Date.parse(raw);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Which catalog answers a read (SPEC rules 1 and 2), else 404 no_event_catalogue. */
+function resolveSnapshot(services: Services, peril: CatalogPeril, query: Query, box: Box | undefined): Snapshot {
+  const all = catalogSnapshots(services, peril);
+  const listing = all.map((s) => `${s.feed_id}: ${edges(snapshotBox(s))}`);
+  if (query.feed !== undefined) {
+    const named = all.find((s) => s.feed_id === query.feed);
+    if (!named) throw noCatalogue(`No ${peril} catalog is pinned as feed ${query.feed}.`, listing);
+    const pinned = services.feeds!.get(named.feed_id, query.version);
+    if (!pinned) {
+      throw noCatalogue(`Feed ${named.feed_id} has no pinned version ${query.version}; pinned: ${services.feeds!.versions(named.feed_id).join(', ')}.`);
+    }
+    return pinned;
+  }
+  if (box === undefined) {
+    throw noCatalogue(`Name a catalog with feed=<feed_id>, or give a box (min_lat, max_lat, min_lon, max_lon) that one ${peril} catalog holds.`, listing);
+  }
+  const holding = all.filter((s) => boxHolds(snapshotBox(s), box));
+  if (holding.length === 0) throw noCatalogue(`No single ${peril} catalog holds the box ${edges(box)}; each catalog's edges are listed.`, listing);
+  if (holding.length > 1) {
+    throw noCatalogue(`Several ${peril} catalogs hold the box ${edges(box)}; name one with feed=<feed_id>.`,
+      holding.map((s) => `${s.feed_id}: ${edges(snapshotBox(s))}`));
+  }
+  const pinned = services.feeds!.get(holding[0]!.feed_id, query.version);
+  if (!pinned) throw noCatalogue(`Feed ${holding[0]!.feed_id} has no pinned version ${query.version}.`);
+  return pinned;
+}
+
+function requireCatalogPeril(peril: string): CatalogPeril {
+  if ((CATALOG_PERILS as string[]).includes(peril)) return peril as CatalogPeril;
+  throw noCatalogue(`No event catalog is served for ${peril}: its pinned record is a gridded or daily series, or it has none. Catalogs answer for ${CATALOG_PERILS.join(', ')}.`,
+    CATALOG_PERILS.map((p) => `peril ${p} has event catalogs`));
+}
+
+function feedBlock(s: Snapshot) {
+  return { id: s.feed_id, kind: s.manifest.kind ?? null, version: s.version, vintage: s.version, sha256: s.sha256, links: { self: snapshotPath(s) } };
+}
+
+function eventView(catalog: EventCatalog, e: QuakeEvent | ReportEvent) {
+  if (catalog.kind === 'quake') {
+    const q = e as QuakeEvent;
+    return {
+      event_id: q.event_id, time: q.time, latitude: q.latitude, longitude: q.longitude,
+      magnitude: q.magnitude, magnitude_type: q.mag_type, depth_km: q.depth_km, type: q.type, place: q.place ?? null,
+      footprint: `/events/earthquake/${encodeURIComponent(q.event_id)}/footprint`,
+    };
+  }
+  const r = e as ReportEvent;
+  return {
+    event_id: r.event_id, time: r.time ?? r.date, date: r.date, latitude: r.latitude, longitude: r.longitude,
+    value: r.value, unit: r.unit, report_kind: r.kind,
+  };
+}
+
+/** The default period: the snapshot's period of record through the end of its last day. */
+function defaultPeriod(s: Snapshot, events: readonly { epoch_ms: number }[]): { from: number; to: number } {
+  const p = s.manifest.period_of_record;
+  let from = p?.from ? Date.parse(`${p.from}T00:00:00Z`) : Infinity;
+  let to = p?.to ? Date.parse(`${p.to}T00:00:00Z`) + DAY_MS : -Infinity;
+  // Local report times can fall past midnight UTC of the last day: the default never cuts a row off.
+  for (const e of events) {
+    if (e.epoch_ms < from) from = e.epoch_ms;
+    if (e.epoch_ms >= to) to = e.epoch_ms + 1;
+  }
+  return { from, to };
+}
+
+export function eventRoutes(app: FastifyInstance, services: Services) {
+  app.get('/events/:peril', async (request) => {
+    const peril = requireCatalogPeril((request.params as { peril: string }).peril);
+    const query = readQuery(request.query);
+    const faults: string[] = [];
+    const isQuake = peril === 'earthquake';
+    if (isQuake && query.min_value !== undefined) faults.push('min_value applies to report extracts only; an earthquake catalog takes min_magnitude');
+    if (!isQuake && query.min_magnitude !== undefined) faults.push('min_magnitude applies to earthquake catalogs only; report extracts take min_value in their own unit');
+    if (!isQuake && query.max_depth_km !== undefined) faults.push('max_depth_km applies to earthquake catalogs only');
+    const boxKeys = ['min_lat', 'max_lat', 'min_lon', 'max_lon'] as const;
+    const given = boxKeys.filter((k) => query[k] !== undefined);
+    if (given.length > 0 && given.length < 4) faults.push(`a box needs all four of min_lat, max_lat, min_lon, max_lon (given: ${given.join(', ')})`);
+    const [minLat, maxLat, minLon, maxLon] = boxKeys.map((k) => number(query, k, faults));
+    let box: Box | undefined;
+    if (given.length === 4 && [minLat, maxLat, minLon, maxLon].every((v) => v !== undefined)) {
+      box = { min_latitude: minLat!, max_latitude: maxLat!, min_longitude: minLon!, max_longitude: maxLon! };
+      if (minLat! > maxLat! || minLon! > maxLon!) faults.push('the box needs min_lat <= max_lat and min_lon <= max_lon');
+      if (minLat! < -90 || maxLat! > 90 || minLon! < -180 || maxLon! > 180) faults.push('the box lies outside latitude -90..90 or longitude -180..180');
+    }
+    const minMagnitude = number(query, 'min_magnitude', faults);
+    const maxDepth = number(query, 'max_depth_km', faults);
+    const minValue = number(query, 'min_value', faults);
+    const limit = integer(query, 'limit', 100, 1, 1000, faults);
+    const offset = integer(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER, faults);
+    const from = query.from === undefined ? undefined : instant(query.from);
+    const to = query.to === undefined ? undefined : instant(query.to);
+    if (query.from !== undefined && from === undefined) faults.push('from must be a date (YYYY-MM-DD) or a date-time with its offset');
+    if (query.to !== undefined && to === undefined) faults.push('to must be a date (YYYY-MM-DD) or a date-time with its offset');
+    if (query.version !== undefined && query.feed === undefined && box === undefined) faults.push('version pins the vintage of a named feed (feed=) or of the catalog a box resolves to');
+    if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
+
+    const snapshot = resolveSnapshot(services, peril, query, box);
+    const catalog = await eventCatalog(services.feeds!, snapshot);
+    const period = defaultPeriod(snapshot, catalog.events);
+    const floor = catalog.kind === 'quake' ? catalog.magnitudeFloor ?? Math.min(...catalog.events.map((e) => e.magnitude ?? Infinity)) : null;
+    if (isQuake && minMagnitude !== undefined && floor !== null && minMagnitude < floor) {
+      throw refusals.invalidRequest(422, `min_magnitude ${minMagnitude} is below this catalog's minimum of ${floor}; the snapshot holds nothing smaller.`);
+    }
+    const defaulted: string[] = [];
+    if (query.feed === undefined) defaulted.push('feed');
+    if (query.version === undefined) defaulted.push('version');
+    if (box === undefined) defaulted.push('box');
+    if (from === undefined) defaulted.push('from');
+    if (to === undefined) defaulted.push('to');
+    if (isQuake && minMagnitude === undefined) defaulted.push('min_magnitude');
+    if (query.limit === undefined) defaulted.push('limit');
+    if (query.offset === undefined) defaulted.push('offset');
+    const filter: EventFilter = {
+      fromMs: from ?? period.from, toMs: to ?? period.to, box: box ?? snapshotBox(snapshot),
+      ...(minMagnitude !== undefined ? { minMagnitude } : {}),
+      ...(maxDepth !== undefined ? { maxDepthKm: maxDepth } : {}),
+      ...(minValue !== undefined ? { minValue } : {}),
+    };
+    if (filter.fromMs >= filter.toMs) throw refusals.invalidRequest(422, 'from must be before to (from inclusive, to exclusive).');
+    const selected = selectEvents(catalog.events as readonly (QuakeEvent | ReportEvent)[], filter);
+    const page = selected.slice(offset, offset + limit);
+    const selection: Record<string, unknown> = {
+      box: filter.box,
+      from: new Date(filter.fromMs).toISOString(),
+      to: new Date(filter.toMs).toISOString(),
+      period_bounds: { from: 'inclusive', to: 'exclusive', box: 'inclusive on every edge' },
+      defaulted,
+    };
+    if (isQuake) {
+      selection.minimum_magnitude = minMagnitude ?? floor;
+      selection.max_depth_km = maxDepth ?? null;
+    } else {
+      selection.minimum_value = minValue ?? null;
+      selection.unit = (catalog as Extract<EventCatalog, { kind: 'report' }>).unit;
+    }
+    let next: string | null = null;
+    if (offset + limit < selected.length) {
+      const params = new URLSearchParams({ ...query, feed: snapshot.feed_id, version: snapshot.version, limit: String(limit), offset: String(offset + limit) });
+      next = `/events/${peril}?${params.toString()}`;
+    }
+    return {
+      schema: EVENT_CATALOGUE_SCHEMA,
+      schema_version: '0.1.0',
+      feed: feedBlock(snapshot),
+      counts: { events_in_snapshot: catalog.events.length, selected: selected.length, returned: page.length },
+      selection,
+      page: { limit, offset, next },
+      events: page.map((e) => eventView(catalog, e)),
+    };
+  });
+
+  app.get('/events/:peril/:event_id/footprint', async (request) => {
+    const { peril: rawPeril, event_id: eventId } = request.params as { peril: string; event_id: string };
+    const peril = requireCatalogPeril(rawPeril);
+    const raw = (request.query ?? {}) as Record<string, unknown>;
+    const faults: string[] = [];
+    for (const [k, v] of Object.entries(raw)) {
+      if (k !== 'window' && k !== 'min_magnitude') faults.push(`unknown parameter ${k} (read: window, min_magnitude)`);
+      else if (typeof v !== 'string') faults.push(`parameter ${k} is given more than once`);
+    }
+    const window = (raw.window as string | undefined) ?? DEFAULT_FOOTPRINT_WINDOW;
+    let windowMs = 0;
+    try { windowMs = parseIsoDuration(window); } catch (e) { faults.push(`window: ${(e as Error).message}`); }
+    const minMagnitude = number(raw as Query, 'min_magnitude', faults);
+    if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
+
+    // The publisher's id names one event in one catalog (SPEC rule 3).
+    for (const snapshot of catalogSnapshots(services, peril)) {
+      const catalog = await eventCatalog(services.feeds!, snapshot);
+      const event = (catalog.events as readonly (QuakeEvent | ReportEvent)[]).find((e) => e.event_id === eventId);
+      if (!event) continue;
+      if (catalog.kind !== 'quake') {
+        throw new ApiError(404, 'no_event_footprint', `${eventId} is a report in ${snapshot.feed_id}; report-extract events have no footprint.`);
+      }
+      const quake = event as QuakeEvent;
+      const floor = minMagnitude ?? catalog.magnitudeFloor ?? 0;
+      if (quake.type !== 'earthquake') {
+        throw new ApiError(404, 'no_event_footprint', `${eventId} is a ${quake.type}, not an earthquake; occurrences cluster earthquakes only.`);
+      }
+      if (quake.magnitude === null || quake.magnitude < floor) {
+        throw refusals.invalidRequest(422, `${eventId} has magnitude ${quake.magnitude ?? 'unknown'}, below min_magnitude ${floor}: it belongs to no occurrence at that floor.`);
+      }
+      const rows = catalog.events.filter((e) => e.type === 'earthquake' && e.magnitude !== null && e.magnitude >= floor);
+      const occurrence = clusterOccurrences(rows, windowMs).find((o) => o.events.some((e) => e.event_id === eventId))!;
+      const extent = boundingBox(occurrence.events.map((e) => ({ latitude: e.latitude, longitude: e.longitude })))!;
+      return {
+        schema: EVENT_FOOTPRINT_SCHEMA,
+        schema_version: '0.1.0',
+        event_id: eventId,
+        event: eventView(catalog, quake),
+        feed: feedBlock(snapshot),
+        footprint: {
+          occurrence: {
+            window,
+            window_measured_from: 'the first event of the cluster, never the previous one',
+            from: new Date(occurrence.from).toISOString(),
+            to: new Date(occurrence.to).toISOString(),
+            event_count: occurrence.events.length,
+            peak_event_id: occurrence.peak.event_id,
+            minimum_magnitude: floor,
+            events: occurrence.events.map((e) => ({ event_id: e.event_id, time: e.time, magnitude: e.magnitude, latitude: e.latitude, longitude: e.longitude, depth_km: e.depth_km })),
+          },
+          extent,
+        },
+        limitations: [
+          'This is a cluster of catalog solutions (epicentres and magnitudes) grouped by time only, not a shaking map.',
+          'No ground-motion field is published: intensity at a site is not modelled here.',
+          `Events of type earthquake at or above magnitude ${floor} are clustered across the whole extract; the window runs from each cluster's first event.`,
+        ],
+      };
+    }
+    throw refusals.notFound(`No ${peril} event ${eventId} in any pinned catalog`);
+  });
+}

@@ -1,0 +1,76 @@
+// A small multipart/form-data reader (RFC 7578) over a buffered body. Ingest needs what general
+// parsers hide: whether a part carried a Content-Type header at all, and a part's raw bytes
+// whether or not it has a filename.
+import { ApiError, refusals } from './errors.js';
+
+export interface FormPart {
+  name: string;
+  filename: string | undefined;
+  /** The part's Content-Type as sent, or undefined when the part had no such header. */
+  contentType: string | undefined;
+  data: Buffer;
+}
+
+export function boundaryOf(contentType: string | undefined): string | undefined {
+  if (!contentType || !/^multipart\/form-data\b/i.test(contentType.trim())) return undefined;
+  const match = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
+const CRLF = Buffer.from('\r\n');
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
+  const malformed = (why: string): ApiError => refusals.invalidRequest(400, `The multipart body could not be read: ${why}.`);
+  const delimiter = Buffer.from(`--${boundary}`);
+  let position = body.indexOf(delimiter);
+  if (position < 0) throw malformed('no boundary line');
+  const parts: FormPart[] = [];
+  for (;;) {
+    position += delimiter.length;
+    // "--" after a delimiter closes the body.
+    if (body[position] === 0x2d && body[position + 1] === 0x2d) return parts;
+    if (!body.subarray(position, position + 2).equals(CRLF)) throw malformed('a boundary line is not followed by a line break');
+    const headerStart = position + 2;
+    const headerEnd = body.indexOf(HEADER_END, headerStart);
+    if (headerEnd < 0) throw malformed('a part has no end to its headers');
+    const next = body.indexOf(Buffer.concat([CRLF, delimiter]), headerEnd + 4);
+    if (next < 0) throw malformed('the closing boundary is missing');
+    parts.push(readPart(body.subarray(headerStart, headerEnd).toString('latin1'), body.subarray(headerEnd + 4, next), malformed));
+    position = next + 2;
+  }
+}
+
+function readPart(headerText: string, data: Buffer, malformed: (why: string) => ApiError): FormPart {
+  let name: string | undefined;
+  let filename: string | undefined;
+  let contentType: string | undefined;
+  for (const line of headerText.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const field = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (field === 'content-disposition') {
+      name = param(value, 'name');
+      filename = param(value, 'filename*') ?? param(value, 'filename');
+    } else if (field === 'content-type') {
+      contentType = value;
+    }
+  }
+  if (name === undefined) throw malformed('a part has no name in its Content-Disposition');
+  // Header bytes are UTF-8 in practice; latin1 kept them byte for byte until here.
+  const utf8 = (s: string | undefined) => (s === undefined ? s : Buffer.from(s, 'latin1').toString('utf8'));
+  return { name: utf8(name)!, filename: utf8(filename), contentType, data };
+}
+
+function param(header: string, key: string): string | undefined {
+  const escaped = key.replace('*', '\\*');
+  const match = new RegExp(`(?:^|;)\\s*${escaped}=(?:"((?:[^"\\\\]|\\\\.)*)"|([^;]*))`, 'i').exec(header);
+  if (!match) return undefined;
+  const raw = match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? '').trim();
+  if (key.endsWith('*')) {
+    const ext = /^[^']*'[^']*'(.*)$/.exec(raw);
+    try { return decodeURIComponent(ext ? ext[1]! : raw); } catch { return raw; }
+  }
+  return raw;
+}

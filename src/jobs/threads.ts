@@ -1,0 +1,22 @@
+// CPU-heavy work runs in worker threads (piscina) so a long job never stalls the API.
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+
+let pool: Piscina | undefined;
+
+/** The one pool of compute threads; each task module exports a default function. */
+export function computePool(): Piscina {
+  pool ??= new Piscina({
+    filename: new URL('./threads/dispatch.js', import.meta.url).href,
+    maxThreads: Math.max(1, availableParallelism() - 1),
+    minThreads: 0,
+    idleTimeout: 30_000,
+  });
+  return pool;
+}
+
+export async function closeComputePool(): Promise<void> {
+  const current = pool;
+  pool = undefined;
+  await current?.destroy();
+}
