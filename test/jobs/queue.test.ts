@@ -18,7 +18,7 @@ async function withStore(dialect: DialectName, body: (db: Database, jobs: JobSto
   const scratch = dialect === 'postgres' ? await createScratchDatabase() : undefined;
   const database = openDatabase({ stateDir, databaseUrl: scratch?.url });
   try {
-    await migrate(database.db);
+    await migrate(database.db, database.dialect);
     const { account } = await new AccountStore(database.db).signup({});
     await body(database, new JobStore(database.db, database.dialect), account.id);
   } finally {
