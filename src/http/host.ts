@@ -119,7 +119,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
 
   // Strings holding lone surrogates cannot be written back as canonical JSON: refuse them.
   app.addHook('preValidation', async (request) => {
-    if (request.body !== undefined && typeof request.body === 'object' && !wellFormed(request.body)) {
+    const body = request.body;
+    if (body !== null && typeof body === 'object' && !ArrayBuffer.isView(body) && !wellFormed(body)) {
       throw refusals.invalidRequest(400, 'The body holds a string with a lone surrogate; send well-formed UTF-8.');
     }
   });

@@ -7,7 +7,8 @@ let pool: Piscina | undefined;
 /** The one pool of compute threads; each task module exports a default function. */
 export function computePool(): Piscina {
   pool ??= new Piscina({
-    filename: new URL('./threads/dispatch.js', import.meta.url).href,
+    // Built code runs dispatch.js; sources run through tsx (tests, development) run dispatch.ts.
+    filename: new URL(`./threads/dispatch${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href,
     maxThreads: Math.max(1, availableParallelism() - 1),
     minThreads: 0,
     idleTimeout: 30_000,

@@ -47,7 +47,7 @@ test('report extract counts match a recount of the raw SPC hail file', async () 
   const m = manifestOf(feed);
   const lines = rawFile(feed).toString('utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
   const columns = Object.keys(m.columns);
-  const [magAt, latAt, lonAt] = ['mag', 'slat', 'slon'].map((c) => columns.indexOf(c));
+  const [magAt, latAt, lonAt] = ['mag', 'slat', 'slon'].map((c) => columns.indexOf(c)) as [number, number, number];
   const cells = lines.map((l) => l.split(','));
   const page = await get(`/events/severe_convective_storm?feed=${feed}&min_value=2&limit=1000`);
   assert.equal(page.status, 200, page.text);

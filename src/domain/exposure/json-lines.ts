@@ -1,0 +1,57 @@
+// JSON Lines → keyed rows for the schedule table. One JSON object a line; blank lines are skipped;
+// a line that is not an object is noted on its line and skipped. Keys become columns in the order
+// first seen; values are read as text (numbers as JSON wrote them, nested values as JSON).
+import type { ScheduleTable } from './schedule-table.js';
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+export class JsonLinesReader {
+  private readonly columns = new Map<string, number>();
+  /** Lines that held a JSON object. */
+  objects = 0;
+
+  constructor(private readonly table: ScheduleTable) {}
+
+  /** One line of the file (without its line break) and its 1-based number. */
+  line(number: number, text: string): void {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      this.table.noteRow(number, 'line is not valid JSON; skipped');
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.table.noteRow(number, 'line is not a JSON object; skipped');
+      return;
+    }
+    this.objects++;
+    const entries = Object.entries(value as Record<string, unknown>);
+    const added: string[] = [];
+    for (const [key] of entries) {
+      if (!this.columns.has(key)) {
+        this.columns.set(key, this.columns.size);
+        added.push(key);
+      }
+    }
+    if (added.length > 0) this.table.addColumns(number, added);
+    const cells: string[] = new Array<string>(this.columns.size).fill('');
+    for (const [key, item] of entries) cells[this.columns.get(key) ?? 0] = cellText(item);
+    this.table.pushRecord(number, cells);
+  }
+}
+
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/** Feeds every line of a whole text to the reader (CRLF, LF and lone CR all end a line). */
+export function readJsonLines(text: string, reader: JsonLinesReader): void {
+  const lines = text.split(LINE_BREAK);
+  for (let i = 0; i < lines.length; i++) reader.line(i + 1, lines[i] ?? '');
+}

@@ -1,0 +1,66 @@
+// Ingest's reader: the bytes of a broker's schedule → the exposure block of a canonical risk object,
+// or the refusal the ingest job fails with (415 unsupported_source, 422 currency_conflict).
+// Pure: no I/O, no clock; the same bytes and options give the same answer.
+//
+//   decode (decode.ts) → sniff JSON Lines / delimiter (sniff.ts) → records (records.ts,
+//   json-lines.ts) → the row-by-row table (schedule-table.ts) → exposure.
+import { decodeSchedule } from './decode.js';
+import { JsonLinesReader, readJsonLines } from './json-lines.js';
+import type { OedReference } from './oed-reference.js';
+import { readDelimitedRecords } from './records.js';
+import { ScheduleTable } from './schedule-table.js';
+import { sniffSchedule } from './sniff.js';
+import type { ReadScheduleResult, ScheduleRefused } from './types.js';
+
+export interface ReadScheduleOptions {
+  /** Name of the source file (for messages and as a tie-break hint: .tsv, .psv). */
+  fileName: string;
+  /** The request's currency part: three letters. Never inferred otherwise. */
+  currency?: string;
+  oed: OedReference;
+}
+
+function unsupported(fileName: string, reason: string): ScheduleRefused {
+  return { ok: false, status: 415, code: 'unsupported_source', message: `${fileName || 'the file'}: ${reason}` };
+}
+
+export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): ReadScheduleResult {
+  const decoded = decodeSchedule(bytes);
+  if (!decoded.ok) return unsupported(options.fileName, decoded.message);
+  const shape = sniffSchedule(decoded.text, options.fileName, options.oed);
+  if (shape.kind === 'unsupported') return unsupported(options.fileName, shape.message);
+
+  const currency = options.currency?.trim().toUpperCase();
+  const common = {
+    oed: options.oed,
+    ...(currency === undefined || currency === '' ? {} : { currency }),
+    encoding: decoded.encoding,
+    notes: decoded.notes,
+  };
+
+  if (shape.kind === 'json-lines') {
+    const table = new ScheduleTable({ ...common, numberFormat: { decimalComma: false, basis: null }, header: 'keyed' });
+    const reader = new JsonLinesReader(table);
+    readJsonLines(decoded.text, reader);
+    if (reader.objects === 0) return unsupported(options.fileName, 'no line of the file is a JSON object');
+    const outcome = table.finish();
+    return outcome.ok ? { ...outcome, mediaTypeRead: 'application/x-ndjson' } : outcome;
+  }
+
+  const { delimiter } = shape;
+  const numberFormat = delimiter === ';' ? { decimalComma: true, basis: 'semicolon-delimited file' } : { decimalComma: false, basis: null };
+  const table = new ScheduleTable({ ...common, numberFormat, header: 'detect' });
+  readDelimitedRecords(
+    decoded.text,
+    delimiter,
+    (line, cells) => table.pushRecord(line, cells),
+    (line, reason) => table.noteRow(line, reason),
+  );
+  const outcome = table.finish();
+  if (!outcome.ok) return outcome;
+  return {
+    ...outcome,
+    mediaTypeRead: delimiter === '\t' ? 'text/tab-separated-values' : 'text/csv',
+    delimiter,
+  };
+}

@@ -1,0 +1,696 @@
+// The row-by-row core of ingest: records in, exposure out. Feed it records (delimited text) or
+// keyed rows (JSON Lines) one at a time with pushRecord, then call finish. It holds only what the
+// answer needs (the locations, running sums, the fidelity log) plus a lookahead of the first
+// LOOKAHEAD_RECORDS records to find the header, so a stream can drive it.
+//
+// Per record, in order: blank → skipped; a repeat of the header (or a new header) → skipped, noted;
+// a totals row (labelled, or unlabelled with values equal to the sum above) → excluded, noted; a
+// row with no mapped value (a note or footer line) → skipped, noted, its text read for a stated
+// currency or peril; anything else → a location.
+import { isMoneyField, type LocationField, type MoneyField } from './columns.js';
+import { resolveCurrency, currencyToken, type CurrencyToken } from './currency.js';
+import { FidelityLog, type UnmappedHandle } from './fidelity.js';
+import { readLayout, type Layout, type LayoutColumn } from './layout.js';
+import { decimalMarkShown, formatCents, readMoney, type MoneyContext, type MoneyReading } from './money.js';
+import { codeConstruction, codeOccupancy } from './occupancy.js';
+import type { OedReference } from './oed-reference.js';
+import { perilsNamed, type PerilsNamed } from './peril-words.js';
+import { readLocationCoordinates, readStoreys, readYearBuilt } from './row-fields.js';
+import { readLineStatement } from './statements.js';
+import { isTotalsLabel, RunningSums } from './totals.js';
+import type {
+  AddressAsGiven,
+  CoveragePart,
+  CoverageValues,
+  Exposure,
+  PerilCode,
+  ScheduleLocation,
+  ScheduleRefused,
+  SourceEncoding,
+} from './types.js';
+import { COVERAGE_PARTS } from './types.js';
+
+export interface ScheduleTableOptions {
+  readonly oed: OedReference;
+  /** Currency the request declared (three upper-case letters), if any. */
+  readonly currency?: string;
+  /**
+   * How to read a lone mark before three digits ("1,200", "1.200") unless the file's own
+   * unambiguous amounts show its decimal mark; basis says why (null: the plain default, unrecorded).
+   */
+  readonly numberFormat: { readonly decimalComma: boolean; readonly basis: string | null };
+  /** 'detect': the header is found among the first records; 'keyed': columns come from addColumns. */
+  readonly header: 'detect' | 'keyed';
+  readonly encoding: SourceEncoding;
+  /** File-level notes from decoding, written first. */
+  readonly notes?: readonly string[];
+}
+
+export type TableOutcome = { ok: true; exposure: Exposure; peril?: { code: PerilCode } } | ScheduleRefused;
+
+export const LOOKAHEAD_RECORDS = 50;
+const MAX_CONFLICT_DETAILS = 20;
+const MAX_PERIL_NOTES = 10;
+/** Distinct cell texts whose readings are kept (currency and peril columns repeat a few values). */
+const SEEN_LIMIT = 1024;
+
+const ADDRESS_PARTS = ['street', 'city', 'area', 'postcode', 'country'] as const;
+const SCALE_NAMES: Readonly<Record<number, string>> = { 3: 'thousand', 6: 'million', 9: 'billion' };
+const HAS_DIGIT = /\d/;
+const NUMERIC_FIELDS: ReadonlySet<LocationField> = new Set<LocationField>(['latitude', 'longitude', 'coordinates', 'year_built', 'storeys', 'buildings', 'contents', 'business_interruption', 'other', 'tiv']);
+
+interface MoneyCell {
+  index: number;
+  raw: string;
+  reading: MoneyReading;
+}
+
+interface MoneyCells {
+  cents: Map<MoneyField, bigint>;
+  readings: MoneyCell[];
+}
+
+interface Pending {
+  line: number;
+  cells: readonly string[];
+}
+
+/** The trimmed cell of a field; undefined when the layout has no column for it. */
+function cellOf(cells: readonly string[], layout: Layout, field: LocationField): string | undefined {
+  const index = layout.indexOf[field];
+  return index < 0 ? undefined : (cells[index] ?? '').trim();
+}
+
+function isBlank(cells: readonly string[]): boolean {
+  for (const cell of cells) if (cell.length > 0 && cell.trim() !== '') return false;
+  return true;
+}
+
+export class ScheduleTable {
+  private readonly fidelity = new FidelityLog();
+  private money: MoneyContext;
+  private numberBasis: string | null;
+  private readonly declared: string | undefined;
+  private layout: Layout | null = null;
+  private unmapped: (UnmappedHandle | null)[] = [];
+  /** Code each money column's name states, resolved once per layout. */
+  private columnCurrency: (string | null)[] = [];
+  /** "column 'TIV'", built once per column: rows reuse it. */
+  private columnWhere: string[] = [];
+  /** Columns whose bare-M suffix guess is already recorded. */
+  private scaleGuessed: boolean[] = [];
+  /** Places (a column) → symbols whose currency guess is already recorded there. */
+  private readonly currencyGuessed = new Map<string, Set<string>>();
+  private pending: Pending[] = [];
+  private pendingRecords = 0;
+
+  private readonly locations: ScheduleLocation[] = [];
+  /** The currency each location's own cells state: a code, null for several, undefined for none. */
+  private readonly rowCurrency: (string | null | undefined)[] = [];
+  private readonly locationLines: number[] = [];
+  private readonly sums = new RunningSums();
+  private readonly partTotals = new Map<CoveragePart, bigint>();
+  private total = 0n;
+  private anyTotal = false;
+  private readonly refs = new Map<string, number>();
+  private readonly stated = new Map<string, number>();
+  private readonly conflicts: string[] = [];
+  private conflictCount = 0;
+  private readonly perils = new Map<PerilCode, number>();
+  private readonly perilsUnread = new Map<string, { line: number; count: number }>();
+  private rounded = 0;
+  private readonly currencyCells = new Map<string, CurrencyToken | null>();
+  private readonly perilCells = new Map<string, PerilsNamed>();
+  private tivOnlyColumn: string | null = null;
+  private partColumnSeen = false;
+  private refColumnSeen = false;
+  private anyMapped = false;
+
+  constructor(private readonly options: ScheduleTableOptions) {
+    this.declared = options.currency;
+    this.money = { currencies: options.oed.currencies, decimalComma: options.numberFormat.decimalComma };
+    this.numberBasis = options.numberFormat.basis;
+    for (const note of options.notes ?? []) this.fidelity.note(note);
+    if (this.declared !== undefined) this.fidelity.guess('currency', this.declared, 'request');
+    if (options.header === 'keyed') this.useLayout(readLayout([], options.oed), 0);
+  }
+
+  /** One record of the source: its 1-based line and its cells (in header order for keyed input). */
+  pushRecord(line: number, cells: readonly string[]): void {
+    if (this.layout === null) {
+      this.pending.push({ line, cells });
+      if (!isBlank(cells) && ++this.pendingRecords >= LOOKAHEAD_RECORDS) this.chooseHeader();
+      return;
+    }
+    this.record(line, cells);
+  }
+
+  /** Keyed input (JSON Lines): columns first seen on this line, appended in order. */
+  addColumns(line: number, names: readonly string[]): void {
+    if (this.layout === null) return;
+    const start = this.layout.columns.length;
+    const layout = readLayout(names, this.options.oed, this.layout);
+    this.useLayout(layout, line, start);
+  }
+
+  /** A line the source reader could not turn into a record (or had to read loosely). */
+  noteRow(line: number, reason: string): void {
+    this.fidelity.row(line, reason);
+  }
+
+  finish(): TableOutcome {
+    if (this.layout === null) this.chooseHeader();
+    const f = this.fidelity;
+    if (this.conflictCount > 0 && this.declared !== undefined) {
+      const codes = [...this.stated.keys()].filter((code) => code !== this.declared).sort();
+      const details = [...this.conflicts];
+      if (this.conflictCount > details.length) details.push(`and ${this.conflictCount - details.length} more`);
+      return {
+        ok: false,
+        status: 422,
+        code: 'currency_conflict',
+        message: `the file states ${codes.length > 0 ? codes.join(', ') : 'another currency'} but the request declared ${this.declared}`,
+        details,
+      };
+    }
+
+    if (!this.anyMapped) f.note('no column maps to a location field; no locations read');
+    else if (!this.refColumnSeen) f.note('no reference column; location refs are null');
+    if (this.tivOnlyColumn !== null && !this.partColumnSeen) {
+      f.note(`column '${this.tivOnlyColumn}' gives total insured values without coverage parts; values are totals only`);
+    }
+    if (this.rounded > 0) f.note(`${this.rounded} value(s) had more than two decimal places and were rounded half-up to cents`);
+    this.notePerils();
+
+    const exposure: Exposure = {
+      locations: this.locations,
+      values: this.scheduleValues(),
+      source_fidelity: { encoding: this.options.encoding, unmapped_columns: [], guessed_units: [], ambiguous_rows: [], notes: [] },
+    };
+    const codes = [...this.stated.keys()].sort();
+    const currency = this.declared ?? (codes.length === 1 ? codes[0] : undefined);
+    if (currency !== undefined) {
+      exposure.currency = currency;
+      for (const location of this.locations) location.currency = currency;
+    } else if (codes.length > 1) {
+      f.note(`the file states several currencies (${codes.join(', ')}); each location keeps its own and totals are per currency`);
+      exposure.values = { total: null };
+      exposure.values_by_currency = this.valuesByCurrency(codes);
+    }
+    exposure.source_fidelity = f.build(this.options.encoding, (column) => this.isUnnamed(column));
+    const named = [...this.perils.keys()];
+    return named.length === 1 && named[0] !== undefined
+      ? { ok: true, exposure, peril: { code: named[0] } }
+      : { ok: true, exposure };
+  }
+
+  // ---- header -------------------------------------------------------------------------------
+
+  private chooseHeader(): void {
+    const pending = this.pending;
+    this.pending = [];
+    let best: { at: number; layout: Layout } | null = null;
+    let firstNonBlank = -1;
+    for (let i = 0; i < pending.length; i++) {
+      const record = pending[i];
+      if (record === undefined || isBlank(record.cells)) continue;
+      if (firstNonBlank < 0) firstNonBlank = i;
+      const layout = readLayout(record.cells, this.options.oed);
+      if (best === null || layout.score > best.layout.score) best = { at: i, layout };
+    }
+    if (best === null) {
+      this.useLayout(readLayout([], this.options.oed), 0);
+      this.fidelity.note('the file holds no records');
+      return;
+    }
+    const at = best.layout.score > 0 ? best.at : firstNonBlank;
+    const header = pending[at];
+    if (header === undefined) return;
+    for (let i = 0; i < at; i++) {
+      const record = pending[i];
+      if (record !== undefined && !isBlank(record.cells)) this.statementLine(record.line, record.cells);
+    }
+    if (at > firstNonBlank) {
+      const above = pending.slice(firstNonBlank, at).filter((r) => !isBlank(r.cells)).length;
+      this.fidelity.note(`header row on line ${header.line}; ${above} line(s) above it read as title lines`);
+    }
+    this.useLayout(best.layout.score > 0 ? best.layout : readLayout(header.cells, this.options.oed), header.line);
+    this.learnDecimalMark(pending.slice(at + 1));
+    for (let i = at + 1; i < pending.length; i++) {
+      const record = pending[i];
+      if (record !== undefined) this.record(record.line, record.cells);
+    }
+  }
+
+  /** The decimal mark the first records' unambiguous amounts show, when they agree on one. */
+  private learnDecimalMark(records: readonly Pending[]): void {
+    const layout = this.layout;
+    if (layout === null) return;
+    let comma = 0;
+    let point = 0;
+    for (const record of records) {
+      for (const index of layout.mapped) {
+        const field = layout.columns[index]?.field;
+        if (field == null || !isMoneyField(field)) continue;
+        const shown = decimalMarkShown(record.cells[index] ?? '');
+        if (shown === 'comma') comma++;
+        else if (shown === 'point') point++;
+      }
+    }
+    if (comma === point) return;
+    const decimalComma = comma > point;
+    if (decimalComma !== this.money.decimalComma || this.numberBasis !== null) {
+      this.numberBasis = `amounts with a decimal ${decimalComma ? 'comma' : 'point'} elsewhere in the file`;
+    }
+    this.money = { ...this.money, decimalComma };
+  }
+
+  /**
+   * Reads by a layout from here on: columns from index `from` are registered (unmapped ones for
+   * sampling; a currency or scale in a column name is recorded as stated on `line`, the header's).
+   */
+  private useLayout(layout: Layout, line: number, from = 0): void {
+    this.layout = layout;
+    if (from === 0) {
+      this.unmapped = [];
+      this.columnCurrency = [];
+      this.columnWhere = [];
+      this.scaleGuessed = [];
+    }
+    for (let i = from; i < layout.columns.length; i++) {
+      const column = layout.columns[i];
+      if (column === undefined) continue;
+      this.unmapped[i] = column.field === null ? this.fidelity.unmappedColumn(column.name, column.unreadReason) : null;
+      this.columnCurrency[i] = null;
+      this.columnWhere[i] = `column '${column.name}'`;
+      this.scaleGuessed[i] = false;
+      if (column.field === null) continue;
+      this.anyMapped = true;
+      if (column.field === 'ref') this.refColumnSeen = true;
+      if (column.field === 'tiv' && this.tivOnlyColumn === null) this.tivOnlyColumn = column.name;
+      if (isMoneyField(column.field) && column.field !== 'tiv') this.partColumnSeen = true;
+      if (column.currency !== null) {
+        this.columnCurrency[i] = this.currencyStated(column.currency, line, `column name '${column.name}'`, []);
+      }
+      if (column.scale !== null) {
+        this.fidelity.guess('scale', SCALE_NAMES[column.scale.exponent] ?? String(column.scale.exponent), `column name '${column.name}'`);
+      }
+    }
+  }
+
+  private isUnnamed(column: string): boolean {
+    return this.layout?.columns.some((c) => c.unnamed && c.name === column) ?? false;
+  }
+
+  /** Whether a record repeats the header (same layout) or starts a new one. */
+  private headerAgain(cells: readonly string[], layout: Layout): 'same' | Layout | null {
+    if (layout.score < 2) return null;
+    const threshold = Math.max(2, Math.ceil(layout.score / 2));
+    let same = 0;
+    for (const index of layout.mapped) {
+      const cell = cells[index];
+      const column = layout.columns[index];
+      if (cell === undefined || column === undefined || column.lowerName.length === 0) continue;
+      // Cheap before dear: only a cell of about the name's length (spaces aside) is compared.
+      const extra = cell.length - column.lowerName.length;
+      if (extra >= 0 && extra <= 8 && cell.trim().toLowerCase() === column.lowerName) same++;
+    }
+    if (same >= threshold) return 'same';
+    // A new header has words, not numbers, where the numbers go.
+    for (const index of layout.mapped) {
+      const field = layout.columns[index]?.field;
+      if (field != null && NUMERIC_FIELDS.has(field) && HAS_DIGIT.test(cells[index] ?? '')) return null;
+    }
+    const candidate = readLayout(cells, this.options.oed);
+    return candidate.score >= threshold ? candidate : null;
+  }
+
+  // ---- records ------------------------------------------------------------------------------
+
+  private record(line: number, cells: readonly string[]): void {
+    if (isBlank(cells)) return;
+    const layout = this.layout;
+    if (layout === null) return;
+    const f = this.fidelity;
+
+    if (this.options.header === 'detect') {
+      const again = this.headerAgain(cells, layout);
+      if (again === 'same') {
+        f.row(line, 'repeated header row skipped');
+        return;
+      }
+      if (again !== null) {
+        f.row(line, 'header row with a different layout; columns read by it from here on');
+        this.useLayout(again, line);
+        return;
+      }
+    }
+
+    // Totals row by label: in the ref cell, or (ref empty, no coordinates: "Total Plaza" with a
+    // position is an address) in a street, city, area or unmapped cell.
+    const ref = cellOf(cells, layout, 'ref') ?? '';
+    const latText = cellOf(cells, layout, 'latitude') ?? '';
+    const lonText = cellOf(cells, layout, 'longitude') ?? '';
+    const pairText = cellOf(cells, layout, 'coordinates') ?? '';
+    const located = latText !== '' || lonText !== '' || pairText !== '';
+    let label: string | null = ref !== '' && isTotalsLabel(ref) ? ref : null;
+    if (label === null && ref === '' && !located) {
+      for (const column of layout.columns) {
+        if (column.field !== null && column.field !== 'street' && column.field !== 'city' && column.field !== 'area') continue;
+        const text = (cells[column.index] ?? '').trim();
+        if (isTotalsLabel(text)) {
+          label = text;
+          break;
+        }
+      }
+    }
+    const values = this.moneyCells(cells, layout);
+    if (label !== null) {
+      const matches = this.sums.matches(values.cents, 1);
+      const tail = values.cents.size === 0 ? '' : matches ? '; its values equal the sum of the rows above' : '; its values do not equal the sum of the rows above';
+      f.row(line, `totals row ('${label}') excluded${tail}`);
+      this.sums.closeBlock();
+      return;
+    }
+
+    // Only the ref column (or nothing mapped) filled: a note or footer line, not a location.
+    const refIndex = layout.indexOf.ref;
+    let mapped = false;
+    for (const index of layout.mapped) {
+      if (index !== refIndex && (cells[index] ?? '').trim() !== '') {
+        mapped = true;
+        break;
+      }
+    }
+    if (!mapped) {
+      f.row(line, 'row has no location data; skipped');
+      this.statementLine(line, cells);
+      return;
+    }
+
+    const address: AddressAsGiven = {};
+    for (const part of ADDRESS_PARTS) {
+      const text = cellOf(cells, layout, part);
+      if (text !== undefined && text !== '') address[part] = text;
+    }
+    const occupancyText = cellOf(cells, layout, 'occupancy') ?? '';
+    const constructionText = cellOf(cells, layout, 'construction') ?? '';
+    const yearText = cellOf(cells, layout, 'year_built') ?? '';
+
+    // Totals row without a label: no ref, nothing but money, each value the sum of its column.
+    if (
+      ref === '' &&
+      values.cents.size > 0 &&
+      !located &&
+      Object.keys(address).length === 0 &&
+      occupancyText === '' && constructionText === '' && yearText === '' &&
+      this.sums.matches(values.cents, 2)
+    ) {
+      f.row(line, 'row with no ref whose values equal the sum of the rows above read as a totals row; excluded');
+      this.sums.closeBlock();
+      return;
+    }
+
+    // A location.
+    let locationRef: string | null = null;
+    if (refIndex >= 0) {
+      if (ref === '') f.row(line, 'no ref');
+      else {
+        locationRef = ref;
+        const earlier = this.refs.get(ref);
+        if (earlier !== undefined) f.row(line, `ref '${ref}' repeats line ${earlier}`);
+        else this.refs.set(ref, line);
+      }
+    }
+
+    const coordinates = readLocationCoordinates(latText, lonText, pairText, layout.indexOf.coordinates >= 0);
+    for (const reason of coordinates.reasons) f.row(line, reason);
+    const { latitude, longitude } = coordinates.value;
+    const occupancy = codeOccupancy(occupancyText, this.options.oed);
+    if (occupancy.reason !== undefined) f.row(line, occupancy.reason);
+    const construction = codeConstruction(constructionText, this.options.oed);
+    if (construction.reason !== undefined) f.row(line, construction.reason);
+
+    const yearBuilt = readYearBuilt(yearText);
+    for (const reason of yearBuilt.reasons) f.row(line, reason);
+    const storeysText = cellOf(cells, layout, 'storeys');
+    const storeys = storeysText === undefined ? undefined : readStoreys(storeysText);
+    for (const reason of storeys?.reasons ?? []) f.row(line, reason);
+    const rowCurrencies = this.bookMoney(values, line);
+    const location: ScheduleLocation = {
+      ref: locationRef,
+      address,
+      latitude,
+      longitude,
+      occupancy: { code: occupancy.code, text: occupancy.text },
+      construction: { code: construction.code, text: construction.text },
+      year_built: yearBuilt.value,
+      values: this.locationValues(line, values.cents),
+    };
+    if (storeys !== undefined) location.storeys = storeys.value;
+
+    const perilText = cellOf(cells, layout, 'peril');
+    if (perilText !== undefined && perilText !== '') this.perilCell(line, perilText);
+
+    // The currency the row's own cells state.
+    const currencyText = cellOf(cells, layout, 'currency');
+    if (currencyText !== undefined && currencyText !== '') {
+      const token = this.currencyCell(currencyText);
+      const name = layout.columns[layout.byField.get('currency') ?? -1]?.name ?? 'currency';
+      if (token === null) f.row(line, `currency '${currencyText}' is not an ISO 4217 code or known symbol; not read`);
+      else {
+        const notes: string[] = [];
+        const code = this.currencyStated(token, line, this.columnWhere[layout.indexOf.currency] ?? `column '${name}'`, notes);
+        for (const note of notes) f.row(line, note);
+        if (code !== null) rowCurrencies.push(code);
+      }
+    }
+    const distinct = rowCurrencies.length <= 1 || rowCurrencies.every((c) => c === rowCurrencies[0]) ? rowCurrencies.slice(0, 1) : [...new Set(rowCurrencies)].sort();
+    if (distinct.length > 1) f.row(line, `values in several currencies (${distinct.join(', ')})`);
+    this.rowCurrency.push(distinct.length === 0 ? undefined : distinct.length === 1 ? distinct[0] : null);
+
+    for (let i = 0; i < layout.columns.length; i++) {
+      const handle = this.unmapped[i];
+      if (handle != null && handle.open) FidelityLog.sample(handle, (cells[i] ?? '').trim());
+    }
+    if (cells.length > layout.columns.length) {
+      let extra = 0;
+      for (let i = layout.columns.length; i < cells.length; i++) if ((cells[i] ?? '').trim() !== '') extra++;
+      if (extra > 0) f.row(line, `${extra} value(s) beyond the header's ${layout.columns.length} columns ignored`);
+    }
+
+    this.sums.add(values.cents);
+    this.locations.push(location);
+    this.locationLines.push(line);
+  }
+
+  /** Money cells of a row, read without side effects: cents per field and the readings. */
+  private moneyCells(cells: readonly string[], layout: Layout): MoneyCells {
+    const cents = new Map<MoneyField, bigint>();
+    const readings: MoneyCell[] = [];
+    for (const index of layout.mapped) {
+      const column = layout.columns[index] as LayoutColumn;
+      const field = column.field;
+      if (field === null || !isMoneyField(field)) continue;
+      const raw = cells[index] ?? '';
+      if (raw === '') continue;
+      const reading = readMoney(raw, this.money, column.scale);
+      if (reading.kind === 'empty') continue;
+      readings.push({ index, raw, reading });
+      if (reading.kind === 'amount') cents.set(field, reading.cents);
+    }
+    return { cents, readings };
+  }
+
+  /** Books a location's money cells: unreadable notes, guesses, rounding, currencies stated. */
+  private bookMoney(money: MoneyCells, line: number): string[] {
+    const currencies: string[] = [];
+    for (const { index, raw, reading } of money.readings) {
+      const where = this.columnWhere[index] ?? '';
+      if (reading.kind === 'unreadable') {
+        this.fidelity.row(line, `${where}: '${raw.trim()}' is not a readable amount (${reading.reason})`);
+        continue;
+      }
+      if (reading.kind !== 'amount') continue;
+      if (reading.rounded) this.rounded++;
+      if (reading.separatorGuess !== null && this.numberBasis !== null) {
+        this.fidelity.guess('number_format', this.money.decimalComma ? 'decimal comma' : 'decimal point', this.numberBasis);
+      }
+      const column = this.layout?.columns[index];
+      if (reading.scale !== null && reading.scale !== column?.scale && reading.scale.guessed && this.scaleGuessed[index] !== true) {
+        this.scaleGuessed[index] = true;
+        this.fidelity.guess('scale', 'million', `suffix '${reading.scale.written}' in ${where}`);
+      }
+      if (reading.currency !== null) {
+        const notes: string[] = [];
+        const code = this.currencyStated(reading.currency, line, where, notes);
+        for (const note of notes) this.fidelity.row(line, note);
+        if (code !== null) currencies.push(code);
+      } else {
+        const code = this.columnCurrency[index];
+        if (code != null) currencies.push(code);
+      }
+    }
+    return currencies;
+  }
+
+  /**
+   * Records that the file states a currency; returns its code (null when a symbol such as kr does
+   * not say which). A contradiction of the declared currency is kept for the refusal.
+   */
+  private currencyStated(token: CurrencyToken, line: number, where: string, notes: string[]): string | null {
+    const resolved = resolveCurrency(token, this.declared);
+    if (resolved.code === null) {
+      const family = [...resolved.family].sort().join(', ');
+      if (this.declared !== undefined) this.conflict(`line ${line}: ${where} states '${token.written}' (one of ${family})`, token.written);
+      else notes.push(`${where}: '${token.written}' may be any of ${family}; currency not read`);
+      return null;
+    }
+    if (resolved.guessed && this.declared === undefined) {
+      let symbols = this.currencyGuessed.get(where);
+      if (symbols === undefined) {
+        symbols = new Set();
+        this.currencyGuessed.set(where, symbols);
+      }
+      if (!symbols.has(token.written)) {
+        symbols.add(token.written);
+        this.fidelity.guess('currency', resolved.code, `symbol '${token.written}' in ${where}`);
+      }
+    }
+    if (this.declared !== undefined && resolved.code !== this.declared) {
+      const written = token.written.toUpperCase() === resolved.code ? '' : ` ('${token.written}')`;
+      this.conflict(`line ${line}: ${where} states ${resolved.code}${written}`, resolved.code);
+    }
+    if (!this.stated.has(resolved.code)) this.stated.set(resolved.code, line);
+    return resolved.code;
+  }
+
+  private conflict(detail: string, stated: string): void {
+    if (!this.stated.has(stated)) this.stated.set(stated, 0);
+    this.conflictCount++;
+    if (this.conflicts.length < MAX_CONFLICT_DETAILS) this.conflicts.push(detail);
+  }
+
+  private locationValues(line: number, cents: ReadonlyMap<MoneyField, bigint>): CoverageValues {
+    const values: CoverageValues = { total: null };
+    let partSum = 0n;
+    let anyPart = false;
+    for (const part of COVERAGE_PARTS) {
+      const amount = cents.get(part);
+      if (amount === undefined) continue;
+      values[part] = formatCents(amount);
+      partSum += amount;
+      anyPart = true;
+      this.partTotals.set(part, (this.partTotals.get(part) ?? 0n) + amount);
+    }
+    const stated = cents.get('tiv');
+    let total: bigint | null = null;
+    if (stated !== undefined) {
+      total = stated;
+      if (anyPart && partSum !== stated) {
+        this.fidelity.row(line, `stated total ${formatCents(stated)} differs from the sum of parts ${formatCents(partSum)}; total is the stated total`);
+      }
+    } else if (anyPart) {
+      total = partSum;
+    }
+    if (total !== null) {
+      values.total = formatCents(total);
+      this.total += total;
+      this.anyTotal = true;
+    }
+    return values;
+  }
+
+  /** A currency column's cell as a token; schedules repeat a few values, so readings are kept. */
+  private currencyCell(text: string): CurrencyToken | null {
+    let token = this.currencyCells.get(text);
+    if (token === undefined) {
+      token = currencyToken(text, this.options.oed.currencies);
+      if (this.currencyCells.size < SEEN_LIMIT) this.currencyCells.set(text, token);
+    }
+    return token;
+  }
+
+  private perilCell(line: number, text: string): void {
+    let named = this.perilCells.get(text);
+    if (named === undefined) {
+      named = perilsNamed(text, this.options.oed);
+      if (this.perilCells.size < SEEN_LIMIT) this.perilCells.set(text, named);
+    }
+    for (const peril of named.perils) if (!this.perils.has(peril)) this.perils.set(peril, line);
+    if (named.perils.length === 0) {
+      const known = this.perilsUnread.get(text);
+      if (known !== undefined) known.count++;
+      else this.perilsUnread.set(text, { line, count: 1 });
+    }
+  }
+
+  /** A title or footer line: what it states about currency and peril. */
+  private statementLine(line: number, cells: readonly string[]): void {
+    const text = cells.map((c) => c.trim()).filter((c) => c !== '').join(' ');
+    const statement = readLineStatement(text, this.options.oed);
+    if (statement.currency !== null) this.currencyStated(statement.currency, line, `line '${text}'`, []);
+    for (const peril of statement.perils) if (!this.perils.has(peril)) this.perils.set(peril, line);
+  }
+
+  private notePerils(): void {
+    let noted = 0;
+    for (const [text, { line, count }] of this.perilsUnread) {
+      if (noted++ >= MAX_PERIL_NOTES) {
+        this.fidelity.note(`${this.perilsUnread.size - MAX_PERIL_NOTES} more peril value(s) name no peril of the vocabulary`);
+        break;
+      }
+      const codes = perilsNamed(text, this.options.oed).unmatchedCodes;
+      const described = codes.map((c) => `${c}: ${this.options.oed.perils.get(c) ?? ''}`).join('; ');
+      this.fidelity.note(`peril '${text}'${described !== '' ? ` (${described})` : ''} names no peril of the vocabulary (line ${line}${count > 1 ? ` and ${count - 1} more` : ''})`);
+    }
+    if (this.perils.size > 1) {
+      const named = [...this.perils].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
+      this.fidelity.note(`several perils named (${named.map(([peril, line]) => `${peril} from line ${line}`).join(', ')}); peril.code not set`);
+    }
+  }
+
+  private scheduleValues(): CoverageValues {
+    const values: CoverageValues = { total: this.anyTotal ? formatCents(this.total) : null };
+    for (const part of COVERAGE_PARTS) {
+      const amount = this.partTotals.get(part);
+      if (amount !== undefined) values[part] = formatCents(amount);
+    }
+    return values;
+  }
+
+  private valuesByCurrency(codes: readonly string[]): Record<string, CoverageValues> {
+    const sums = new Map<string, { parts: Map<CoveragePart, bigint>; total: bigint; any: boolean }>();
+    for (const code of codes) sums.set(code, { parts: new Map(), total: 0n, any: false });
+    const toCents = (s: string) => BigInt(s.replace('.', ''));
+    this.locations.forEach((location, i) => {
+      const code = this.rowCurrency[i];
+      if (code === null) return; // noted where read: values in several currencies
+      if (code === undefined) {
+        if (location.values.total !== null) this.fidelity.row(this.locationLines[i] ?? 0, 'values carry no currency while the file states several; left out of the totals');
+        return;
+      }
+      location.currency = code;
+      const sum = sums.get(code);
+      if (sum === undefined) return;
+      for (const part of COVERAGE_PARTS) {
+        const value = location.values[part];
+        if (value !== undefined) sum.parts.set(part, (sum.parts.get(part) ?? 0n) + toCents(value));
+      }
+      if (location.values.total !== null) {
+        sum.total += toCents(location.values.total);
+        sum.any = true;
+      }
+    });
+    const out: Record<string, CoverageValues> = {};
+    for (const [code, sum] of sums) {
+      const values: CoverageValues = { total: sum.any ? formatCents(sum.total) : null };
+      for (const part of COVERAGE_PARTS) {
+        const amount = sum.parts.get(part);
+        if (amount !== undefined) values[part] = formatCents(amount);
+      }
+      out[code] = values;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,129 @@
+// The exposure block of the canonical risk object as ingest writes it, and the reader's answer.
+// Field names inside the exposure block are the published (snake_case) member names.
+
+/** Coverage parts a schedule value can belong to. */
+export const COVERAGE_PARTS = ['buildings', 'contents', 'business_interruption', 'other'] as const;
+export type CoveragePart = (typeof COVERAGE_PARTS)[number];
+
+/**
+ * Money as a decimal string with exactly two places ("1200000.00"), never a binary float.
+ * Parts are present only when the source gave them; total is null when a row states no value.
+ */
+export interface CoverageValues {
+  buildings?: string;
+  contents?: string;
+  business_interruption?: string;
+  other?: string;
+  total: string | null;
+}
+
+/** The address exactly as given, one member per address column the file has. */
+export interface AddressAsGiven {
+  street?: string;
+  city?: string;
+  area?: string;
+  postcode?: string;
+  country?: string;
+}
+
+/** An OED code when the text maps to one unambiguously, and the text as given. */
+export interface CodedText {
+  code: number | null;
+  text: string | null;
+}
+
+export interface ScheduleLocation {
+  ref: string | null;
+  address: AddressAsGiven;
+  latitude: number | null;
+  longitude: number | null;
+  occupancy: CodedText;
+  construction: CodedText;
+  year_built: number | null;
+  /** Present when the file has a storeys column; OED's −1/−2/−3 (unknown low/mid/high rise) kept. */
+  storeys?: number | null;
+  values: CoverageValues;
+  /** ISO 4217 code the row's values are in, when known (request, or stated by the file). */
+  currency?: string;
+}
+
+export interface UnmappedColumn {
+  column: string;
+  /** Up to three distinct non-empty values, in file order. */
+  sample: string[];
+  /** Why a column with a known name was still left behind (e.g. a second column for one field). */
+  reason?: string;
+}
+
+/** Every unit the reader did not read verbatim: taken from the request, guessed, or scaled. */
+export interface GuessedUnit {
+  field: string;
+  unit: string;
+  source: string;
+}
+
+export interface AmbiguousRow {
+  /** 1-based line number (delimited text: the line the record starts on; JSON Lines: the line). */
+  row: number;
+  reason: string;
+}
+
+export type SourceEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+export interface SourceFidelity {
+  /** The character encoding the bytes were read in. */
+  encoding: SourceEncoding;
+  unmapped_columns: UnmappedColumn[];
+  guessed_units: GuessedUnit[];
+  ambiguous_rows: AmbiguousRow[];
+  /** File-level observations (encoding fallback, layout, several currencies or perils...). */
+  notes: string[];
+}
+
+export interface Exposure {
+  locations: ScheduleLocation[];
+  /** Schedule totals per coverage part; total is null when the file states several currencies. */
+  values: CoverageValues;
+  /** Only when the file states several currencies: totals per currency. */
+  values_by_currency?: Record<string, CoverageValues>;
+  currency?: string;
+  source_fidelity: SourceFidelity;
+}
+
+/** The closed peril vocabulary of the canonical object. */
+export const PERIL_CODES = [
+  'earthquake',
+  'weather_station',
+  'tropical_cyclone',
+  'flood',
+  'wildfire',
+  'severe_convective_storm',
+  'cloud_outage',
+  'extratropical_cyclone',
+  'grid_outage',
+] as const;
+export type PerilCode = (typeof PERIL_CODES)[number];
+
+export type Delimiter = ',' | ';' | '\t' | '|';
+
+export type MediaTypeRead = 'text/csv' | 'text/tab-separated-values' | 'application/x-ndjson';
+
+export interface ScheduleRead {
+  ok: true;
+  /** What the reader actually read (comma, semicolon and pipe files are all text/csv; see delimiter). */
+  mediaTypeRead: MediaTypeRead;
+  delimiter?: Delimiter;
+  exposure: Exposure;
+  /** Set only when the file names exactly one peril of the vocabulary. */
+  peril?: { code: PerilCode };
+}
+
+export interface ScheduleRefused {
+  ok: false;
+  status: 415 | 422;
+  code: 'unsupported_source' | 'currency_conflict';
+  message: string;
+  details?: string[];
+}
+
+export type ReadScheduleResult = ScheduleRead | ScheduleRefused;
