@@ -39,6 +39,7 @@ export class JobStore {
   /** Claims the oldest queued job, or a running one whose lease has expired. */
   async claim(owner: string, leaseMs: number, verbs: readonly string[], nowMs = Date.now()): Promise<JobRow | undefined> {
     if (verbs.length === 0) return undefined;
+    // A worker never takes back a job it still runs itself, even when its lease lapsed.
     const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<JobRow>`
       update jobs set status = 'running', lease_owner = ${owner}, lease_expires_at = ${nowMs + leaseMs},
@@ -46,7 +47,7 @@ export class JobStore {
       where id = (
         select id from jobs
         where verb in (${sql.join(verbs)})
-          and (status = 'queued' or (status = 'running' and lease_expires_at < ${nowMs}))
+          and (status = 'queued' or (status = 'running' and lease_expires_at < ${nowMs} and lease_owner <> ${owner}))
         order by created_at, id
         limit 1 ${lock}
       )

@@ -74,7 +74,7 @@ test('jobs queued through two API processes are each run exactly once by workers
 
 test('a worker killed mid-job leaves the job to another worker, finished exactly once', { skip, timeout: 180_000 }, async () => {
   const shared = await sharedDatabase();
-  const env = { ...shared.env, CATRISK_JOB_LEASE_MS: '1500' };
+  const env = { ...shared.env, CATRISK_JOB_LEASE_MS: '4000' };
   const api = await spawnService('serve', { ...env, CATRISK_IN_PROCESS_WORKERS: 'false' });
   const doomed = await spawnService('worker', env);
   const db = new pg.Client({ connectionString: shared.env.DATABASE_URL });

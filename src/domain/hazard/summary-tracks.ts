@@ -84,6 +84,7 @@ function iso(epochMs: number): string {
 
 /** Each storm's pass within the radius (strongest sample; ties to the earliest), or null. */
 function stormPass(storm: Storm, point: GeoPoint, radiusKm: number, record: RecordYears): StormPass | null {
+  if (!mayPassWithin(storm, point, radiusKm)) return null;
   let best: { epoch: number; wind: number; distance: number; interpolated: boolean } | null = null;
   let closest: { epoch: number; distance: number } | null = null;
   for (const s of trackSamples(storm.fixes)) {
@@ -105,6 +106,31 @@ function stormPass(storm: Storm, point: GeoPoint, radiusKm: number, record: Reco
     closest_approach_time: iso(closest.epoch),
     interpolated: best.interpolated,
   };
+}
+
+const KM_PER_DEGREE_MIN = 110.5;
+
+/**
+ * Interpolated samples lie between consecutive fixes, hence inside the box of the storm's fixes: a
+ * storm whose box, widened by the radius, misses the point has no sample within it. Only a cheap
+ * screen before sampling; storms spanning more than 180 degrees of longitude are never screened.
+ */
+function mayPassWithin(storm: Storm, point: GeoPoint, radiusKm: number): boolean {
+  let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
+  for (const f of storm.fixes) {
+    if (f.latitude < minLat) minLat = f.latitude;
+    if (f.latitude > maxLat) maxLat = f.latitude;
+    if (f.longitude < minLon) minLon = f.longitude;
+    if (f.longitude > maxLon) maxLon = f.longitude;
+  }
+  if (maxLon - minLon > 180) return true;
+  const dLat = radiusKm / KM_PER_DEGREE_MIN;
+  const highest = Math.min(89, Math.max(Math.abs(minLat), Math.abs(maxLat), Math.abs(point.latitude)) + dLat);
+  const dLon = radiusKm / (KM_PER_DEGREE_MIN * Math.cos((highest * Math.PI) / 180));
+  if (point.latitude < minLat - dLat || point.latitude > maxLat + dLat) return false;
+  // The point may sit across the antimeridian from the track.
+  return [point.longitude, point.longitude - 360, point.longitude + 360]
+    .some((lon) => lon >= minLon - dLon && lon <= maxLon + dLon);
 }
 
 /** Storms passing near a point. Pure: the caller passes the parsed archive's storms. */

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../../services.js';
 import type { FeedStore, Snapshot } from '../../feeds/store.js';
 import { ApiError, refusals } from '../errors.js';
+import { coverageRadiusKm } from '../../feeds/coverage.js';
 
 export const FEEDS_SCHEMA_VERSION = '0.1.0';
 
@@ -50,6 +51,7 @@ export function feedRoutes(app: FastifyInstance, services: Services) {
         perils: latest.perils ?? [],
         publisher: latest.publisher ?? null,
         coverage: latest.coverage?.raw ?? null,
+        coverage_radius_km: coverageRadiusKm(versions[versions.length - 1]!) ?? null,
         aggregation_level: latest.aggregation_level ?? null,
         latest_version: latest.version,
         versions: versions.map(versionView),

@@ -3,6 +3,7 @@ import type { Services } from '../../services.js';
 import { accountRoutes } from './accounts.js';
 import { eventRoutes } from './events.js';
 import { feedRoutes } from './feeds.js';
+import { hazardRoutes } from './hazard.js';
 import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
 import { objectRoutes } from './objects.js';
@@ -16,4 +17,5 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   objectRoutes(app, services);
   feedRoutes(app, services);
   eventRoutes(app, services);
+  hazardRoutes(app, services);
 }

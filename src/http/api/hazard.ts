@@ -1,0 +1,104 @@
+// GET /hazard?peril&lat&lon: what the pinned record says about one point, per covering snapshot.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.js';
+import { quakeSummary, reportSummary, seriesSummary, trackSummary, type YearSpan } from '../../domain/hazard/summary.js';
+import { coverageOf } from '../../feeds/coverage.js';
+import { dailySeries, eventCatalog, trackArchive } from '../../feeds/readers.js';
+import type { ReportEvent } from '../../feeds/records.js';
+import type { Snapshot } from '../../feeds/store.js';
+import { ApiError, refusals } from '../errors.js';
+import { snapshotPath } from './feeds.js';
+
+export const HAZARD_PERILS = ['earthquake', 'flood', 'grid_outage', 'severe_convective_storm', 'tropical_cyclone', 'weather_station', 'wildfire'] as const;
+const HAZARD_KINDS = new Set(['event_catalog', 'storm_report_set', 'fire_extract', 'daily_series', 'outage_series', 'track_archive']);
+
+function yearsOf(s: Snapshot): YearSpan {
+  const p = s.manifest.period_of_record;
+  return { from: Number(p?.from?.slice(0, 4)), to: Number(p?.to?.slice(0, 4)), missing: s.manifest.years_missing };
+}
+
+async function summarize(services: Services, s: Snapshot, point: { latitude: number; longitude: number }): Promise<unknown> {
+  const store = services.feeds!;
+  switch (s.manifest.kind) {
+    case 'event_catalog': {
+      const catalog = await eventCatalog(store, s);
+      if (catalog.kind !== 'quake') throw new Error('not a quake catalog');
+      return quakeSummary(catalog.events, point, { years: yearsOf(s), magnitudeFloor: catalog.magnitudeFloor });
+    }
+    case 'storm_report_set':
+    case 'fire_extract': {
+      const catalog = await eventCatalog(store, s);
+      return reportSummary(catalog.events as ReportEvent[], point, { years: yearsOf(s) });
+    }
+    case 'daily_series':
+    case 'outage_series': {
+      const series = await dailySeries(store, s);
+      // A station's summary does not depend on the point asked: computed once per snapshot.
+      return store.parsed(s, 'hazard-series-summary', () => seriesSummary(series));
+    }
+    case 'track_archive': {
+      return trackSummary((await trackArchive(store, s)).storms, point, { years: yearsOf(s) });
+    }
+    default:
+      throw new Error(`no hazard summary for ${s.manifest.kind}`);
+  }
+}
+
+export function hazardRoutes(app: FastifyInstance, services: Services) {
+  app.get('/hazard', async (request) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const faults: string[] = [];
+    for (const [k, v] of Object.entries(query)) {
+      if (!['peril', 'lat', 'lon'].includes(k)) faults.push(`unknown parameter ${k} (read: peril, lat, lon)`);
+      else if (typeof v !== 'string') faults.push(`parameter ${k} is given more than once`);
+    }
+    const peril = query.peril as string | undefined;
+    if (peril === undefined) faults.push('peril is required');
+    const coordinate = (key: 'lat' | 'lon', limit: number) => {
+      const raw = query[key];
+      if (raw === undefined) { faults.push(`${key} is required`); return NaN; }
+      const value = Number(raw);
+      if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || Math.abs(value) > limit) {
+        faults.push(`${key} must be a decimal number from -${limit} to ${limit}`);
+      }
+      return value;
+    };
+    const latitude = coordinate('lat', 90);
+    const longitude = coordinate('lon', 180);
+    if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
+    if (!(HAZARD_PERILS as readonly string[]).includes(peril!)) {
+      throw new ApiError(422, 'unsupported_peril', `No pinned data answers hazard lookups for ${peril}; lookups answer for ${HAZARD_PERILS.join(', ')}.`);
+    }
+    const point = { latitude, longitude };
+    const candidates = (services.feeds?.feeds() ?? []).map((id) => services.feeds!.get(id)!)
+      .filter((s) => HAZARD_KINDS.has(s.manifest.kind ?? '') && (s.manifest.perils ?? []).includes(peril!));
+    const covering = candidates.map((s) => ({ s, coverage: coverageOf(s, point) })).filter((c) => c.coverage.covered);
+    if (covering.length === 0) {
+      throw new ApiError(422, 'outside_feed_coverage',
+        `No pinned ${peril} snapshot covers ${latitude}, ${longitude}; coverage is checked, not approximated.`,
+        candidates.map((s) => `${s.feed_id}: ${describeCoverage(s)}`));
+    }
+    const summaries = [];
+    for (const { s, coverage } of covering) {
+      summaries.push({
+        feed: { feed_id: s.feed_id, version: s.version, sha256: s.sha256, title: s.manifest.title ?? null, kind: s.manifest.kind, links: { self: snapshotPath(s) } },
+        coverage,
+        summary: await summarize(services, s, point),
+      });
+    }
+    return {
+      schema_version: '0.1.0',
+      peril,
+      point: { latitude, longitude },
+      summaries,
+      statement: 'History from the pinned record, not a forecast.',
+    };
+  });
+}
+
+function describeCoverage(s: Snapshot): string {
+  const c = s.manifest.coverage?.raw as Record<string, unknown> | undefined;
+  if (!c) return 'no coverage stated';
+  if (c.type === 'point') return `point ${c.latitude}, ${c.longitude}`;
+  return `box lat ${c.min_latitude} to ${c.max_latitude}, lon ${c.min_longitude} to ${c.max_longitude}`;
+}
