@@ -66,6 +66,49 @@ export function genericCode(status: number): string {
   }
 }
 
+/** Every named code (SPEC Errors: Codes); the list may grow. */
+export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meaning: string }> = [
+  { code: 'account_cancelled', status: [402], meaning: 'account cancelled its plan; billable verbs no longer run' },
+  { code: 'client_error', status: [400], meaning: 'a 4xx with no more specific code' },
+  { code: 'currency_conflict', status: [422], meaning: 'ingest currency part contradicted by the file; on the ingest job; no object stored' },
+  { code: 'exchange_access_refused', status: [403], meaning: 'listing is by grant and this account is not granted' },
+  { code: 'exchange_credentials_unavailable', status: [422, 503], meaning: 'credentials cannot be encrypted (422) or decrypted (503)' },
+  { code: 'exchange_not_ready', status: [422], meaning: 'listing cannot take this step in its current state' },
+  { code: 'feed_not_servable', status: [403], meaning: 'snapshot exists but its content is not served (aggregate-only licence)' },
+  { code: 'exposure_coding_unavailable', status: [503], meaning: 'exposure coding is off, its daily budget is used, or the provider gave no usable answer' },
+  { code: 'forbidden', status: [403], meaning: 'a 403 with no more specific code (e.g. an anonymous default User-Agent)' },
+  { code: 'geocoder_unavailable', status: [503], meaning: 'geocoding off, or every geocoder asked was unreachable, slow or refused' },
+  { code: 'internal_error', status: [500], meaning: 'failure not the request\'s fault' },
+  { code: 'internal_only', status: [403], meaning: 'route answers only the service\'s own services' },
+  { code: 'invalid_composition', status: [422], meaning: 'composition outside the v1 vocabulary' },
+  { code: 'invalid_exchange_model', status: [422], meaning: 'listing does not validate' },
+  { code: 'invalid_model', status: [422], meaning: 'composed model fails the model object schema' },
+  { code: 'invalid_request', status: [400, 422], meaning: '400 when the bytes are wrong; 422 when they parse but the content is unacceptable' },
+  { code: 'invalid_risk_object', status: [422], meaning: 'submitted object fails the risk object schema; details name violations' },
+  { code: 'invalid_structure', status: [422], meaning: 'structure cannot be cut; on the POST' },
+  { code: 'method_not_allowed', status: [405], meaning: 'path exists, method not served; Allow names the methods' },
+  { code: 'model_validation_failed', status: [422], meaning: 'composition refused by the mandatory validation pass' },
+  { code: 'no_event_catalogue', status: [404], meaning: 'no catalog for the peril, feed or vintage asked, or the peril\'s record is a gridded series' },
+  { code: 'no_event_footprint', status: [404], meaning: 'report-extract events have no footprint' },
+  { code: 'not_found', status: [404], meaning: 'no such route, or no such object, job or account for the presented key' },
+  { code: 'outside_feed_coverage', status: [422], meaning: 'no pinned snapshot covers the point' },
+  { code: 'payload_too_large', status: [413], meaning: 'ingest file over 32 MB, or a body over its route\'s limit' },
+  { code: 'rate_limited', status: [429], meaning: 'the key (or address) is over its request limit; carries Retry-After' },
+  { code: 'server_error', status: [500], meaning: 'a 5xx with no more specific code' },
+  { code: 'unauthenticated', status: [401], meaning: 'the credential that arrived is wrong; never an expiry' },
+  { code: 'unmonitorable_structure', status: [422], meaning: 'index cannot be measured' },
+  { code: 'unbacktestable_structure', status: [422], meaning: 'trigger the backtest model does not read, or window outside the period of record; on the job' },
+  { code: 'unpackageable_object', status: [422], meaning: 'missing blocks the slip needs; on the request' },
+  { code: 'unanalysable_object', status: [422], meaning: 'object cannot be analysed; on the job' },
+  { code: 'unknown_analysis', status: [422], meaning: 'analysis unknown or none named; on the request' },
+  { code: 'unpriceable_object', status: [422], meaning: 'no financial structure or trigger, unpinned vintage, or a premium of 0.00; on the price job' },
+  { code: 'unrunnable_object', status: [422], meaning: 'model cannot run against the object; on the model run job' },
+  { code: 'unsafe_platform_address', status: [422], meaning: 'listing connector.base_url is not a public https address' },
+  { code: 'unsupported_media_type', status: [415], meaning: 'content type not read' },
+  { code: 'unsupported_peril', status: [422], meaning: 'hazard lookup for a peril with no pinned data' },
+  { code: 'unsupported_source', status: [415], meaning: 'file unreadable (encoding, container or structure); on the ingest job' },
+];
+
 export function envelope(error: ApiError): ErrorEnvelope {
   return { schema_version: ERROR_SCHEMA_VERSION, error: error.toBody() };
 }

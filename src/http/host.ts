@@ -27,12 +27,20 @@ declare module 'fastify' {
   }
 }
 
+export interface RouteInfo {
+  method: string;
+  path: string;
+  auth: AuthMode;
+}
+
 export interface HostOptions {
   name: HostName;
   services: Services;
   /** Auth mode of routes that do not state one, and of unknown paths. */
   defaultAuth: AuthMode;
   register: (app: FastifyInstance) => void | Promise<void>;
+  /** Filled with every route as it is registered (the API contract is generated from it). */
+  routes?: RouteInfo[];
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -58,6 +66,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     const auth = (route.config as { auth?: AuthMode } | undefined)?.auth ?? options.defaultAuth;
     for (const method of methods) {
       if (!METHODS.includes(method)) continue;
+      if (method !== 'HEAD') options.routes?.push({ method, path: route.url, auth });
       try {
         lookup.on(method, route.url, () => {}, { auth });
         if (auth !== 'key') publicPaths.on(method, route.url, () => {});

@@ -1,9 +1,10 @@
 // Starts the five hosts, each its own HTTP listener, in one process.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { createHost, type AuthMode, type HostName } from './host.js';
+import { createHost, type AuthMode, type HostName, type RouteInfo } from './host.js';
 import { apiRoutes } from './api/index.js';
 import { dataroomRoutes } from './dataroom.js';
+import { docsRoutes } from './docs.js';
 
 interface HostPlan {
   name: HostName;
@@ -14,11 +15,11 @@ interface HostPlan {
   register: (app: FastifyInstance, services: Services) => void;
 }
 
-function plans(services: Services): HostPlan[] {
+function plans(services: Services, apiRouteTable: RouteInfo[]): HostPlan[] {
   const { ports } = services.config;
   return [
     { name: 'api', port: ports.api, defaultAuth: 'key', what: 'The catrisk API: ingest, objects, structures, backtests, prices, feeds, events and hazard.', index: '/health', register: apiRoutes },
-    { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: () => {} },
+    { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(apiRouteTable) },
     { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: () => {} },
     { name: 'data', port: ports.data, defaultAuth: 'key', what: 'The catrisk data room: archived risk datasets with licence, credit line, provenance and per-file digests.', index: '/catalog', register: dataroomRoutes },
     { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: () => {} },
@@ -32,8 +33,10 @@ export interface RunningHost {
 }
 
 export async function buildHosts(services: Services): Promise<Array<{ plan: HostPlan; app: FastifyInstance }>> {
-  return Promise.all(plans(services).map(async (plan) => {
+  const apiRouteTable: RouteInfo[] = [];
+  return Promise.all(plans(services, apiRouteTable).map(async (plan) => {
     const app = await createHost({
+      ...(plan.name === 'api' ? { routes: apiRouteTable } : {}),
       name: plan.name,
       services,
       defaultAuth: plan.defaultAuth,
