@@ -1,8 +1,7 @@
 // The ingest verb: read the uploaded schedule off the event loop, store one risk object, meter it.
 import { createHash } from 'node:crypto';
 import type { Services } from '../services.js';
-import type { ReadScheduleResult } from '../domain/exposure/types.js';
-import { riskObjectFromSchedule } from '../domain/risk-object/from-ingest.js';
+import type { ReadScheduleInput, ReadScheduleOutput } from './threads/read-schedule.js';
 import { contentAddress } from '../http/canonical-json.js';
 import { ApiError } from '../http/errors.js';
 import { computePool } from './threads.js';
@@ -16,21 +15,20 @@ export function ingestHandler(services: Services): JobHandler {
     const { upload_sha256: sha256, file_name: fileName, currency } = job.input as {
       upload_sha256: string; file_name: string; currency: string | null;
     };
-    const bytes = await services.objects.upload(sha256);
-    if (!bytes) throw new ApiError(404, 'not_found', 'The uploaded file is no longer held; send it again.');
-    const read = await computePool().run({
-      task: 'read-schedule',
-      input: { bytes, fileName, currency, feedsDir: services.config.feedsDir },
-    }) as ReadScheduleResult;
-    if (!read.ok) throw new ApiError(read.status, read.code, read.message, read.details);
-
+    const stored = await services.objects.upload(sha256);
+    if (!stored) throw new ApiError(404, 'not_found', 'The uploaded file is no longer held; send it again.');
     const runId = contentAddress({ kind: 'ingest', file_sha256: sha256, currency, reader: INGEST_READER_VERSION });
     // Derived from the job, so a job taken over after a lost lease writes the same object once.
     const objectId = `obj_${createHash('sha256').update(`ingest:${job.id}:0`).digest('hex').slice(0, 24)}`;
-    const document = riskObjectFromSchedule(read, {
-      objectId, fileName, sha256, runId, jobId: job.id, recordedAt: new Date().toISOString(),
-    });
-    if (await services.objects.insert(job.accountId, document)) {
+    // A private copy whose memory moves to the thread instead of being cloned.
+    const bytes = new Uint8Array(stored);
+    const input: ReadScheduleInput = {
+      bytes, currency, feedsDir: services.config.feedsDir,
+      provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: new Date().toISOString() },
+    };
+    const read = await computePool().run({ task: 'read-schedule', input }, { transferList: [bytes.buffer as ArrayBuffer] }) as ReadScheduleOutput;
+    if (!read.ok) throw new ApiError(read.status, read.code, read.message, read.details);
+    if (await services.objects.insertJson(job.accountId, objectId, read.status, read.documentJson)) {
       await services.accounts.recordUsage(job.accountId, 'object', objectId);
     }
     return { objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId };

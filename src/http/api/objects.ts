@@ -42,11 +42,11 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     return reply.code(201).header('location', `/objects/${id}`).send(object);
   });
 
-  app.get('/objects/:id', async (request) => {
+  app.get('/objects/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const object = await services.objects.get(id, callerOf(request).accountId);
-    if (!object) throw refusals.notFound(`No object ${id} for this key`);
-    return object;
+    const json = await services.objects.getJson(id, callerOf(request).accountId);
+    if (json === undefined) throw refusals.notFound(`No object ${id} for this key`);
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 
   app.patch('/objects/:id', async (request) => {
