@@ -46,9 +46,12 @@ export async function createServices(config: Config, options: { log?: Logger } =
     handlers: new Map(),
     worker: undefined,
     async close() {
-      if (services.worker) await services.worker.stop();
-      await closeComputePool();
-      await database.close();
+      try {
+        if (services.worker) await services.worker.stop();
+        await closeComputePool();
+      } finally {
+        await database.close();
+      }
     },
   };
   (services as { handlers: ReadonlyMap<string, JobHandler> }).handlers = jobHandlers(services);

@@ -1,0 +1,141 @@
+// Daily index over a term: rolling windows of whole days lying wholly inside the term, a window
+// with a missing day not computed, the term maximum read by the payout function.
+//
+// Units: the daily values stay in the feed's native unit while they are aggregated (sums of GHCN
+// tenths stay exact integers), then the window's value is converted to the trigger's unit and
+// rounded to 6 decimal places. A trigger without a unit reads the feed's unit, tenths written whole
+// (tenths of mm -> mm, tenths of m/s -> m/s; ft3/s, mm and customers as they are).
+
+import type { DailySeries } from '../../feeds/series.js';
+import { roundIndex } from './payout.js';
+import type { SeriesAggregation, UnitName } from './structure.js';
+import { termDays, type TermWindow } from './term.js';
+
+/** 1 kt = 1852 m / 3600 s exactly (DOMAIN.md gives 0.514444 m/s). */
+export const METRES_PER_SECOND_PER_KNOT = 1852 / 3600;
+/** 1 ft³/s = 0.028316846592 m³/s exactly (international foot). */
+export const CUBIC_METRES_PER_CUBIC_FOOT = 0.028316846592;
+
+type Dimension = 'length' | 'speed' | 'discharge' | 'count';
+
+/** A unit as a quantity of its dimension's base (mm, m/s, m3/s, customers). */
+const TRIGGER_UNITS: Readonly<Partial<Record<UnitName, { dimension: Dimension; base: number }>>> = {
+  mm: { dimension: 'length', base: 1 },
+  in: { dimension: 'length', base: 25.4 },
+  'm/s': { dimension: 'speed', base: 1 },
+  kt: { dimension: 'speed', base: METRES_PER_SECOND_PER_KNOT },
+  mph: { dimension: 'speed', base: 0.44704 },
+  'km/h': { dimension: 'speed', base: 1 / 3.6 },
+  'm3/s': { dimension: 'discharge', base: 1 },
+  'ft3/s': { dimension: 'discharge', base: CUBIC_METRES_PER_CUBIC_FOOT },
+  customers: { dimension: 'count', base: 1 },
+};
+
+/** Native series units (DailySeries.unit, as the parsers name them) and the unit they read as by default. */
+const NATIVE_UNITS: Readonly<Record<string, { dimension: Dimension; base: number; whole: UnitName }>> = {
+  'tenths of mm': { dimension: 'length', base: 0.1, whole: 'mm' },
+  mm: { dimension: 'length', base: 1, whole: 'mm' },
+  inches: { dimension: 'length', base: 25.4, whole: 'in' },
+  'hundredths of inches': { dimension: 'length', base: 0.254, whole: 'in' },
+  'tenths of m/s': { dimension: 'speed', base: 0.1, whole: 'm/s' },
+  'm/s': { dimension: 'speed', base: 1, whole: 'm/s' },
+  mph: { dimension: 'speed', base: 0.44704, whole: 'mph' },
+  'ft3/s': { dimension: 'discharge', base: CUBIC_METRES_PER_CUBIC_FOOT, whole: 'ft3/s' },
+  'm3/s': { dimension: 'discharge', base: 1, whole: 'm3/s' },
+  customers: { dimension: 'count', base: 1, whole: 'customers' },
+};
+
+export interface UnitConversion {
+  /** The series' native unit (DailySeries.unit). */
+  readonly native_unit: string;
+  /** The unit of the index and of the payout levels. */
+  readonly unit: UnitName;
+  /** index value = native value × factor. */
+  readonly factor: number;
+}
+
+/**
+ * How native values become the trigger's unit, or a message saying why they cannot (an unknown
+ * native unit, or a unit of another dimension).
+ */
+export function seriesConversion(nativeUnit: string, requested: UnitName | null): UnitConversion | { readonly fault: string } {
+  const native = NATIVE_UNITS[nativeUnit];
+  if (!native) return { fault: `the series' unit ${JSON.stringify(nativeUnit)} is not one the backtest converts from` };
+  const unit = requested ?? native.whole;
+  const target = TRIGGER_UNITS[unit];
+  if (!target || target.dimension !== native.dimension) {
+    return { fault: `the series is in ${nativeUnit} (${native.dimension}); it cannot be read in ${unit}` };
+  }
+  // Exact where the ratio is a power of ten (tenths of mm -> mm is 0.1, not 0.1 × 1 / 1 with drift).
+  const factor = native.base / target.base;
+  return { native_unit: nativeUnit, unit, factor };
+}
+
+export interface WindowValue {
+  /** First day of the window. */
+  readonly from: string;
+  /** Last day of the window (the date the value is dated by). */
+  readonly to: string;
+  /** In the trigger's unit, rounded to 6 decimal places. */
+  readonly value: number;
+}
+
+export interface TermIndex {
+  readonly year: number;
+  readonly term_from: string;
+  readonly term_to: string;
+  readonly term_days: number;
+  /** Term days with no value: null in the series, or outside the series' days. */
+  readonly missing_days: number;
+  /** Windows of the stated length lying wholly inside the term. */
+  readonly windows_in_term: number;
+  /** Of which every day has a value. */
+  readonly windows_computed: number;
+  /** Largest window value (earliest on ties); null when no window was computed. */
+  readonly maximum: WindowValue | null;
+}
+
+/** Date -> native value (null = no usable value that day). */
+export function seriesDayMap(series: Pick<DailySeries, 'days'>): Map<string, number | null> {
+  const out = new Map<string, number | null>();
+  for (const d of series.days) out.set(d.date, typeof d.value === 'number' && Number.isFinite(d.value) ? d.value : null);
+  return out;
+}
+
+function aggregate(values: readonly number[], how: SeriesAggregation): number {
+  if (how === 'max') return Math.max(...values);
+  const sum = values.reduce((a, b) => a + b, 0);
+  return how === 'sum' ? sum : sum / values.length;
+}
+
+/**
+ * The index over one term: every window of `windowDays` consecutive days lying wholly inside the
+ * term, those with a missing day left out, aggregated and converted; the term maximum.
+ */
+export function termIndex(
+  days: ReadonlyMap<string, number | null>,
+  term: TermWindow,
+  windowDays: number,
+  aggregation: SeriesAggregation,
+  conversion: Pick<UnitConversion, 'factor'>,
+): TermIndex {
+  if (!Number.isInteger(windowDays) || windowDays < 1) throw new RangeError(`window must be a whole number of days >= 1, got ${windowDays}`);
+  const dates = termDays(term);
+  const values = dates.map((d) => days.get(d) ?? null);
+  const missing = values.filter((v) => v === null).length;
+  let windows = 0;
+  let computed = 0;
+  let best: WindowValue | null = null;
+  for (let end = windowDays - 1; end < dates.length; end++) {
+    windows++;
+    const slice = values.slice(end - windowDays + 1, end + 1);
+    if (slice.some((v) => v === null)) continue;
+    computed++;
+    const value = roundIndex(aggregate(slice as number[], aggregation) * conversion.factor);
+    if (best === null || value > best.value) best = { from: dates[end - windowDays + 1]!, to: dates[end]!, value };
+  }
+  return {
+    year: term.year, term_from: term.from, term_to: term.to, term_days: dates.length,
+    missing_days: missing, windows_in_term: windows, windows_computed: computed, maximum: best,
+  };
+}

@@ -1,0 +1,73 @@
+// Track gate: a storm's value in a year is the strongest wind among its track samples lying inside
+// the gate (edges inclusive) and inside that year's term. Samples (gate.ts trackSamples) are every
+// best-track fix and every whole UTC hour strictly between two consecutive fixes, position and wind
+// linear in time. Fixes without a wind value are dropped first, so "consecutive" means consecutive
+// among the fixes with wind: a fast crossing between two fixes counts even across a fix whose wind
+// the archive does not hold. Each storm is one occurrence, named by its publisher storm id.
+
+import { saffirSimpsonCategory, strongestWindInGate, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
+import { METRES_PER_SECOND_PER_KNOT } from './index-series.js';
+import { roundIndex } from './payout.js';
+import { termWindow, termYearsBetween, type TermRule } from './term.js';
+
+export type GateUnit = 'kt' | 'm/s' | 'category';
+
+const hasWind = (fix: TrackFix): boolean => typeof fix.max_wind_kt === 'number' && Number.isFinite(fix.max_wind_kt);
+
+/** The fixes a gate reads: those with a wind value (the others are dropped before interpolating). */
+export function fixesWithWind<T extends TrackFix>(fixes: readonly T[]): T[] {
+  return fixes.filter(hasWind);
+}
+
+/** Fix and hourly samples of a track, interpolated across fixes without wind. */
+export function gateSamples(fixes: readonly TrackFix[]): TrackSample[] {
+  return trackSamples(fixesWithWind(fixes));
+}
+
+export interface StormLike {
+  readonly storm_id: string;
+  readonly name: string | null;
+  readonly fixes: readonly TrackFix[];
+}
+
+export interface StormYearCrossing {
+  readonly storm_id: string;
+  readonly name: string | null;
+  /** The term-year. */
+  readonly year: number;
+  /** The strongest sample inside the gate and the term (kt, time, position, category). */
+  readonly crossing: GateCrossing;
+  /** The value the payout reads, in the trigger's unit (kt and m/s rounded to 6 decimals). */
+  readonly value: number;
+}
+
+export function gateValue(windKt: number, unit: GateUnit): number {
+  if (unit === 'category') return saffirSimpsonCategory(windKt);
+  return roundIndex(unit === 'kt' ? windKt : windKt * METRES_PER_SECOND_PER_KNOT);
+}
+
+/**
+ * Every (storm, term-year) whose track has a sample inside the gate during that year's term, with
+ * the strongest such sample. Sorted by year, then time of the strongest sample, then storm id.
+ */
+export function gateCrossings(storms: readonly StormLike[], gate: Gate, rule: TermRule, unit: GateUnit): StormYearCrossing[] {
+  const out: StormYearCrossing[] = [];
+  for (const storm of storms) {
+    const fixes = fixesWithWind(storm.fixes);
+    if (fixes.length === 0) continue;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const f of fixes) {
+      first = Math.min(first, f.epoch_ms);
+      last = Math.max(last, f.epoch_ms);
+    }
+    for (const year of termYearsBetween(rule, first, last)) {
+      const w = termWindow(rule, year);
+      // strongestWindInGate interpolates with trackSamples; the fixes handed to it all carry wind.
+      const crossing = strongestWindInGate(fixes, gate, [[w.start_ms, w.end_ms]]);
+      if (crossing === null) continue;
+      out.push({ storm_id: storm.storm_id, name: storm.name, year, crossing, value: gateValue(crossing.max_wind_kt, unit) });
+    }
+  }
+  return out.sort((a, b) => a.year - b.year || a.crossing.epoch_ms - b.crossing.epoch_ms || (a.storm_id < b.storm_id ? -1 : a.storm_id > b.storm_id ? 1 : 0));
+}
