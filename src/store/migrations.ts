@@ -72,6 +72,27 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.createIndex('objects_account').on('objects').column('account_id').execute();
     },
   },
+  '0003_structures_and_backtests': {
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('structures')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('object_id', 'text', (c) => c.notNull())
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('structures_account').on('structures').column('account_id').execute();
+      // A backtest's id is the content address of its inputs, so two accounts running the same
+      // backtest share an id; each keeps its own copy of the (identical) bytes.
+      await db.schema.createTable('backtests')
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('backtests_pk', ['id', 'account_id'])
+        .execute();
+    },
+  },
 });
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {

@@ -66,7 +66,25 @@ export interface ObjectsTable {
   updated_at: string;
 }
 
+export interface StructuresTable {
+  id: string;
+  account_id: string;
+  object_id: string;
+  document: string;
+  created_at: string;
+}
+
+export interface BacktestsTable {
+  id: string;
+  account_id: string;
+  /** Canonical JSON of the artifact, served byte for byte. */
+  document: string;
+  created_at: string;
+}
+
 export interface Tables {
+  structures: StructuresTable;
+  backtests: BacktestsTable;
   uploads: UploadsTable;
   objects: ObjectsTable;
   accounts: AccountsTable;

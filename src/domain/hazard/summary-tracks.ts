@@ -87,7 +87,16 @@ function stormPass(storm: Storm, point: GeoPoint, radiusKm: number, record: Reco
   if (!mayPassWithin(storm, point, radiusKm)) return null;
   let best: { epoch: number; wind: number; distance: number; interpolated: boolean } | null = null;
   let closest: { epoch: number; distance: number } | null = null;
-  for (const s of trackSamples(storm.fixes)) {
+  // Sampled segment by segment, and only the segments whose extent comes near the point: the
+  // samples of a segment lie between its two fixes. Fixes are in time order (the parsers sort them).
+  const fixes = storm.fixes;
+  const samples = [];
+  for (let i = 0; i < fixes.length; i += 1) {
+    const segment = i + 1 < fixes.length ? [fixes[i]!, fixes[i + 1]!] : [fixes[i]!];
+    if (!mayPassWithin({ fixes: segment }, point, radiusKm)) continue;
+    samples.push(...trackSamples(segment));
+  }
+  for (const s of samples) {
     if (!inRecord(record, utcYear(s.epoch_ms))) continue;
     const distance = haversineKm(point, s);
     if (distance > radiusKm) continue;
@@ -115,7 +124,7 @@ const KM_PER_DEGREE_MIN = 110.5;
  * storm whose box, widened by the radius, misses the point has no sample within it. Only a cheap
  * screen before sampling; storms spanning more than 180 degrees of longitude are never screened.
  */
-function mayPassWithin(storm: Storm, point: GeoPoint, radiusKm: number): boolean {
+function mayPassWithin(storm: Pick<Storm, 'fixes'>, point: GeoPoint, radiusKm: number): boolean {
   let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
   for (const f of storm.fixes) {
     if (f.latitude < minLat) minLat = f.latitude;
