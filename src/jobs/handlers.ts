@@ -1,10 +1,12 @@
 // One handler per verb that runs as a job.
 import type { Services } from '../services.js';
+import { backtestHandler } from './backtest.js';
 import { ingestHandler } from './ingest.js';
 import type { JobHandler } from './worker.js';
 
 export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler> {
   return new Map<string, JobHandler>([
     ['ingest', ingestHandler(services)],
+    ['backtest', backtestHandler(services)],
   ]);
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, signup, startService, waitForJob } from '../support/service.js';
 import { form, smallSchedule } from '../support/schedules.js';
+import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 
 const EXPOSURE = {
   locations: [{
@@ -15,28 +16,6 @@ const EXPOSURE = {
   source_fidelity: { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] },
 };
 
-export const ACCEPTANCE_BODIES: Record<string, unknown> = {
-  earthquake: { peril: { code: 'earthquake', region: { type: 'box', min_latitude: 32.0, max_latitude: 36.0, min_longitude: -121.0, max_longitude: -114.0 } },
-    trigger: { type: 'parametric_cat_in_a_box', data_sources: [{ feed_id: 'usgs-comcat-m6-california', version: '2022-12-20' }], measurement: { variable: 'magnitude', max_depth_km: 70 }, aggregation_window: { duration: 'P7D' },
-      payout: { function: 'ladder', levels: [{ at_least: 6.5, fraction: 0.25 }, { at_least: 7.0, fraction: 0.5 }, { at_least: 7.5, fraction: 1.0 }] } },
-    financial_structure: { currency: 'USD', limit: 10000000, attachment: 0 }, period: { start: '2027-01-01', end: '2027-12-31' } },
-  flood: { peril: { code: 'flood' },
-    trigger: { type: 'parametric_index', data_sources: [{ feed_id: 'usgs-nwis-04119000-discharge', version: '2017-10-18' }], measurement: { variable: 'discharge', aggregation: 'mean' }, aggregation_window: { duration: 'P3D' },
-      payout: { function: 'linear', attachment: 25000, exhaustion: 40000, basis: 'term_maximum' } },
-    financial_structure: { currency: 'USD', limit: 5000000, attachment: 0 }, period: { start: '2027-03-01', end: '2027-05-31' } },
-  tropical_cyclone: { peril: { code: 'tropical_cyclone', region: { type: 'box', min_latitude: 25.0, max_latitude: 26.5, min_longitude: -81.0, max_longitude: -79.5 } },
-    trigger: { type: 'parametric_index', data_sources: [{ feed_id: 'noaa-nhc-hurdat2-atlantic', version: '2024-11-18' }], measurement: { variable: 'max_sustained_wind_in_gate', unit: 'kt' },
-      payout: { function: 'ladder', levels: [{ at_least: 64, fraction: 0.25 }, { at_least: 96, fraction: 0.5 }, { at_least: 113, fraction: 1.0 }] } },
-    financial_structure: { currency: 'USD', limit: 10000000, attachment: 0 }, period: { start: '2027-06-01', end: '2027-11-30' } },
-  weather_station: { peril: { code: 'weather_station' },
-    trigger: { type: 'parametric_index', data_sources: [{ feed_id: 'ghcnd-usw00012816-prcp', version: '2024-08-16' }], measurement: { variable: 'precipitation', aggregation: 'sum', unit: 'mm' }, aggregation_window: { duration: 'P3D' },
-      payout: { function: 'linear', attachment: 150, exhaustion: 300, basis: 'term_maximum' } },
-    financial_structure: { currency: 'USD', limit: 2000000, attachment: 0 }, period: { start: '2027-06-01', end: '2027-10-31' } },
-  wildfire: { peril: { code: 'wildfire', region: { type: 'box', min_latitude: 38.0, max_latitude: 42.0, min_longitude: -124.5, max_longitude: -119.0 } },
-    trigger: { type: 'parametric_cat_in_a_box', data_sources: [{ feed_id: 'usgs-mtbs-northern-california', version: '2020-11-17' }], measurement: { variable: 'burned_acres' }, aggregation_window: { duration: 'P30D' },
-      payout: { function: 'ladder', levels: [{ at_least: 100000, fraction: 0.5 }, { at_least: 250000, fraction: 1.0 }] } },
-    financial_structure: { currency: 'USD', limit: 5000000, attachment: 0 }, period: { start: '2027-01-01', end: '2027-12-31' } },
-};
 
 eachDialect('POST /objects stores a complete object (201), metered; refusals name each violation', async (dialect) => {
   const svc = await startService(dialect);

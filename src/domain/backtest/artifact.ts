@@ -298,7 +298,8 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
       'Each storm is one occurrence, named by its publisher storm id. Its value in a year is the strongest 1-minute sustained wind among ' +
       'its track samples lying inside the gate (edges inclusive) and inside that year\'s term. Samples are every best-track fix with a wind ' +
       'value and every whole UTC hour strictly between two consecutive such fixes, position and wind interpolated linearly in time ' +
-      '(fixes without a wind value are dropped first, so a fast crossing between two fixes counts). ' +
+      '(fixes without a wind value are dropped first, so a fast crossing between two fixes counts). An occurrence\'s time is its strongest ' +
+      'sample; from and to are its first and last samples inside the gate during the term. ' +
       (unit === 'category' ? 'The value is the Saffir-Simpson category of that wind (Cat 1 64-82 kt, 2 83-95, 3 96-112, 4 113-136, 5 >= 137).'
         : unit === 'm/s' ? 'Knots are converted to m/s at 1 kt = 1852/3600 m/s.' : 'The value is in knots.');
     unitNote = 'HURDAT2 and JTWC best tracks give 1-minute sustained wind in knots at (mostly) 6-hourly fixes.';
@@ -311,8 +312,8 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
         name: c.name,
         time: iso(c.crossing.epoch_ms),
         date: iso(c.crossing.epoch_ms).slice(0, 10),
-        from: iso(c.crossing.epoch_ms),
-        to: iso(c.crossing.epoch_ms),
+        from: iso(c.entered_ms),
+        to: iso(c.left_ms),
         value: c.value,
         unit,
         payout: occurrencePayout(s.payout, limit, c.value),
@@ -462,7 +463,7 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
         `annual aggregate deductible on the year's sum; the annual cap is ${s.financial.annual_limit === null ? 'the limit (no annual_limit stated)' : 'financial_structure.annual_limit'}. ` +
         'Occurrence payouts are limit × fraction, in cents, before the annual aggregate.',
       window_rule: 'Default window: the first to the last calendar year of the period of record; a window outside it is refused, never clipped. Partial first and last years are in the window (see data_coverage).',
-      statistics: 'Over the n years with a record: mean annual payout, standard deviation (n − 1), standard error s/√n, payment frequency (share of years paying, net of the annual attachment), attachment probability (share of years in which some occurrence pays before the annual aggregate), exhaustion probability (share of years paying the annual cap). Money is rounded to cents.',
+      statistics: 'Over the n years with a record: mean annual payout, standard deviation (n − 1), standard error s/√n, payment frequency and attachment probability (share of years paying anything, net of the annual attachment), trigger probability (share of years in which some occurrence pays before the annual aggregate attachment), exhaustion probability (share of years paying the annual cap), paying occurrences per year. Money is rounded to cents.',
       units: { index: indexUnit, currency, note: unitNote },
     },
   };

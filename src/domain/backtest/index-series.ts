@@ -66,7 +66,6 @@ export function seriesConversion(nativeUnit: string, requested: UnitName | null)
   if (!target || target.dimension !== native.dimension) {
     return { fault: `the series is in ${nativeUnit} (${native.dimension}); it cannot be read in ${unit}` };
   }
-  // Exact where the ratio is a power of ten (tenths of mm -> mm is 0.1, not 0.1 × 1 / 1 with drift).
   const factor = native.base / target.base;
   return { native_unit: nativeUnit, unit, factor };
 }

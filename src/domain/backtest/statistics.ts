@@ -31,8 +31,16 @@ export interface BacktestStatistics {
   readonly standard_error: number | null;
   /** Share of the n years paying anything (net of the annual aggregate attachment). */
   readonly payment_frequency: number | null;
-  /** Share of the n years in which the trigger attached: some occurrence payout before the annual aggregate. */
+  /**
+   * Share of the n years the cover attaches, i.e. pays anything (DOMAIN.md: the same share as
+   * payment_frequency, named as the layer's attachment probability).
+   */
   readonly attachment_probability: number | null;
+  /**
+   * Share of the n years in which the trigger fired: some occurrence payout before the annual
+   * aggregate attachment (equal to attachment_probability when financial_structure.attachment is 0).
+   */
+  readonly trigger_probability: number | null;
   /** Share of the n years paying the annual cap (the limit unless annual_limit says otherwise). */
   readonly exhaustion_probability: number | null;
   /** Paying occurrences per covered year (before the annual aggregate). */
@@ -52,7 +60,7 @@ export function backtestStatistics(results: readonly YearResult[], annualCap: nu
   if (n === 0) {
     return {
       years: 0, years_paying: 0, mean_annual_payout: null, standard_deviation: null, standard_error: null,
-      payment_frequency: null, attachment_probability: null, exhaustion_probability: null, occurrences_per_year: null,
+      payment_frequency: null, attachment_probability: null, trigger_probability: null, exhaustion_probability: null, occurrences_per_year: null,
       largest_year: null, total_payout: 0,
     };
   }
@@ -72,7 +80,8 @@ export function backtestStatistics(results: readonly YearResult[], annualCap: nu
     standard_deviation: sd === null ? null : roundMoney(sd),
     standard_error: sd === null ? null : roundMoney(sd / Math.sqrt(n)),
     payment_frequency: paying / n,
-    attachment_probability: covered.filter((r) => r.gross_payout > 0).length / n,
+    attachment_probability: paying / n,
+    trigger_probability: covered.filter((r) => r.gross_payout > 0).length / n,
     exhaustion_probability: covered.filter((r) => r.payout >= annualCap - EPS).length / n,
     occurrences_per_year: covered.reduce((a, r) => a + r.paying_occurrences, 0) / n,
     largest_year: largest,

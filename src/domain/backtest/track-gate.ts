@@ -5,7 +5,7 @@
 // among the fixes with wind: a fast crossing between two fixes counts even across a fix whose wind
 // the archive does not hold. Each storm is one occurrence, named by its publisher storm id.
 
-import { saffirSimpsonCategory, strongestWindInGate, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
+import { gateContains, saffirSimpsonCategory, strongestWindInGate, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
 import { METRES_PER_SECOND_PER_KNOT } from './index-series.js';
 import { roundIndex } from './payout.js';
 import { termWindow, termYearsBetween, type TermRule } from './term.js';
@@ -39,6 +39,9 @@ export interface StormYearCrossing {
   readonly crossing: GateCrossing;
   /** The value the payout reads, in the trigger's unit (kt and m/s rounded to 6 decimals). */
   readonly value: number;
+  /** First and last sample inside the gate during the term (epoch ms). */
+  readonly entered_ms: number;
+  readonly left_ms: number;
 }
 
 export function gateValue(windKt: number, unit: GateUnit): number {
@@ -61,12 +64,19 @@ export function gateCrossings(storms: readonly StormLike[], gate: Gate, rule: Te
       first = Math.min(first, f.epoch_ms);
       last = Math.max(last, f.epoch_ms);
     }
+    const inside = trackSamples(fixes).filter((sample) => gateContains(gate, sample));
+    if (inside.length === 0) continue;
     for (const year of termYearsBetween(rule, first, last)) {
       const w = termWindow(rule, year);
+      const during = inside.filter((sample) => sample.epoch_ms >= w.start_ms && sample.epoch_ms < w.end_ms);
+      if (during.length === 0) continue;
       // strongestWindInGate interpolates with trackSamples; the fixes handed to it all carry wind.
       const crossing = strongestWindInGate(fixes, gate, [[w.start_ms, w.end_ms]]);
       if (crossing === null) continue;
-      out.push({ storm_id: storm.storm_id, name: storm.name, year, crossing, value: gateValue(crossing.max_wind_kt, unit) });
+      out.push({
+        storm_id: storm.storm_id, name: storm.name, year, crossing, value: gateValue(crossing.max_wind_kt, unit),
+        entered_ms: during[0]!.epoch_ms, left_ms: during[during.length - 1]!.epoch_ms,
+      });
     }
   }
   return out.sort((a, b) => a.year - b.year || a.crossing.epoch_ms - b.crossing.epoch_ms || (a.storm_id < b.storm_id ? -1 : a.storm_id > b.storm_id ? 1 : 0));

@@ -7,6 +7,7 @@ import { hazardRoutes } from './hazard.js';
 import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
 import { objectRoutes } from './objects.js';
+import { structureRoutes } from './structures.js';
 import { systemRoutes } from './system.js';
 
 export function apiRoutes(app: FastifyInstance, services: Services) {
@@ -15,6 +16,7 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   jobRoutes(app, services);
   ingestRoutes(app, services);
   objectRoutes(app, services);
+  structureRoutes(app, services);
   feedRoutes(app, services);
   eventRoutes(app, services);
   hazardRoutes(app, services);
