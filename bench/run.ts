@@ -114,7 +114,75 @@ async function ingestBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench };
+async function backtestsBench() {
+  // Compute alone, warm, in this process: the longest records (HURDAT2 1851-2024 through a gate;
+  // the Grand River gauge 1901-2017 day by day).
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { eventCatalog, dailySeries, trackArchive } = await import('../src/feeds/readers.js');
+  const { runBacktest, backtestData } = await import('../src/domain/backtest/artifact.js');
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const store = await FeedStore.open(process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds');
+  for (const [peril, terms] of Object.entries(ACCEPTANCE_BODIES)) {
+    const source = (terms as { trigger: { data_sources: Array<{ feed_id: string; version: string }> } }).trigger.data_sources[0]!;
+    const snapshot = store.get(source.feed_id, source.version)!;
+    const read = snapshot.manifest.kind === 'track_archive' ? await trackArchive(store, snapshot)
+      : snapshot.manifest.kind === 'daily_series' ? await dailySeries(store, snapshot) : await eventCatalog(store, snapshot);
+    const feed = { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, manifest: snapshot.manifest };
+    const data = backtestData(read);
+    for (let i = 0; i < 5; i += 1) runBacktest(terms, data, feed);
+    const times: number[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      const t = performance.now();
+      runBacktest(terms, data, feed);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    print({ bench: `backtest compute, warm (${peril}, ${source.feed_id}, ${snapshot.manifest.period_of_record?.from} to ${snapshot.manifest.period_of_record?.to})`, median_ms: Number(times[15]!.toFixed(2)), max_ms: Number(times[29]!.toFixed(2)) });
+  }
+
+  // 100 backtests at once against one process, while a caller watches GET /health.
+  const svc = await startBuiltService();
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const created = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: { locations: [], values: { total: null }, source_fidelity: { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] } }, ...ACCEPTANCE_BODIES.tropical_cyclone as object }) })).json() as { id: string };
+    const cut = await (await fetch(`${api}/objects/${created.id}/structures`, { method: 'POST', headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` } })).json() as { links: { self: string } };
+    let done = false;
+    const health: number[] = [];
+    const watcher = (async () => {
+      while (!done) {
+        const t = performance.now();
+        await (await fetch(`${api}/health`, { headers: { 'user-agent': USER_AGENT } })).arrayBuffer();
+        health.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const t0 = performance.now();
+    const jobs = await Promise.all(Array.from({ length: 100 }, async (_, i) => {
+      const body = JSON.stringify({ window: { from_year: 1851 + (i % 50), to_year: 2024 } });
+      const answer = await fetch(`${api}${cut.links.self}/backtest`, { method: 'POST', headers, body });
+      return answer.headers.get('location')!;
+    }));
+    for (const location of jobs) {
+      for (;;) {
+        const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string };
+        if (job.status === 'succeeded' || job.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    const wall = performance.now() - t0;
+    done = true;
+    await watcher;
+    health.sort((a, b) => a - b);
+    const q = (p: number) => Number(health[Math.min(health.length - 1, Math.floor(p * health.length))]!.toFixed(2));
+    print({ bench: '100 HURDAT2 gate backtests submitted at once; GET /health meanwhile', all_done_s: Number((wall / 1000).toFixed(2)), health_requests: health.length, health_p50_ms: q(0.5), health_p99_ms: q(0.99), health_max_ms: q(1) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -1,17 +1,21 @@
 // The backtest verb: validate the structure against its pinned feed, replay it, store the artifact
 // under the content address of its inputs (a replay over the same snapshot gives the same bytes).
+// The replay runs in a compute thread, so a burst of backtests never stalls the API.
 import type { Services } from '../services.js';
-import { backtestData, runBacktest, type BacktestArtifact } from '../domain/backtest/artifact.js';
+import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
 import { dataRequest, faultAnswer, validateStructure, type StructureTerms } from '../domain/backtest/structure.js';
 import { canonicalJson, contentAddress } from '../http/canonical-json.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, type ErrorBody } from '../http/errors.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
-import type { Snapshot } from '../feeds/store.js';
+import type { FeedStore, Snapshot } from '../feeds/store.js';
+import { computePool } from './threads.js';
 import type { JobHandler } from './worker.js';
 
-export interface BacktestRun {
+export type Window = { from_year?: number; to_year?: number } | null;
+
+export interface Replay {
   artifact: BacktestArtifact & { id: string; links: { self: string } };
-  json: string;
+  data: BacktestData;
   snapshot: Snapshot;
 }
 
@@ -21,25 +25,25 @@ export function termsOf(document: Record<string, unknown>): StructureTerms {
   return { peril, trigger, financial_structure, period } as StructureTerms;
 }
 
-/** Replays terms over their pinned feed; refusals come back as ApiErrors with the verb's code. */
-export async function replay(services: Services, terms: StructureTerms, window: { from_year?: number; to_year?: number } | null, verb: 'backtest' | 'price'): Promise<BacktestRun> {
+/** Replays terms over their pinned feed; refusals are ApiErrors carrying the verb's code. */
+export async function replay(store: FeedStore | undefined, terms: StructureTerms, window: Window, verb: 'backtest' | 'price'): Promise<Replay> {
   const shape = validateStructure(terms);
   const early = faultAnswer(shape, verb);
   if (early) throw new ApiError(422, early.code, early.message, early.details);
   const request = dataRequest(shape.structure!);
-  const snapshot = request.version === null ? undefined : services.feeds?.get(request.feed_id, request.version);
+  const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
   const validation = validateStructure(terms, {
     feed: snapshot ? { feed_id: snapshot.feed_id, version: snapshot.version, manifest: snapshot.manifest } : null,
     window,
   });
   const fault = faultAnswer(validation, verb);
   if (fault) throw new ApiError(422, fault.code, fault.message, fault.details);
-  const store = services.feeds!;
-  const read = request.reader === 'event_catalog' ? await eventCatalog(store, snapshot!)
-    : request.reader === 'track_archive' ? await trackArchive(store, snapshot!)
-      : await dailySeries(store, snapshot!, request.element ?? undefined);
-  const feed = { feed_id: snapshot!.feed_id, version: snapshot!.version, sha256: snapshot!.sha256, manifest: snapshot!.manifest };
-  const outcome = runBacktest(terms, backtestData(read), feed, window);
+  const s = snapshot!;
+  const read = request.reader === 'event_catalog' ? await eventCatalog(store!, s)
+    : request.reader === 'track_archive' ? await trackArchive(store!, s)
+      : await dailySeries(store!, s, request.element ?? undefined);
+  const data = backtestData(read);
+  const outcome = runBacktest(terms, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest }, window);
   if ('fault' in outcome) {
     const code = verb === 'price' && outcome.fault.code === 'unbacktestable_structure' ? 'unpriceable_object' : outcome.fault.code;
     throw new ApiError(422, code, outcome.fault.message, outcome.fault.details);
@@ -47,17 +51,32 @@ export async function replay(services: Services, terms: StructureTerms, window: 
   const id = `bt_${contentAddress({
     structure: outcome.structure, feed: outcome.feed, window: { from_year: outcome.window.from_year, to_year: outcome.window.to_year }, engine: outcome.engine,
   }).slice(0, 32)}`;
-  const artifact = { ...outcome, id, links: { self: `/backtests/${id}` } };
-  return { artifact, json: canonicalJson(artifact), snapshot: snapshot! };
+  return { artifact: { ...outcome, id, links: { self: `/backtests/${id}` } }, data, snapshot: s };
+}
+
+export interface BacktestTaskInput { terms: StructureTerms; window: Window; feedsDir: string | undefined }
+export type BacktestTaskOutput = { ok: true; id: string; json: string } | { ok: false; error: ErrorBody };
+
+/** Runs in a compute thread: the artifact as canonical JSON, or the refusal. */
+export async function backtestTask(input: BacktestTaskInput, store: FeedStore | undefined): Promise<BacktestTaskOutput> {
+  try {
+    const run = await replay(store, input.terms, input.window, 'backtest');
+    return { ok: true, id: run.artifact.id, json: canonicalJson(run.artifact) };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error: error.toBody() };
+    throw error;
+  }
 }
 
 export function backtestHandler(services: Services): JobHandler {
   return async (job) => {
-    const { structure_id: structureId, window } = job.input as { structure_id: string; window: { from_year?: number; to_year?: number } | null };
+    const { structure_id: structureId, window } = job.input as { structure_id: string; window: Window };
     const structure = await services.structures.get(structureId, job.accountId);
     if (!structure) throw new ApiError(404, 'not_found', `Structure ${structureId} no longer exists.`);
-    const run = await replay(services, termsOf(structure), window, 'backtest');
-    await services.structures.putBacktest(job.accountId, run.artifact.id, run.json);
-    return run.artifact;
+    const input: BacktestTaskInput = { terms: termsOf(structure), window, feedsDir: services.config.feedsDir };
+    const out = await computePool().run({ task: 'backtest', input }) as BacktestTaskOutput;
+    if (!out.ok) throw ApiError.fromBody(out.error);
+    await services.structures.putBacktest(job.accountId, out.id, out.json);
+    return JSON.parse(out.json);
   };
 }

@@ -44,6 +44,38 @@ export interface StormYearCrossing {
   readonly left_ms: number;
 }
 
+interface Extent { minLat: number; maxLat: number; minLon: number; maxLon: number }
+
+function gateExtent(gate: Gate): Extent {
+  if (!Array.isArray(gate)) {
+    const b = gate as { min_latitude: number; max_latitude: number; min_longitude: number; max_longitude: number };
+    return { minLat: b.min_latitude, maxLat: b.max_latitude, minLon: b.min_longitude, maxLon: b.max_longitude };
+  }
+  const vertices = gate as ReadonlyArray<readonly [number, number]>;
+  return {
+    minLat: Math.min(...vertices.map((v) => v[1])), maxLat: Math.max(...vertices.map((v) => v[1])),
+    minLon: Math.min(...vertices.map((v) => v[0])), maxLon: Math.max(...vertices.map((v) => v[0])),
+  };
+}
+
+/**
+ * Samples lie between consecutive fixes, so inside the extent of a storm's fixes: a storm whose
+ * extent misses the gate's cannot enter it. A screen only, before sampling; tracks spanning more
+ * than 180 degrees of longitude (antimeridian crossings) and gates wider than that are never screened.
+ */
+function mayEnter(fixes: readonly TrackFix[], gate: Extent): boolean {
+  if (gate.maxLon - gate.minLon > 180) return true;
+  let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
+  for (const f of fixes) {
+    if (f.latitude < minLat) minLat = f.latitude;
+    if (f.latitude > maxLat) maxLat = f.latitude;
+    if (f.longitude < minLon) minLon = f.longitude;
+    if (f.longitude > maxLon) maxLon = f.longitude;
+  }
+  if (maxLon - minLon > 180) return true;
+  return maxLat >= gate.minLat && minLat <= gate.maxLat && maxLon >= gate.minLon && minLon <= gate.maxLon;
+}
+
 export function gateValue(windKt: number, unit: GateUnit): number {
   if (unit === 'category') return saffirSimpsonCategory(windKt);
   return roundIndex(unit === 'kt' ? windKt : windKt * METRES_PER_SECOND_PER_KNOT);
@@ -55,9 +87,10 @@ export function gateValue(windKt: number, unit: GateUnit): number {
  */
 export function gateCrossings(storms: readonly StormLike[], gate: Gate, rule: TermRule, unit: GateUnit): StormYearCrossing[] {
   const out: StormYearCrossing[] = [];
+  const extent = gateExtent(gate);
   for (const storm of storms) {
     const fixes = fixesWithWind(storm.fixes);
-    if (fixes.length === 0) continue;
+    if (fixes.length === 0 || !mayEnter(fixes, extent)) continue;
     let first = Infinity;
     let last = -Infinity;
     for (const f of fixes) {

@@ -1,14 +1,24 @@
 // Entry point of every compute thread: runs the named task with its input.
-import { readScheduleTask } from './read-schedule.js';
+import { FeedStore } from '../../feeds/store.js';
+import { backtestTask, type BacktestTaskInput } from '../backtest.js';
+import { readScheduleTask, type ReadScheduleInput } from './read-schedule.js';
 
-const tasks = {
-  'read-schedule': readScheduleTask,
-} as const;
+// Each thread keeps its own verified feed store and parse caches, opened on first use.
+let stores: { dir: string; store: Promise<FeedStore> } | undefined;
+function threadStore(dir: string | undefined): Promise<FeedStore | undefined> {
+  if (!dir) return Promise.resolve(undefined);
+  if (stores?.dir !== dir) stores = { dir, store: FeedStore.open(dir) };
+  return stores.store;
+}
 
-export type TaskName = keyof typeof tasks;
+type Task =
+  | { task: 'read-schedule'; input: ReadScheduleInput }
+  | { task: 'backtest'; input: BacktestTaskInput };
 
-export default async function dispatch({ task, input }: { task: TaskName; input: unknown }): Promise<unknown> {
-  const run = tasks[task] as (input: unknown) => unknown;
-  if (!run) throw new Error(`unknown compute task ${String(task)}`);
-  return run(input);
+export default async function dispatch(message: Task): Promise<unknown> {
+  switch (message.task) {
+    case 'read-schedule': return readScheduleTask(message.input);
+    case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));
+    default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
+  }
 }
