@@ -51,9 +51,15 @@ export class AccountStore {
     return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async keysOf(accountId: string): Promise<Array<{ id: string; created_at: string }>> {
-    return this.db.selectFrom('api_keys').select(['id', 'created_at'])
-      .where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+  /** The account and its keys in one round trip (GET /account is the hottest keyed read). */
+  async accountWithKeys(id: string): Promise<{ account: Account; keys: Array<{ id: string; created_at: string }> } | undefined> {
+    const rows = await this.db.selectFrom('accounts').innerJoin('api_keys', 'api_keys.account_id', 'accounts.id')
+      .selectAll('accounts').select(['api_keys.id as key_id', 'api_keys.created_at as key_created_at'])
+      .where('accounts.id', '=', id).orderBy('api_keys.created_at').orderBy('api_keys.id').execute();
+    const first = rows[0];
+    if (!first) return undefined;
+    const { key_id: _k, key_created_at: _c, ...account } = first;
+    return { account: account as Account, keys: rows.map((r) => ({ id: r.key_id, created_at: r.key_created_at })) };
   }
 
   /** Cancels at once; returns false when it was already cancelled. */

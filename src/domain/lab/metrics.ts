@@ -141,7 +141,7 @@ export function periodLosses(periods: number, eventLosses: readonly EventLoss[],
     if (l === undefined) continue;
     occurrencesByEvent.set(o.event_id, (occurrencesByEvent.get(o.event_id) ?? 0) + 1);
     const p = o.period - 1;
-    aggregate[p] += l;
+    aggregate[p]! += l;
     if (l > maximum[p]!) maximum[p] = l;
     if (l > 0) events[p]! += 1;
   }

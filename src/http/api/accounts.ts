@@ -55,9 +55,9 @@ export function accountRoutes(app: FastifyInstance, services: Services) {
   });
 
   app.get('/account', async (request) => {
-    const account = await services.accounts.account(callerOf(request).accountId);
-    if (!account) throw refusals.notFound('No such account for this key');
-    const keys = await services.accounts.keysOf(account.id);
+    const found = await services.accounts.accountWithKeys(callerOf(request).accountId);
+    if (!found) throw refusals.notFound('No such account for this key');
+    const { account, keys } = found;
     return {
       ...accountView(account),
       api_keys: keys.map((k) => ({ id: k.id, created_at: k.created_at, scheme: 'Bearer', expires_at: null })),

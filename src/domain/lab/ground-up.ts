@@ -1,0 +1,704 @@
+// The framework's ground-up calculation (Oasis getmodel + gulcalc/gulpy), reproduced for keyed
+// PiWind items, with the lane's financial terms applied per sample on the way.
+//
+// Per event and item (vulnerability v, area-peril a):
+//   - effective damage distribution P(d) = Σ_i P(i | event, a) · P(d | v, i) over the footprint's
+//     intensity bins; its CDF is cut, as getmodel does, at the first damage bin where the running sum
+//     exceeds 0.999999940 (single-precision one);
+//   - analytical mean damage ratio = Σ_d P(d) · interpolation_d over the kept bins (gulcalc sidx -1);
+//   - sampled damage ratio for a uniform u: the first bin whose cumulative probability exceeds u,
+//     then inside that bin: bin_to for a zero-width bin, linear between bin_from and bin_to when the
+//     interpolation value is the bin's midpoint (|x - 1/2| <= 5e-6), the framework's quadratic rule
+//     otherwise; u at or above the last cumulative value becomes that value less 3e-8 in the last bin
+//     (gulpy's cap).
+// Random numbers: one set of `samples` uniforms per (event, location), shared by all the location's
+// items: the framework's default group_id comes from the location fields (PiWind damage_group_fields
+// PortNumber, AccNumber, LocNumber), and items of one group share their random numbers. The set is a
+// Latin hypercube, as gulpy's default generator draws it: strata k = 0..S-1 each get one uniform
+// (k + 1 - v_k)/S, v_k from one 32-bit output ((x + 0.5)/2^32), in a random order. Streams: xoshiro128**
+// (src/domain/random.ts) seeded per event with SplitMix64(seed) XOR (2·event_id + s), s = 0 for the
+// damage uniforms (drawn location by location in schedule order, strata in order) and s = 1 for the
+// order of the strata (drawn only when terms act on sums of places, where pairing across places
+// matters; sums per place do not depend on it, so the ground-up figures are the same with or
+// without terms). The peril correlation groups of model_settings (damage correlation 0.5 / 0.7) are
+// NOT applied: numbers of different locations are independent.
+// Allocation rule 1 (gulcalc -a1): the items (perils) of one coverage are summed, capped at the
+// coverage value, and split back pro rata; applied to every sample and to the mean, as gulpy does.
+// A location's ground-up loss is the sum over its coverages. With samples > 0 an event's loss is the
+// mean over the samples (terms applied sample by sample first); with samples = 0 it is the
+// analytical mean (terms applied to mean losses).
+
+import { seededRandom, splitMix64, type SeededRandom } from '../random.js';
+import type { PiwindModel } from './piwind-model.js';
+import type { KeyedPortfolio } from './lookup.js';
+import { CONSERVATION_TOLERANCE, accountAndReinsurance, placeInsured, type NormalizedTerms } from './financial-terms.js';
+import { binMode, scaledBinMeans } from './sensitivity.js';
+
+/** getmodel stops the damage CDF at the first bin where the running sum exceeds this. */
+export const CDF_CUTOFF = 0.99999994;
+/** gulpy moves a uniform at or above the last cumulative value to that value less this. */
+export const CDF_CAP_OFFSET = 3e-8;
+/** The lane's seed when the caller gives none (the pinned PiWind vintage as a number). */
+export const DEFAULT_WINDSTORM_SEED = 20260730;
+export const MAX_SAMPLES = 1000;
+
+export interface GroundUpOptions {
+  /** 0 = analytical mean only; otherwise Monte-Carlo samples per event. */
+  samples: number;
+  seed?: number | bigint;
+  /** Damage-ratio scale factors; the first must be 1 (the base run), the others are sensitivities. */
+  factors?: readonly number[];
+  terms?: NormalizedTerms | null;
+}
+
+/** Occurrence-weighted sums (Σ over events of occurrences × event mean): divide by periods for AAL. */
+export interface TermsTotals {
+  ground_up: number;
+  place_deductible: number;
+  place_above_limit: number;
+  account_deductible: number;
+  account_above_limit: number;
+  insured: number;
+  ceded_quota_share: number;
+  layers: number[];
+  net: number;
+}
+
+export interface GroundUpRun {
+  samples: number;
+  seed: string;
+  factors: number[];
+  /** events_p ids, ascending; every per-event array is aligned with it. */
+  eventIds: Int32Array;
+  /** How many times each event occurs in the occurrence table. */
+  occurrences: Int32Array;
+  /** Ground-up analytical mean loss per event (rule 1 on the means), always computed. */
+  analytical: Float64Array;
+  /** Per factor: event loss (mean over samples, or analytical with samples 0). */
+  groundUp: Float64Array[];
+  insured: Float64Array[] | null;
+  net: Float64Array[] | null;
+  /** Per modeled location (portfolio order): occurrence-weighted sum of its event losses (base factor). */
+  placeGroundUp: Float64Array;
+  placeInsured: Float64Array | null;
+  placeNet: Float64Array | null;
+  placeAnalytical: Float64Array;
+  /** [peril * nCoverages + coverage]: occurrence-weighted ground-up sums after allocation (base factor). */
+  byPerilCoverage: Float64Array;
+  terms: TermsTotals | null;
+  conservation: { checks: number; max_relative_gap: number };
+  eventsWithFootprint: number;
+  /** Item-events whose damage distribution had no probability mass (no loss). */
+  massless: number;
+}
+
+/** Damage distributions with a fixed stride of damage bins. */
+class Distributions {
+  cap = 64;
+  count = 0;
+  cdf: Float64Array;
+  lo: Float64Array;
+  slope: Float64Array;
+  len: Int32Array;
+  mean: Float64Array; // [id * nF + f]
+
+  constructor(readonly nD: number, readonly nF: number) {
+    this.cdf = new Float64Array(this.cap * nD);
+    this.lo = new Float64Array(this.cap * nD);
+    this.slope = new Float64Array(this.cap * nD);
+    this.len = new Int32Array(this.cap);
+    this.mean = new Float64Array(this.cap * nF);
+  }
+
+  private grow(): void {
+    const cap = this.cap * 2;
+    const g = <T extends Float64Array | Int32Array>(a: T, n: number): T => {
+      const b = new (a.constructor as { new (n: number): T })(n);
+      b.set(a);
+      return b;
+    };
+    this.cdf = g(this.cdf, cap * this.nD);
+    this.lo = g(this.lo, cap * this.nD);
+    this.slope = g(this.slope, cap * this.nD);
+    this.len = g(this.len, cap);
+    this.mean = g(this.mean, cap * this.nF);
+    this.cap = cap;
+  }
+
+  /** Adds the distribution with bin probabilities p; -1 when it has no mass. */
+  add(p: Float64Array, width: Float64Array, mode: Uint8Array, binMeans: Float64Array): number {
+    const nD = this.nD;
+    let total = 0;
+    for (let b = 0; b < nD; b++) total += p[b]!;
+    if (!(total > 0)) return -1;
+    if (this.count === this.cap) this.grow();
+    const id = this.count++;
+    const o = id * nD;
+    let cum = 0;
+    let n = nD;
+    for (let b = 0; b < nD; b++) {
+      const lo = cum;
+      cum += p[b]!;
+      this.cdf[o + b] = cum;
+      this.lo[o + b] = lo;
+      const h = cum - lo;
+      this.slope[o + b] = mode[b] === 1 && h > 0 ? width[b]! / h : 0;
+      if (cum > CDF_CUTOFF) {
+        n = b + 1;
+        break;
+      }
+    }
+    this.len[id] = n;
+    for (let f = 0; f < this.nF; f++) {
+      let m = 0;
+      for (let b = 0; b < n; b++) m += (this.cdf[o + b]! - this.lo[o + b]!) * binMeans[f * nD + b]!;
+      this.mean[id * this.nF + f] = m;
+    }
+    return id;
+  }
+}
+
+/** Per-event stream seed: SplitMix64(seed) XOR (2·event_id + stream). */
+export function eventStreamSeed(seed: number | bigint, eventId: number, stream: 0 | 1): bigint {
+  const base = splitMix64(BigInt.asUintN(64, BigInt(seed)))[1];
+  return base ^ BigInt.asUintN(64, BigInt(eventId) * 2n + BigInt(stream));
+}
+
+const TWO_M32 = 1 / 4294967296;
+
+/** Runs the ground-up (and terms) calculation over every event of the model for a keyed portfolio. */
+export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, options: GroundUpOptions): GroundUpRun {
+  const S = options.samples;
+  if (!Number.isInteger(S) || S < 0 || S > MAX_SAMPLES) throw new RangeError(`samples must be an integer from 0 to ${MAX_SAMPLES}, got ${S}`);
+  const seed = options.seed ?? DEFAULT_WINDSTORM_SEED;
+  const factors = [...(options.factors ?? [1])];
+  if (factors[0] !== 1) throw new RangeError('the first damage-ratio factor must be 1 (the base run)');
+  for (const f of factors) if (!(f > 0) || !Number.isFinite(f)) throw new RangeError(`damage-ratio factor ${f} must be positive`);
+  const terms = options.terms ?? null;
+  const nF = factors.length;
+  const bins = model.damageBins;
+  const nD = bins.count;
+  const width = new Float64Array(nD);
+  const mode = new Uint8Array(nD); // 0 point, 1 linear, 2 quadratic
+  const binX = new Float64Array(nD);
+  for (let b = 0; b < nD; b++) {
+    width[b] = bins.to[b]! - bins.from[b]!;
+    const m = binMode(bins.from[b]!, bins.to[b]!, bins.interpolation[b]!);
+    mode[b] = m === 'point' ? 0 : m === 'linear' ? 1 : 2;
+    binX[b] = width[b]! > 0 ? (bins.interpolation[b]! - bins.from[b]!) / width[b]! : 0;
+  }
+  const binMeans = scaledBinMeans(bins, factors);
+  const binFrom = bins.from;
+  const binTo = bins.to;
+
+  // Static distributions: one per (vulnerability, intensity bin) the vulnerability gives.
+  const vul = model.vulnerability;
+  const stride = vul.intensityStride;
+  const dists = new Distributions(nD, nF);
+  const staticDist = new Int32Array(vul.ids.length * stride).fill(-1);
+  const pBuf = new Float64Array(nD);
+  for (let v = 0; v < vul.ids.length; v++) {
+    for (let i = 1; i < stride; i++) {
+      if (!vul.present[v * stride + i]) continue;
+      const at = (v * stride + i) * nD;
+      for (let b = 0; b < nD; b++) pBuf[b] = vul.prob[at + b]!;
+      staticDist[v * stride + i] = dists.add(pBuf, width, mode, binMeans);
+    }
+  }
+  const staticCount = dists.count;
+
+  // Events and their occurrence counts.
+  const eventIds = Int32Array.from(model.events);
+  const nE = eventIds.length;
+  const eventIndex = new Map<number, number>();
+  eventIds.forEach((e, i) => eventIndex.set(e, i));
+  const occurrences = new Int32Array(nE);
+  for (let r = 0; r < model.occurrence.eventId.length; r++) {
+    const i = eventIndex.get(model.occurrence.eventId[r]!);
+    if (i !== undefined) occurrences[i]! += 1;
+  }
+
+  // Portfolio, grouped into classes: locations whose items have the same area-perils,
+  // vulnerabilities, coverages and perils share every damage distribution of every event.
+  const nL = portfolio.locPlace.length;
+  const nC = portfolio.coverageTypes.length;
+  const nP = portfolio.perils.length;
+  const itemStart = portfolio.locItemStart;
+  const covTiv = portfolio.covTiv;
+  const classOf = new Map<string, number>();
+  const clsItemsFlat: number[] = [];
+  const clsItemStartArr: number[] = [0];
+  const locClass = new Int32Array(nL);
+  for (let l = 0; l < nL; l++) {
+    const parts: string[] = [];
+    for (let it = itemStart[l]!; it < itemStart[l + 1]!; it++) {
+      parts.push(`${portfolio.itemAreaperil[it]}:${portfolio.itemVulnerability[it]}:${portfolio.itemCoverage[it]}:${portfolio.itemPeril[it]}`);
+    }
+    const key = parts.join(';');
+    let c = classOf.get(key);
+    if (c === undefined) {
+      c = classOf.size;
+      classOf.set(key, c);
+      for (let it = itemStart[l]!; it < itemStart[l + 1]!; it++) clsItemsFlat.push(it); // a representative item
+      clsItemStartArr.push(clsItemsFlat.length);
+    }
+    locClass[l] = c;
+  }
+  const nCls = classOf.size;
+  const clsItemStart = Int32Array.from(clsItemStartArr);
+  const nClsItems = clsItemsFlat.length;
+  const ciAp = new Int32Array(nClsItems);
+  const ciVuln = new Int32Array(nClsItems);
+  const ciCov = new Uint8Array(nClsItems);
+  const ciPeril = new Uint8Array(nClsItems);
+  for (let x = 0; x < nClsItems; x++) {
+    const it = clsItemsFlat[x]!;
+    ciAp[x] = portfolio.itemAreaperil[it]!;
+    ciVuln[x] = portfolio.itemVulnerability[it]!;
+    ciCov[x] = portfolio.itemCoverage[it]!;
+    ciPeril[x] = portfolio.itemPeril[it]!;
+  }
+  // Locations of each class, in schedule order.
+  const clsCount = new Int32Array(nCls + 1);
+  for (let l = 0; l < nL; l++) clsCount[locClass[l]! + 1]! += 1;
+  for (let c = 0; c < nCls; c++) clsCount[c + 1]! += clsCount[c]!;
+  const clsLocStart = Int32Array.from(clsCount);
+  const clsLocs = new Int32Array(nL);
+  {
+    const fill = Int32Array.from(clsLocStart);
+    for (let l = 0; l < nL; l++) clsLocs[fill[locClass[l]!]!++] = l;
+  }
+  let maxItems = 0;
+  for (let c = 0; c < nCls; c++) maxItems = Math.max(maxItems, clsItemStart[c + 1]! - clsItemStart[c]!);
+
+  const K = S > 0 ? S : 1;
+  const order = terms !== null && terms.nonlinearAcrossPlaces && S > 1;
+  const slots = order ? K : 1;
+  const nLayers = terms?.layers.length ?? 0;
+
+  // Outputs.
+  const analytical = new Float64Array(nE);
+  const groundUp = factors.map(() => new Float64Array(nE));
+  const insured = terms ? factors.map(() => new Float64Array(nE)) : null;
+  const net = terms ? factors.map(() => new Float64Array(nE)) : null;
+  const placeGroundUp = new Float64Array(nL);
+  const placeAnalytical = new Float64Array(nL);
+  const placeIns = terms ? new Float64Array(nL) : null;
+  const placeNet = terms ? new Float64Array(nL) : null;
+  const byPC = new Float64Array(nP * nC);
+  const totals: TermsTotals | null = terms ? {
+    ground_up: 0, place_deductible: 0, place_above_limit: 0, account_deductible: 0, account_above_limit: 0,
+    insured: 0, ceded_quota_share: 0, layers: new Array<number>(nLayers).fill(0), net: 0,
+  } : null;
+  let checks = 0;
+  let maxGap = 0;
+  let massless = 0;
+
+  // Scratch.
+  const apEntry = new Int32Array(model.maxAreaperilId + 1).fill(-1);
+  const hDist = new Int32Array(maxItems);
+  const hCov = new Uint8Array(maxItems);
+  const hPeril = new Uint8Array(maxItems);
+  const covHits = new Int32Array(nC);
+  const covMean = new Float64Array(nF * nC);
+  const U = new Float64Array(K);
+  const perm = new Int32Array(K);
+  const rows = new Float64Array(maxItems * K);
+  const gRow = new Float64Array(nF * K);
+  const sums = new Float64Array(nF);
+  const gSum = new Float64Array(nF);
+  const covAcc = new Float64Array(nF);
+  const sGU = new Float64Array(nF * slots);
+  const sPIL = new Float64Array(nF * slots);
+  const sPD = new Float64Array(slots);
+  const sPA = new Float64Array(slots);
+  const evPC = new Float64Array(nP * nC);
+  const evGU = new Float64Array(nF);
+  const hitLoc = new Int32Array(nL);
+  const hitIL = terms ? new Float64Array(nL) : new Float64Array(0);
+  const buf = order ? new Float64Array(nL * K) : new Float64Array(0);
+  const out = new Float64Array(5 + nLayers);
+  const fS = new Float64Array(slots);
+  const gS = new Float64Array(slots);
+  const dynamicKey = new Map<number, number>();
+  const F = Float64Array.from(factors);
+  const pD = terms?.placeDeductible ?? 0;
+  const pL = terms?.placeLimit ?? Infinity;
+
+  const fp = model.footprint;
+  let eventsWithFootprint = 0;
+
+  for (let e = 0; e < nE; e++) {
+    const eventId = eventIds[e]!;
+    const fi = fp.eventIndex.get(eventId);
+    if (fi === undefined) continue;
+    eventsWithFootprint++;
+    const w = occurrences[e]!;
+    const j0 = fp.eventStart[fi]!;
+    const j1 = fp.eventStart[fi + 1]!;
+    for (let j = j0; j < j1; j++) apEntry[fp.entryAreaperil[j]!] = j;
+    dists.count = staticCount;
+    dynamicKey.clear();
+    const rng = S > 0 ? seededRandom(eventStreamSeed(seed, eventId, 0)) : null;
+    const rngPerm = order ? seededRandom(eventStreamSeed(seed, eventId, 1)) : null;
+    sGU.fill(0);
+    sPIL.fill(0);
+    sPD.fill(0);
+    sPA.fill(0);
+    evPC.fill(0);
+    evGU.fill(0);
+    let evAnalytical = 0;
+    let hits = 0;
+
+    for (let cls = 0; cls < nCls; cls++) {
+      // The class's items this event reaches, with their damage distributions.
+      let nh = 0;
+      covHits.fill(0);
+      for (let x = clsItemStart[cls]!; x < clsItemStart[cls + 1]!; x++) {
+        const j = apEntry[ciAp[x]!]!;
+        if (j < 0) continue;
+        const v = ciVuln[x]!;
+        if (v < 0) continue;
+        let d: number;
+        const k0 = fp.entryStart[j]!;
+        const k1 = fp.entryStart[j + 1]!;
+        if (k1 - k0 === 1 && fp.binProb[k0] === 1) {
+          const ib = fp.binId[k0]!;
+          d = ib < stride ? staticDist[v * stride + ib]! : -1;
+        } else {
+          const key = v * (j1 - j0) + (j - j0);
+          const have = dynamicKey.get(key);
+          if (have !== undefined) d = have;
+          else {
+            pBuf.fill(0);
+            for (let k = k0; k < k1; k++) {
+              const ib = fp.binId[k]!;
+              if (ib >= stride || !vul.present[v * stride + ib]) continue;
+              const pi = fp.binProb[k]!;
+              const at = (v * stride + ib) * nD;
+              for (let b = 0; b < nD; b++) pBuf[b]! += pi * vul.prob[at + b]!;
+            }
+            d = dists.add(pBuf, width, mode, binMeans);
+            dynamicKey.set(key, d);
+          }
+        }
+        const nLocs = clsLocStart[cls + 1]! - clsLocStart[cls]!;
+        if (d < 0) {
+          massless += nLocs;
+          continue;
+        }
+        hDist[nh] = d;
+        hCov[nh] = ciCov[x]!;
+        hPeril[nh] = ciPeril[x]!;
+        covHits[ciCov[x]!]! += 1;
+        nh++;
+      }
+      if (nh === 0) continue;
+      // Mean damage ratios summed per coverage (per factor): rule 1 caps each sum at 1.
+      covMean.fill(0);
+      let multi = false;
+      for (let j = 0; j < nh; j++) {
+        const c = hCov[j]!;
+        for (let f = 0; f < nF; f++) covMean[f * nC + c]! += dists.mean[hDist[j]! * nF + f]!;
+        if (covHits[c]! > 1) multi = true;
+      }
+      const rowsMode = terms !== null || multi;
+
+      for (let q = clsLocStart[cls]!; q < clsLocStart[cls + 1]!; q++) {
+        const l = clsLocs[q]!;
+        const tivAt = l * nC;
+        const hit = hits++;
+        hitLoc[hit] = l;
+        // Analytical mean, always.
+        let aLoss = 0;
+        for (let c = 0; c < nC; c++) {
+          const a = covMean[c]!;
+          aLoss += covTiv[tivAt + c]! * (a < 1 ? a : 1);
+        }
+        evAnalytical += aLoss;
+        placeAnalytical[l]! += w * aLoss;
+
+        if (S === 0) {
+          for (let f = 0; f < nF; f++) {
+            let gf = 0;
+            for (let c = 0; c < nC; c++) {
+              const a = covMean[f * nC + c]!;
+              gf += covTiv[tivAt + c]! * (a < 1 ? a : 1);
+            }
+            gRow[f] = gf;
+          }
+          for (let j = 0; j < nh; j++) {
+            const c = hCov[j]!;
+            const a = covMean[c]!;
+            evPC[hPeril[j]! * nC + c]! += covTiv[tivAt + c]! * dists.mean[hDist[j]! * nF]! * (a > 1 ? 1 / a : 1);
+          }
+        } else {
+          // Latin hypercube strata, ascending; then each item's CDF inverted along them.
+          drawStrata(rng!, U, K);
+          if (order) shuffle(rngPerm!, perm, K);
+          if (!rowsMode) {
+            // One item per coverage and no terms: only sums over the samples are needed.
+            gSum.fill(0);
+            for (let j = 0; j < nh; j++) {
+              const c = hCov[j]!;
+              const tiv = covTiv[tivAt + c]!;
+              sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, null, 0);
+              for (let f = 0; f < nF; f++) gSum[f]! += tiv * sums[f]!;
+              evPC[hPeril[j]! * nC + c]! += tiv * sums[0]!;
+            }
+            for (let f = 0; f < nF; f++) evGU[f]! += gSum[f]!;
+            placeGroundUp[l]! += (w * gSum[0]!) / K;
+            continue;
+          }
+          for (let j = 0; j < nh; j++) sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, rows, j * K);
+          // Per sample and factor: rule 1 on each coverage, summed over the coverages.
+          gRow.fill(0);
+          for (let c = 0; c < nC; c++) {
+            if (covHits[c] === 0) continue;
+            const tiv = covTiv[tivAt + c]!;
+            for (let k = 0; k < K; k++) {
+              covAcc.fill(0);
+              for (let j = 0; j < nh; j++) {
+                if (hCov[j] !== c) continue;
+                const dr = rows[j * K + k]!;
+                covAcc[0]! += dr;
+                for (let f = 1; f < nF; f++) {
+                  const x = F[f]! * dr;
+                  covAcc[f]! += x < 1 ? x : 1;
+                }
+              }
+              for (let f = 0; f < nF; f++) {
+                const a = covAcc[f]!;
+                gRow[f * K + k]! += tiv * (a < 1 ? a : 1);
+              }
+              const a0 = covAcc[0]!;
+              const share = a0 > 1 ? tiv / a0 : tiv;
+              for (let j = 0; j < nh; j++) if (hCov[j] === c) evPC[hPeril[j]! * nC + c]! += rows[j * K + k]! * share;
+            }
+          }
+        }
+
+        // Accumulate the K samples (or the one mean) of this location.
+        let locSum = 0;
+        let locIns = 0;
+        for (let k = 0; k < K; k++) {
+          const slot = order ? perm[k]! : 0;
+          const g0 = gRow[k]!;
+          locSum += g0;
+          for (let f = 0; f < nF; f++) sGU[f * slots + slot]! += gRow[f * K + k]!;
+          if (terms) {
+            for (let f = 0; f < nF; f++) {
+              const gf = gRow[f * K + k]!;
+              const after = gf > pD ? gf - pD : 0;
+              sPIL[f * slots + slot]! += after < pL ? after : pL;
+            }
+            const dP = g0 < pD ? g0 : pD;
+            const after0 = g0 - dP;
+            const il0 = after0 < pL ? after0 : pL;
+            sPD[slot]! += dP;
+            sPA[slot]! += after0 - il0;
+            locIns += il0;
+            if (order) buf[hit * K + slot] = il0;
+          }
+        }
+        placeGroundUp[l]! += (w * locSum) / K;
+        if (terms) hitIL[hit] = locIns;
+      }
+    }
+    for (let j = j0; j < j1; j++) apEntry[fp.entryAreaperil[j]!] = -1;
+
+    analytical[e] = evAnalytical;
+    for (let x = 0; x < nP * nC; x++) byPC[x]! += (w * evPC[x]!) / K;
+    for (let f = 0; f < nF; f++) {
+      let s = evGU[f]!;
+      for (let q = 0; q < slots; q++) s += sGU[f * slots + q]!;
+      groundUp[f]![e] = s / K;
+    }
+    if (!terms || hits === 0) continue;
+
+    // Account terms and reinsurance per slot (per sample when pairing matters, else on the sums).
+    let eAD = 0;
+    let eAA = 0;
+    let eQS = 0;
+    let eNet = 0;
+    let eIL = 0;
+    const eLayers = new Array<number>(nLayers).fill(0);
+    for (let q = 0; q < slots; q++) {
+      for (let f = 1; f < nF; f++) {
+        accountAndReinsurance(sPIL[f * slots + q]!, terms, out);
+        insured![f]![e]! += out[2]! / K;
+        net![f]![e]! += out[4]! / K;
+      }
+      const pil = sPIL[q]!;
+      accountAndReinsurance(pil, terms, out);
+      eAD += out[0]!;
+      eAA += out[1]!;
+      eIL += out[2]!;
+      eQS += out[3]!;
+      eNet += out[4]!;
+      let parts = sPD[q]! + sPA[q]! + out[0]! + out[1]! + out[3]! + out[4]!;
+      for (let k = 0; k < nLayers; k++) {
+        eLayers[k]! += out[5 + k]!;
+        parts += out[5 + k]!;
+      }
+      const gu = sGU[q]!;
+      const gap = Math.abs(gu - parts) / Math.max(1, gu);
+      checks++;
+      if (gap > maxGap) maxGap = gap;
+      if (gap > CONSERVATION_TOLERANCE) throw new Error(`event ${eventId}: terms do not conserve the ground-up loss (${gu} vs ${parts})`);
+      fS[q] = pil > 0 ? out[2]! / pil : 0;
+      gS[q] = out[2]! > 0 ? out[4]! / out[2]! : 0;
+    }
+    insured![0]![e] = eIL / K;
+    net![0]![e] = eNet / K;
+    const t = totals!;
+    t.ground_up += (w * sumRange(sGU, 0, slots)) / K;
+    t.place_deductible += (w * sumRange(sPD, 0, slots)) / K;
+    t.place_above_limit += (w * sumRange(sPA, 0, slots)) / K;
+    t.account_deductible += (w * eAD) / K;
+    t.account_above_limit += (w * eAA) / K;
+    t.insured += (w * eIL) / K;
+    t.ceded_quota_share += (w * eQS) / K;
+    for (let k = 0; k < nLayers; k++) t.layers[k]! += (w * eLayers[k]!) / K;
+    t.net += (w * eNet) / K;
+
+    // Places' insured and net losses: the account and reinsurance outcome of each slot split back
+    // pro rata to the places' insured losses in that slot.
+    if (order) {
+      for (let h = 0; h < hits; h++) {
+        const l = hitLoc[h]!;
+        let a = 0;
+        let b = 0;
+        for (let q = 0; q < slots; q++) {
+          const x = buf[h * K + q]! * fS[q]!;
+          a += x;
+          b += x * gS[q]!;
+        }
+        placeIns![l]! += (w * a) / K;
+        placeNet![l]! += (w * b) / K;
+      }
+    } else {
+      const f0 = fS[0]!;
+      const g0 = gS[0]!;
+      for (let h = 0; h < hits; h++) {
+        const l = hitLoc[h]!;
+        placeIns![l]! += (w * hitIL[h]! * f0) / K;
+        placeNet![l]! += (w * hitIL[h]! * f0 * g0) / K;
+      }
+    }
+  }
+
+  return {
+    samples: S,
+    seed: String(seed),
+    factors,
+    eventIds,
+    occurrences,
+    analytical,
+    groundUp,
+    insured,
+    net,
+    placeGroundUp,
+    placeInsured: placeIns,
+    placeNet,
+    placeAnalytical,
+    byPerilCoverage: byPC,
+    terms: totals,
+    conservation: { checks, max_relative_gap: maxGap },
+    eventsWithFootprint,
+    massless,
+  };
+}
+
+/**
+ * Inverts one damage distribution along ascending uniforms U[0..K): writes Σ_k min(1, F[f]·dr_k)
+ * into sums[f] (F[0] = 1: Σ dr_k) and, when row is given, dr_k into row[off + k].
+ */
+function sweep(U: Float64Array, K: number, dists: Distributions, d: number, mode: Uint8Array, binFrom: Float64Array,
+  binTo: Float64Array, width: Float64Array, binX: Float64Array, F: Float64Array, sums: Float64Array,
+  row: Float64Array | null, off: number): void {
+  const nD = dists.nD;
+  const o = d * nD;
+  const n = dists.len[d]!;
+  const cdf = dists.cdf;
+  const lo = dists.lo;
+  const slope = dists.slope;
+  const last = cdf[o + n - 1]!;
+  const nF = F.length;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  const f1 = nF > 1 ? F[1]! : 0;
+  const f2 = nF > 2 ? F[2]! : 0;
+  for (let f = 3; f < nF; f++) sums[f] = 0;
+  let b = 0;
+  for (let k = 0; k < K; k++) {
+    const u = U[k]!;
+    let dr: number;
+    if (u < last) {
+      while (u >= cdf[o + b]!) b++;
+      const m = mode[b]!;
+      if (m === 1) dr = binFrom[b]! + (u - lo[o + b]!) * slope[o + b]!;
+      else if (m === 0) dr = binTo[b]!;
+      else dr = quadratic(cdf[o + b]! - lo[o + b]!, width[b]!, binX[b]!, binFrom[b]!, binTo[b]!, u - lo[o + b]!);
+    } else {
+      // gulpy: a uniform at or above the last cumulative value becomes that value less 3e-8.
+      const bb = n - 1;
+      const uc = last - CDF_CAP_OFFSET;
+      const m = mode[bb]!;
+      if (m === 1) dr = binFrom[bb]! + (uc - lo[o + bb]!) * slope[o + bb]!;
+      else if (m === 0) dr = binTo[bb]!;
+      else dr = quadratic(cdf[o + bb]! - lo[o + bb]!, width[bb]!, binX[bb]!, binFrom[bb]!, binTo[bb]!, uc - lo[o + bb]!);
+      if (dr < binFrom[bb]!) dr = binFrom[bb]!;
+    }
+    s0 += dr;
+    if (nF > 1) {
+      const x1 = f1 * dr;
+      s1 += x1 < 1 ? x1 : 1;
+      if (nF > 2) {
+        const x2 = f2 * dr;
+        s2 += x2 < 1 ? x2 : 1;
+        for (let f = 3; f < nF; f++) {
+          const x = F[f]! * dr;
+          sums[f]! += x < 1 ? x : 1;
+        }
+      }
+    }
+    if (row !== null) row[off + k] = dr;
+  }
+  sums[0] = s0;
+  if (nF > 1) sums[1] = s1;
+  if (nF > 2) sums[2] = s2;
+}
+
+/** The framework's quadratic interpolation inside a bin (interpolation value off the midpoint). */
+function quadratic(h: number, w: number, x: number, from: number, to: number, offset: number): number {
+  if (!(h > 0)) return to;
+  const aa = ((3 * h) / (w * w)) * (2 * x - 1);
+  const bb = ((2 * h) / w) * (2 - 3 * x);
+  const y = (Math.sqrt(bb * bb + 4 * aa * offset) - bb) / (2 * aa);
+  const dr = from + y;
+  return dr < from ? from : dr > to ? to : dr;
+}
+
+/** Latin-hypercube strata: U[k] = (k + 1 - v_k)/K, v_k = (x + 0.5)/2^32 from one 32-bit output. */
+function drawStrata(rng: SeededRandom, U: Float64Array, K: number): void {
+  for (let k = 0; k < K; k++) U[k] = (k + 1 - (rng.nextUint32() + 0.5) * TWO_M32) / K;
+}
+
+/** Fisher-Yates order of the strata: perm[k] is the sample index stratum k lands on. */
+function shuffle(rng: SeededRandom, perm: Int32Array, K: number): void {
+  for (let k = 0; k < K; k++) perm[k] = k;
+  for (let i = K - 1; i > 0; i--) {
+    const r = Math.floor(rng.nextUint32() * TWO_M32 * (i + 1));
+    const t = perm[i]!;
+    perm[i] = perm[r]!;
+    perm[r] = t;
+  }
+}
+
+function sumRange(a: Float64Array, from: number, to: number): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += a[i]!;
+  return s;
+}
