@@ -450,7 +450,13 @@ export class ScheduleTable {
     if (storeys !== undefined) location.storeys = storeys.value;
 
     const perilText = cellOf(cells, layout, 'peril');
-    if (perilText !== undefined && perilText !== '') this.perilCell(line, perilText);
+    if (perilText !== undefined && perilText !== '') {
+      this.perilCell(line, perilText);
+      // OED's own LocPerilsCovered column is kept per row: models key their items on it.
+      if (/^locperilscovered$/i.test(layout.columns[layout.byField.get('peril') ?? -1]?.name.replace(/[^a-z]/gi, '') ?? '')) {
+        location.perils_covered = perilText;
+      }
+    }
 
     // The currency the row's own cells state.
     const currencyText = cellOf(cells, layout, 'currency');

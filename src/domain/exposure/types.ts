@@ -45,6 +45,8 @@ export interface ScheduleLocation {
   values: CoverageValues;
   /** ISO 4217 code the row's values are in, when known (request, or stated by the file). */
   currency?: string;
+  /** The row's perils covered as given (OED LocPerilsCovered, e.g. "WW1" or "WTC;WSS"), when the file has that column. */
+  perils_covered?: string;
 }
 
 export interface UnmappedColumn {

@@ -317,6 +317,7 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, ro
         storeys: 20,
         values: { buildings: '5000000000.00', other: '0.00', contents: '1000000000.00', business_interruption: '2000000000.00', total: '8000000000.00' },
         currency: 'JPY',
+        perils_covered: 'QEQ;QFF',
       },
       {
         ref: 'L2',
@@ -329,6 +330,7 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, ro
         storeys: 2,
         values: { buildings: '800000000.00', other: '50000000.00', contents: '400000000.00', business_interruption: '0.00', total: '1250000000.00' },
         currency: 'JPY',
+        perils_covered: 'QQ1',
       },
       {
         ref: 'L3',
@@ -341,6 +343,7 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, ro
         storeys: -1, // OED: unknown number of storeys, low rise
         values: { buildings: '120000000.56', other: '0.00', contents: '30000000.00', business_interruption: '0.00', total: '150000000.56' },
         currency: 'JPY',
+        perils_covered: 'QEQ',
       },
     ],
     values: { buildings: '5920000000.56', contents: '1430000000.00', business_interruption: '2000000000.00', other: '50000000.00', total: '9400000000.56' },
