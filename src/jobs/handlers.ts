@@ -2,11 +2,15 @@
 import type { Services } from '../services.js';
 import { backtestHandler } from './backtest.js';
 import { ingestHandler } from './ingest.js';
+import { labRunHandler } from './lab-run.js';
+import { priceHandler } from './price.js';
 import type { JobHandler } from './worker.js';
 
 export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler> {
   return new Map<string, JobHandler>([
     ['ingest', ingestHandler(services)],
     ['backtest', backtestHandler(services)],
+    ['lab_run', labRunHandler(services)],
+    ['price', priceHandler(services)],
   ]);
 }

@@ -7,6 +7,7 @@ import { riskObjectViolations } from '../../domain/risk-object/schema.js';
 import { applyPatch } from '../../domain/risk-object/patch.js';
 import { ApiError, refusals } from '../errors.js';
 import { callerOf, requireActive } from './accounts.js';
+import { acceptJob } from './jobs.js';
 
 export function objectRoutes(app: FastifyInstance, services: Services) {
   app.post('/objects', async (request, reply) => {
@@ -47,6 +48,19 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     const json = await services.objects.getJson(id, callerOf(request).accountId);
     if (json === undefined) throw refusals.notFound(`No object ${id} for this key`);
     return reply.type('application/json; charset=utf-8').send(json);
+  });
+
+  app.post('/objects/:id/price', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    await requireActive(services, request);
+    const { accountId } = callerOf(request);
+    if (!(await services.objects.getJson(id, accountId))) throw refusals.notFound(`No object ${id} for this key`);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
+      throw refusals.invalidRequest(422, 'The price request body is empty or {}: the object\'s own terms are priced (vary them with PATCH or a structure).',
+        typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).map((k) => `unknown member ${k}`) : ['body must be an object']);
+    }
+    return acceptJob(services, reply, { accountId, verb: 'price', subject: { object_id: id }, input: { object_id: id, window: null } });
   });
 
   app.patch('/objects/:id', async (request) => {

@@ -1,6 +1,8 @@
 // Entry point of every compute thread: runs the named task with its input.
 import { FeedStore } from '../../feeds/store.js';
 import { backtestTask, type BacktestTaskInput } from '../backtest.js';
+import { labRunTask, type LabRunTaskInput } from '../lab-run.js';
+import { priceTask, type PriceTaskInput } from '../price.js';
 import { readScheduleTask, type ReadScheduleInput } from './read-schedule.js';
 
 // Each thread keeps its own verified feed store and parse caches, opened on first use.
@@ -13,12 +15,16 @@ function threadStore(dir: string | undefined): Promise<FeedStore | undefined> {
 
 type Task =
   | { task: 'read-schedule'; input: ReadScheduleInput }
-  | { task: 'backtest'; input: BacktestTaskInput };
+  | { task: 'backtest'; input: BacktestTaskInput }
+  | { task: 'lab-run'; input: LabRunTaskInput }
+  | { task: 'price'; input: PriceTaskInput };
 
 export default async function dispatch(message: Task): Promise<unknown> {
   switch (message.task) {
     case 'read-schedule': return readScheduleTask(message.input);
     case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));
+    case 'lab-run': return labRunTask(message.input, await threadStore(message.input.feedsDir));
+    case 'price': return priceTask(message.input, await threadStore(message.input.feedsDir));
     default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
   }
 }

@@ -1,0 +1,314 @@
+// The technical price of a parametric structure (DOMAIN.md "Technical price"): never a quote.
+//
+//   burn      μ_b = the backtest's mean annual payout over the window (artifact statistics), s_b its sd
+//   fitted    μ_f, σ_f = the fitted view's expected annual payout and sd (fitted-view.ts)
+//   blend     Z = n / (n + k) (Bühlmann form, n the years with a record, k stated);
+//             EL = Z·μ_b + (1 − Z)·μ_f;  σ = Z·s_b + (1 − Z)·σ_f (the same weights)
+//   risk load R = λ·σ (standard-deviation principle)
+//   expense   gross G = (EL + R) / (1 − e); the expense load is G − EL − R
+//   minimum   premium P = max(G, m × limit) (minimum rate on line m)
+//   P / limit is the rate on line; P / EL the multiple of expected loss.
+// Every money figure is rounded to cents (half away from zero) before the next step uses it, so
+// the document's own figures reproduce the premium by plain arithmetic.
+//
+// A structure no year of the record would have paid (burn 0.00) is refused: 422 unpriceable_object.
+
+import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
+import { roundMoney } from '../backtest/payout.js';
+import { faultAnswer, validateStructure, type FaultAnswer, type FeedFacts, type Structure } from '../backtest/structure.js';
+import { fittedView, publish, type FittedView } from './fitted-view.js';
+
+export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', version: '1.0.0' } as const;
+
+/** Every parameter of the price, with its default. Each is stated in the document. */
+export const PRICING_DEFAULTS = {
+  /** k of Z = n/(n + k): a record of k years gets half credibility. */
+  credibility_k: 25,
+  /** λ of the standard-deviation principle: risk load = λ·σ. */
+  risk_load_lambda: 0.25,
+  /** e, the expense share of the gross premium: premium = (EL + risk load)/(1 − e). */
+  expense_share: 0.15,
+  /** Minimum rate on line: the premium is at least this share of the limit. */
+  minimum_rate_on_line: 0.01,
+  /** Years simulated where the annual payout distribution is simulated (a continuous per-occurrence payout). */
+  simulation_years: 100_000,
+  simulation_seed: 20_270_101,
+  /** Parametric-bootstrap replicates (standard errors of an extreme-value fit). */
+  bootstrap_replicates: 400,
+  bootstrap_seed: 20_270_102,
+} as const;
+
+export type PricingParameters = { -readonly [K in keyof typeof PRICING_DEFAULTS]: number };
+
+export const TECHNICAL_PRICE_STATEMENT =
+  'Technical price, not a quote: an actuarial estimate of what the structure\'s terms cost over the pinned public record named in ' +
+  'feed, under the assumptions and parameters stated here. It is not an offer, a binding quotation or a commitment to cover; the ' +
+  'service cannot bind, issue or settle. Analysis and drafts only.';
+
+// ---------------------------------------------------------------------------------------------
+// Document
+
+export interface PriceLoad {
+  readonly name: 'risk_load' | 'expense_load' | 'minimum_rate_on_line';
+  readonly parameter_name: string;
+  readonly parameter: number;
+  /** In the structure's currency, cents. */
+  readonly amount: number;
+  readonly basis: string;
+}
+
+export interface PriceDocument {
+  readonly kind: 'technical_price';
+  readonly statement: string;
+  readonly model: typeof PRICING_MODEL;
+  readonly feed: { readonly feed_id: string; readonly version: string; readonly sha256: string };
+  readonly currency: string;
+  readonly inputs: {
+    readonly structure: Record<string, unknown>;
+    readonly window: { readonly from_year: number; readonly to_year: number };
+    readonly feed: { readonly feed_id: string; readonly version: string; readonly sha256: string };
+    readonly backtest_engine: { readonly name: string; readonly version: string };
+    readonly parameters: PricingParameters;
+  };
+  readonly historical_burn: {
+    readonly mean: number;
+    readonly standard_deviation: number | null;
+    readonly standard_error: number | null;
+    readonly years_used: number;
+    readonly years_excluded: readonly { readonly year: number; readonly reason: string }[];
+    readonly partial_years: readonly unknown[];
+    readonly years_paying: number;
+    readonly basis: string;
+  };
+  readonly fitted_view: FittedView;
+  readonly blend: {
+    readonly rule: string;
+    readonly n: number;
+    readonly k: number;
+    readonly z: number;
+    readonly burn_expected_loss: number;
+    readonly fitted_expected_loss: number | null;
+    readonly expected_loss: number;
+    readonly sigma_rule: string;
+    readonly burn_standard_deviation: number | null;
+    readonly fitted_standard_deviation: number | null;
+    readonly sigma: number;
+  };
+  readonly loads: readonly PriceLoad[];
+  readonly technical_premium: {
+    readonly amount: number;
+    readonly currency: string;
+    readonly rate_on_line: number;
+    readonly formula: string;
+    readonly rounding: string;
+  };
+  readonly multiple_of_expected_loss: number;
+  readonly assumptions: readonly string[];
+}
+
+export interface PriceRefusal {
+  readonly fault: FaultAnswer;
+}
+
+export function isPriceRefusal(x: PriceDocument | PriceRefusal): x is PriceRefusal {
+  return 'fault' in x;
+}
+
+export interface TechnicalPriceInput {
+  /** The structure's terms as written (peril, trigger, financial_structure, period), or the normalised Structure. */
+  readonly structure: unknown;
+  /** The backtest of the same terms over the window priced (runBacktest). */
+  readonly artifact: BacktestArtifact;
+  /** The data the backtest read (backtestData of the feed readers' output). */
+  readonly data: BacktestData;
+  /** The snapshot's manifest (for a quake catalog's magnitude_floor and the feed kind). */
+  readonly manifest?: FeedFacts | null;
+  /** Overrides of PRICING_DEFAULTS. */
+  readonly options?: Partial<PricingParameters>;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function isNormalized(x: unknown): x is Structure {
+  return typeof x === 'object' && x !== null && 'design' in x && 'financial' in x && 'term' in x;
+}
+
+function refuse(message: string, details: readonly string[] = []): PriceRefusal {
+  return { fault: { status: 422, code: 'unpriceable_object', message, details } };
+}
+
+/** The effective parameters: defaults overridden by options, each checked. */
+export function pricingParameters(options: Partial<PricingParameters> = {}): PricingParameters {
+  const p: PricingParameters = { ...PRICING_DEFAULTS, ...options };
+  const check = (ok: boolean, what: string) => { if (!ok) throw new RangeError(what); };
+  check(Number.isFinite(p.credibility_k) && p.credibility_k >= 0, `credibility_k must be finite and >= 0, got ${p.credibility_k}`);
+  check(Number.isFinite(p.risk_load_lambda) && p.risk_load_lambda >= 0, `risk_load_lambda must be finite and >= 0, got ${p.risk_load_lambda}`);
+  check(p.expense_share >= 0 && p.expense_share < 1, `expense_share must lie in [0, 1), got ${p.expense_share}`);
+  check(p.minimum_rate_on_line >= 0 && p.minimum_rate_on_line <= 1, `minimum_rate_on_line must lie in [0, 1], got ${p.minimum_rate_on_line}`);
+  check(Number.isInteger(p.simulation_years) && p.simulation_years >= 2, `simulation_years must be an integer >= 2, got ${p.simulation_years}`);
+  check(Number.isInteger(p.bootstrap_replicates) && p.bootstrap_replicates >= 2, `bootstrap_replicates must be an integer >= 2, got ${p.bootstrap_replicates}`);
+  check(Number.isSafeInteger(p.simulation_seed) && Number.isSafeInteger(p.bootstrap_seed), 'seeds must be safe integers');
+  return p;
+}
+
+/**
+ * The technical price of a structure over its backtest, or the refusal (422 unpriceable_object)
+ * when no year of the record would have paid. Pure and deterministic: the same terms, artifact and
+ * data give the same document.
+ */
+export function technicalPrice(input: TechnicalPriceInput): PriceDocument | PriceRefusal {
+  const params = pricingParameters(input.options);
+  let s: Structure;
+  if (isNormalized(input.structure)) {
+    s = input.structure;
+  } else {
+    const v = validateStructure(input.structure);
+    if (!v.structure) {
+      const missing = v.shape_faults.filter((f) => f.fault === 'block_missing' && (f.path === 'trigger' || f.path === 'financial_structure'));
+      if (missing.length > 0) return refuse(`the object cannot be priced: no ${missing.map((f) => f.path).join(' and no ')}`, missing.map((f) => f.message));
+      const answer = faultAnswer(v, 'price')!;
+      return { fault: { ...answer, code: 'unpriceable_object' } };
+    }
+    s = v.structure;
+  }
+  const { artifact } = input;
+  const source = s.data_sources[0];
+  if (!source || source.feed_id !== artifact.feed.feed_id || source.version !== artifact.feed.version) {
+    throw new Error(`the artifact replays ${artifact.feed.feed_id}/${artifact.feed.version}, the structure reads ${source?.feed_id}/${source?.version}`);
+  }
+  const st = artifact.statistics;
+  const { limit, currency } = s.financial;
+  const window = { from_year: artifact.window.from_year, to_year: artifact.window.to_year };
+
+  // Refusal: a burn of 0.00 is untested.
+  if (st.mean_annual_payout === null || st.years === 0 || !(st.mean_annual_payout > 0)) {
+    return refuse(
+      `no year of the record would have paid: the historical burn over ${st.years} year${st.years === 1 ? '' : 's'} of ${artifact.feed.feed_id} ${artifact.feed.version} ` +
+      `(${window.from_year} to ${window.to_year}) is 0.00 ${currency}; a premium of 0.00 is refused as untested`,
+      [
+        `structure_never_paid: no occurrence in the window reached a paying level of the payout (${JSON.stringify((artifact.structure.trigger as Record<string, unknown>)?.payout ?? null)}) net of the annual terms`,
+        `years_used: ${st.years}; years_excluded: ${JSON.stringify((artifact.data_coverage.years_missing as unknown[]) ?? [])}`,
+      ],
+    );
+  }
+
+  const fitted = fittedView({
+    structure: s, artifact, data: input.data, manifest: input.manifest ?? null,
+    parameters: { simulation_years: params.simulation_years, simulation_seed: params.simulation_seed, bootstrap_replicates: params.bootstrap_replicates, bootstrap_seed: params.bootstrap_seed },
+  });
+
+  // Blend.
+  const n = st.years;
+  const burnMean = st.mean_annual_payout;
+  const burnSd = st.standard_deviation;
+  const fittedMean = fitted.available ? fitted.expected_annual_payout : null;
+  const fittedSd = fitted.available ? fitted.standard_deviation_annual_payout : null;
+  const z = fittedMean === null ? 1 : n / (n + params.credibility_k);
+  const el = fittedMean === null ? burnMean : roundMoney(z * burnMean + (1 - z) * fittedMean);
+  let sigma: number;
+  let sigmaRule: string;
+  if (fittedSd !== null && burnSd !== null) {
+    sigma = roundMoney(z * burnSd + (1 - z) * fittedSd);
+    sigmaRule = 'σ = Z·s_burn + (1 − Z)·σ_fitted: the annual payout standard deviation, credibility-weighted like the expected loss (s_burn with the n − 1 denominator; σ_fitted of the fitted annual payout distribution after the annual terms)';
+  } else if (burnSd !== null) {
+    sigma = burnSd;
+    sigmaRule = 'σ = s_burn, the annual payout standard deviation of the record (n − 1 denominator): no fitted view';
+  } else if (fittedSd !== null) {
+    sigma = fittedSd;
+    sigmaRule = 'σ = σ_fitted: the record has fewer than two years, so it gives no standard deviation';
+  } else {
+    sigma = 0;
+    sigmaRule = 'σ = 0: the record has fewer than two years (no standard deviation) and there is no fitted view, so no risk load can be measured';
+  }
+  const rule = fittedMean === null
+    ? `Z = 1: no fitted view (${fitted.reason}); the expected loss is the historical burn`
+    : `Bühlmann credibility: EL = Z·burn + (1 − Z)·fitted with Z = n/(n + k), n = ${n} years with a record, k = ${params.credibility_k} (a record of k years gets half weight)`;
+
+  // Loads and premium, each money step in cents.
+  const riskLoad = roundMoney(params.risk_load_lambda * sigma);
+  const gross = roundMoney((el + riskLoad) / (1 - params.expense_share));
+  const expenseLoad = roundMoney(gross - el - riskLoad);
+  const minimum = roundMoney(params.minimum_rate_on_line * limit);
+  const premium = Math.max(gross, minimum);
+  const topUp = roundMoney(premium - gross);
+
+  const loads: PriceLoad[] = [
+    {
+      name: 'risk_load', parameter_name: 'lambda', parameter: params.risk_load_lambda, amount: riskLoad,
+      basis: `standard-deviation principle: λ·σ = ${params.risk_load_lambda} × ${sigma} (σ as stated in blend.sigma_rule)`,
+    },
+    {
+      name: 'expense_load', parameter_name: 'e', parameter: params.expense_share, amount: expenseLoad,
+      basis: `a share e of the gross: gross = (EL + risk load)/(1 − e) = (${el} + ${riskLoad})/(1 − ${params.expense_share}) = ${gross}; expense load = gross − EL − risk load`,
+    },
+    {
+      name: 'minimum_rate_on_line', parameter_name: 'minimum_rate_on_line', parameter: params.minimum_rate_on_line, amount: topUp,
+      basis: `the premium is at least ${params.minimum_rate_on_line} × limit ${limit} = ${minimum} ${currency}; amount = the top-up above the gross (${topUp > 0 ? 'applied' : 'not binding'})`,
+    },
+  ];
+
+  const years = artifact.data_coverage.years_missing_detail as { year: number; reason: string }[] | undefined;
+  const assumptions = [
+    'The pinned record is taken as a sample of the hazard the structure will face: no trend, no climate or reporting adjustment.',
+    `The window is ${window.from_year} to ${window.to_year}; years the record lacks are excluded, never filled (historical_burn.years_excluded).`,
+    'The historical burn is the backtest\'s mean annual payout over the same window: its terms replayed on every covered year (statistics.mean_annual_payout).',
+    `The fitted view: ${fitted.description}`,
+    ...(fitted.annual_terms ? [`Annual terms in the fitted view: ${fitted.annual_terms.description}`] : []),
+    ...fitted.notes,
+    rule + '.',
+    `Risk load: standard-deviation principle, λ = ${params.risk_load_lambda}; ${sigmaRule}.`,
+    `Expense load: a share e = ${params.expense_share} of the gross premium.`,
+    `Minimum rate on line ${params.minimum_rate_on_line} of the limit.`,
+    'Money is rounded to cents (half away from zero) at each step: EL, σ, risk load, gross, expense load, minimum, premium.',
+    'No cost of capital, tax, brokerage or profit beyond the stated loads is included; no counterparty or basis risk is priced.',
+  ];
+
+  return {
+    kind: 'technical_price',
+    statement: TECHNICAL_PRICE_STATEMENT,
+    model: PRICING_MODEL,
+    feed: artifact.feed,
+    currency,
+    inputs: {
+      structure: artifact.structure,
+      window,
+      feed: artifact.feed,
+      backtest_engine: { name: artifact.engine.name, version: artifact.engine.version },
+      parameters: params,
+    },
+    historical_burn: {
+      mean: burnMean,
+      standard_deviation: burnSd,
+      standard_error: st.standard_error,
+      years_used: n,
+      years_excluded: (years ?? []).map((y) => ({ year: y.year, reason: y.reason })),
+      partial_years: (artifact.data_coverage.partial_years as unknown[] | undefined) ?? [],
+      years_paying: st.years_paying,
+      basis: 'the backtest artifact\'s statistics over the same window: mean annual payout Σ payout/n, standard deviation (n − 1), standard error s/√n, net of the annual terms',
+    },
+    fitted_view: fitted,
+    blend: {
+      rule,
+      n,
+      k: params.credibility_k,
+      z: publish(z)!,
+      burn_expected_loss: burnMean,
+      fitted_expected_loss: fittedMean,
+      expected_loss: el,
+      sigma_rule: sigmaRule,
+      burn_standard_deviation: burnSd,
+      fitted_standard_deviation: fittedSd,
+      sigma,
+    },
+    loads,
+    technical_premium: {
+      amount: premium,
+      currency,
+      rate_on_line: publish(premium / limit)!,
+      formula: 'max((EL + λ·σ)/(1 − e), minimum rate on line × limit)',
+      rounding: 'to cents, half away from zero, at each step',
+    },
+    multiple_of_expected_loss: publish(premium / el)!,
+    assumptions,
+  };
+}
