@@ -182,7 +182,37 @@ async function backtestsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench };
+async function priceBench() {
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const exposure = { locations: [], values: { total: null }, source_fidelity: { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] } };
+    for (const [peril, terms] of Object.entries(ACCEPTANCE_BODIES)) {
+      const created = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure, ...(terms as object) }) })).json() as { id: string };
+      const times: number[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        const t = performance.now();
+        const accepted = await fetch(`${api}/objects/${created.id}/price`, { method: 'POST', headers, body: '{}' });
+        const location = accepted.headers.get('location')!;
+        for (;;) {
+          const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string };
+          if (job.status === 'succeeded' || job.status === 'failed') break;
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        times.push(performance.now() - t);
+      }
+      const warm = times.slice(2).sort((a, b) => a - b);
+      print({ bench: `price job end to end, warm (${peril})`, median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), max_ms: Math.round(warm.at(-1)!) });
+    }
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
