@@ -7,6 +7,7 @@ import { AccountStore } from './store/accounts.js';
 import { JobStore } from './store/jobs.js';
 import { ObjectStore } from './store/objects.js';
 import { StructureStore } from './store/structures.js';
+import { LabRunStore } from './store/lab-runs.js';
 import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
@@ -21,6 +22,7 @@ export interface Services {
   readonly jobs: JobStore;
   readonly objects: ObjectStore;
   readonly structures: StructureStore;
+  readonly labRuns: LabRunStore;
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   readonly rate: RateCounter;
@@ -39,13 +41,14 @@ export async function createServices(config: Config, options: { log?: Logger } =
   const jobs = new JobStore(database.db, database.dialect);
   const objects = new ObjectStore(database.db);
   const structures = new StructureStore(database.db);
+  const labRuns = new LabRunStore(database.db);
   const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir) : undefined;
   for (const refusal of feeds?.refused ?? []) {
     log.error({ feed: refusal.feed_id, version: refusal.version, reason: refusal.reason, files: refusal.files }, 'feed snapshot refused: not served');
   }
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
   const services: Services = {
-    config, log, database, accounts, jobs, objects, structures, feeds, rate,
+    config, log, database, accounts, jobs, objects, structures, labRuns, feeds, rate,
     handlers: new Map(),
     worker: undefined,
     async close() {

@@ -5,6 +5,7 @@ import { createHost, type AuthMode, type HostName, type RouteInfo } from './host
 import { apiRoutes } from './api/index.js';
 import { dataroomRoutes } from './dataroom.js';
 import { docsRoutes } from './docs.js';
+import { labRoutes } from './lab.js';
 
 interface HostPlan {
   name: HostName;
@@ -22,7 +23,7 @@ function plans(services: Services, apiRouteTable: RouteInfo[]): HostPlan[] {
     { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(apiRouteTable) },
     { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: () => {} },
     { name: 'data', port: ports.data, defaultAuth: 'key', what: 'The catrisk data room: archived risk datasets with licence, credit line, provenance and per-file digests.', index: '/catalog', register: dataroomRoutes },
-    { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: () => {} },
+    { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: labRoutes },
   ];
 }
 

@@ -93,6 +93,27 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0004_lab_runs': {
+    async up(db: Kysely<any>) {
+      // A finished run, stored once under its content address and read back by every submission
+      // of an equivalent spec.
+      await db.schema.createTable('lab_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      // Who submitted a run, and the job that computed it for them (null when it was already stored).
+      await db.schema.createTable('lab_run_owners')
+        .addColumn('run_id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('job_id', 'text')
+        .addColumn('spec', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('lab_run_owners_pk', ['run_id', 'account_id'])
+        .execute();
+    },
+  },
 });
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {

@@ -82,7 +82,26 @@ export interface BacktestsTable {
   created_at: string;
 }
 
+export interface LabRunsTable {
+  id: string;
+  model: string;
+  /** Canonical JSON of the finished run's result, served byte for byte. */
+  document: string;
+  created_at: string;
+}
+
+export interface LabRunOwnersTable {
+  run_id: string;
+  account_id: string;
+  job_id: string | null;
+  /** Canonical JSON of the spec after defaults were filled in. */
+  spec: string;
+  created_at: string;
+}
+
 export interface Tables {
+  lab_runs: LabRunsTable;
+  lab_run_owners: LabRunOwnersTable;
   structures: StructuresTable;
   backtests: BacktestsTable;
   uploads: UploadsTable;

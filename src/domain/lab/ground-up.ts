@@ -41,6 +41,8 @@ export const CDF_CAP_OFFSET = 3e-8;
 /** The lane's seed when the caller gives none (the pinned PiWind vintage as a number). */
 export const DEFAULT_WINDSTORM_SEED = 20260730;
 export const MAX_SAMPLES = 1000;
+/** From this many samples, sums over samples use prefix sums per damage bin instead of a sweep. */
+const PREFIX_MIN_SAMPLES = 24;
 
 export interface GroundUpOptions {
   /** 0 = analytical mean only; otherwise Monte-Carlo samples per event. */
@@ -302,12 +304,12 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
   const covHits = new Int32Array(nC);
   const covMean = new Float64Array(nF * nC);
   const U = new Float64Array(K);
+  const P = new Float64Array(K + 1);
   const perm = new Int32Array(K);
   const rows = new Float64Array(maxItems * K);
   const gRow = new Float64Array(nF * K);
   const sums = new Float64Array(nF);
-  const gSum = new Float64Array(nF);
-  const covAcc = new Float64Array(nF);
+  const ilOut = new Float64Array(1);
   const sGU = new Float64Array(nF * slots);
   const sPIL = new Float64Array(nF * slots);
   const sPD = new Float64Array(slots);
@@ -434,75 +436,40 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
           }
         } else {
           // Latin hypercube strata, ascending; then each item's CDF inverted along them.
-          drawStrata(rng!, U, K);
+          const byPrefix = !rowsMode && K >= PREFIX_MIN_SAMPLES;
+          if (byPrefix) drawStrataWithPrefix(rng!, U, P, K);
+          else drawStrata(rng!, U, K);
           if (order) shuffle(rngPerm!, perm, K);
           if (!rowsMode) {
             // One item per coverage and no terms: only sums over the samples are needed.
-            gSum.fill(0);
+            let g0 = 0;
             for (let j = 0; j < nh; j++) {
               const c = hCov[j]!;
               const tiv = covTiv[tivAt + c]!;
-              sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, null, 0);
-              for (let f = 0; f < nF; f++) gSum[f]! += tiv * sums[f]!;
+              if (byPrefix) sumByPrefix(U, P, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums);
+              else sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, null, 0, null);
+              g0 += tiv * sums[0]!;
+              for (let f = 1; f < nF; f++) evGU[f]! += tiv * sums[f]!;
               evPC[hPeril[j]! * nC + c]! += tiv * sums[0]!;
             }
-            for (let f = 0; f < nF; f++) evGU[f]! += gSum[f]!;
-            placeGroundUp[l]! += (w * gSum[0]!) / K;
+            evGU[0]! += g0;
+            placeGroundUp[l]! += (w * g0) / K;
             continue;
           }
-          for (let j = 0; j < nh; j++) sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, rows, j * K);
-          // Per sample and factor: rule 1 on each coverage, summed over the coverages.
-          gRow.fill(0);
-          for (let c = 0; c < nC; c++) {
-            if (covHits[c] === 0) continue;
-            const tiv = covTiv[tivAt + c]!;
-            for (let k = 0; k < K; k++) {
-              covAcc.fill(0);
-              for (let j = 0; j < nh; j++) {
-                if (hCov[j] !== c) continue;
-                const dr = rows[j * K + k]!;
-                covAcc[0]! += dr;
-                for (let f = 1; f < nF; f++) {
-                  const x = F[f]! * dr;
-                  covAcc[f]! += x < 1 ? x : 1;
-                }
-              }
-              for (let f = 0; f < nF; f++) {
-                const a = covAcc[f]!;
-                gRow[f * K + k]! += tiv * (a < 1 ? a : 1);
-              }
-              const a0 = covAcc[0]!;
-              const share = a0 > 1 ? tiv / a0 : tiv;
-              for (let j = 0; j < nh; j++) if (hCov[j] === c) evPC[hPeril[j]! * nC + c]! += rows[j * K + k]! * share;
-            }
-          }
+          // Rows are written in sample order (stratum k lands on sample perm[k]).
+          for (let j = 0; j < nh; j++) sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, rows, j * K, order ? perm : null);
+          combineRows(rows, K, nh, hCov, hPeril, covHits, nC, F, covTiv, tivAt, gRow, evPC);
         }
 
         // Accumulate the K samples (or the one mean) of this location.
-        let locSum = 0;
-        let locIns = 0;
-        for (let k = 0; k < K; k++) {
-          const slot = order ? perm[k]! : 0;
-          const g0 = gRow[k]!;
-          locSum += g0;
-          for (let f = 0; f < nF; f++) sGU[f * slots + slot]! += gRow[f * K + k]!;
-          if (terms) {
-            for (let f = 0; f < nF; f++) {
-              const gf = gRow[f * K + k]!;
-              const after = gf > pD ? gf - pD : 0;
-              sPIL[f * slots + slot]! += after < pL ? after : pL;
-            }
-            const dP = g0 < pD ? g0 : pD;
-            const after0 = g0 - dP;
-            const il0 = after0 < pL ? after0 : pL;
-            sPD[slot]! += dP;
-            sPA[slot]! += after0 - il0;
-            locIns += il0;
-            if (order) buf[hit * K + slot] = il0;
-          }
+        let locSum: number;
+        if (terms) {
+          locSum = accumulateWithTerms(gRow, K, F.length, order, pD, pL, sGU, sPIL, sPD, sPA, order ? buf : null, hit * K, ilOut);
+          hitIL[hit] = ilOut[0]!;
+        } else {
+          locSum = accumulate(gRow, K, F.length, order, sGU);
         }
         placeGroundUp[l]! += (w * locSum) / K;
-        if (terms) hitIL[hit] = locIns;
       }
     }
     for (let j = j0; j < j1; j++) apEntry[fp.entryAreaperil[j]!] = -1;
@@ -616,7 +583,7 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
  */
 function sweep(U: Float64Array, K: number, dists: Distributions, d: number, mode: Uint8Array, binFrom: Float64Array,
   binTo: Float64Array, width: Float64Array, binX: Float64Array, F: Float64Array, sums: Float64Array,
-  row: Float64Array | null, off: number): void {
+  row: Float64Array | null, off: number, perm: Int32Array | null): void {
   const nD = dists.nD;
   const o = d * nD;
   const n = dists.len[d]!;
@@ -664,7 +631,7 @@ function sweep(U: Float64Array, K: number, dists: Distributions, d: number, mode
         }
       }
     }
-    if (row !== null) row[off + k] = dr;
+    if (row !== null) row[off + (perm === null ? k : perm[k]!)] = dr;
   }
   sums[0] = s0;
   if (nF > 1) sums[1] = s1;
@@ -686,6 +653,106 @@ function drawStrata(rng: SeededRandom, U: Float64Array, K: number): void {
   for (let k = 0; k < K; k++) U[k] = (k + 1 - (rng.nextUint32() + 0.5) * TWO_M32) / K;
 }
 
+/** As drawStrata, with P[k] = U[0] + ... + U[k-1]. */
+function drawStrataWithPrefix(rng: SeededRandom, U: Float64Array, P: Float64Array, K: number): void {
+  let s = 0;
+  P[0] = 0;
+  for (let k = 0; k < K; k++) {
+    const u = (k + 1 - (rng.nextUint32() + 0.5) * TWO_M32) / K;
+    U[k] = u;
+    s += u;
+    P[k + 1] = s;
+  }
+}
+
+/** How many of the strata U[0..K) (U[k] in (k/K, (k+1)/K), ascending) lie below x. */
+function countBelow(U: Float64Array, K: number, x: number): number {
+  let m = Math.floor(x * K);
+  if (m < 0) m = 0;
+  else if (m > K) m = K;
+  while (m < K && U[m]! < x) m++;
+  while (m > 0 && U[m - 1]! >= x) m--;
+  return m;
+}
+
+/**
+ * The same sums as sweep (Σ_k min(1, F[f]·dr_k) for each factor), from prefix sums of the ascending
+ * uniforms: inside a linear bin dr is linear in u, so each bin (split where F[f]·dr reaches 1)
+ * contributes count·from + slope·(Σu - count·lo). Quadratic bins are summed sample by sample.
+ */
+function sumByPrefix(U: Float64Array, P: Float64Array, K: number, dists: Distributions, d: number, mode: Uint8Array,
+  binFrom: Float64Array, binTo: Float64Array, width: Float64Array, binX: Float64Array, F: Float64Array, sums: Float64Array): void {
+  const nD = dists.nD;
+  const o = d * nD;
+  const n = dists.len[d]!;
+  const cdf = dists.cdf;
+  const last = cdf[o + n - 1]!;
+  const nF = F.length;
+  for (let f = 0; f < nF; f++) sums[f] = 0;
+  let i0 = 0;
+  for (let b = 0; b < n; b++) {
+    const lo = dists.lo[o + b]!;
+    const hi = cdf[o + b]!;
+    const i1 = countBelow(U, K, hi);
+    const cnt = i1 - i0;
+    if (cnt > 0 && hi > lo) {
+      const m = mode[b]!;
+      const from = binFrom[b]!;
+      const to = binTo[b]!;
+      if (m === 0) {
+        for (let f = 0; f < nF; f++) {
+          const x = F[f]! * to;
+          sums[f]! += cnt * (x < 1 ? x : 1);
+        }
+      } else if (m === 1) {
+        const slope = dists.slope[o + b]!;
+        const whole = linearPart(P, i0, i1, lo, from, slope);
+        sums[0]! += whole;
+        for (let f = 1; f < nF; f++) {
+          const ff = F[f]!;
+          if (ff * to <= 1) sums[f]! += ff * whole;
+          else if (ff * from >= 1) sums[f]! += cnt;
+          else {
+            const iS = countBelow(U, K, lo + (1 / ff - from) / slope);
+            const a = iS < i0 ? i0 : iS > i1 ? i1 : iS;
+            sums[f]! += ff * linearPart(P, i0, a, lo, from, slope) + (i1 - a);
+          }
+        }
+      } else {
+        for (let k = i0; k < i1; k++) {
+          const dr = quadratic(hi - lo, width[b]!, binX[b]!, from, to, U[k]! - lo);
+          for (let f = 0; f < nF; f++) {
+            const x = F[f]! * dr;
+            sums[f]! += x < 1 ? x : 1;
+          }
+        }
+      }
+    }
+    i0 = i1;
+  }
+  if (i0 < K) {
+    // gulpy's cap: uniforms at or above the last cumulative value sit just below it in the last bin.
+    const bb = n - 1;
+    const uc = last - CDF_CAP_OFFSET;
+    const m = mode[bb]!;
+    let dr: number;
+    if (m === 1) dr = binFrom[bb]! + (uc - dists.lo[o + bb]!) * dists.slope[o + bb]!;
+    else if (m === 0) dr = binTo[bb]!;
+    else dr = quadratic(cdf[o + bb]! - dists.lo[o + bb]!, width[bb]!, binX[bb]!, binFrom[bb]!, binTo[bb]!, uc - dists.lo[o + bb]!);
+    if (dr < binFrom[bb]!) dr = binFrom[bb]!;
+    for (let f = 0; f < nF; f++) {
+      const x = F[f]! * dr;
+      sums[f]! += (K - i0) * (x < 1 ? x : 1);
+    }
+  }
+}
+
+/** Σ over strata a..z-1 of from + slope·(u - lo), from prefix sums P (never below count·from). */
+function linearPart(P: Float64Array, a: number, z: number, lo: number, from: number, slope: number): number {
+  const rise = P[z]! - P[a]! - (z - a) * lo;
+  return (z - a) * from + slope * (rise > 0 ? rise : 0);
+}
+
 /** Fisher-Yates order of the strata: perm[k] is the sample index stratum k lands on. */
 function shuffle(rng: SeededRandom, perm: Int32Array, K: number): void {
   for (let k = 0; k < K; k++) perm[k] = k;
@@ -695,6 +762,143 @@ function shuffle(rng: SeededRandom, perm: Int32Array, K: number): void {
     perm[i] = perm[r]!;
     perm[r] = t;
   }
+}
+
+/**
+ * Allocation rule 1 on every coverage, per sample and factor:
+ * gRow[f·K + k] = Σ_c tiv_c · min(1, Σ_{items j on c} min(1, F_f · dr_jk)) (no inner cap for F_0 = 1),
+ * and the base losses split back pro rata to the perils added to evPC[peril · nC + c].
+ */
+function combineRows(rows: Float64Array, K: number, nh: number, hCov: Uint8Array, hPeril: Uint8Array, covHits: Int32Array,
+  nC: number, F: Float64Array, covTiv: Float64Array, tivAt: number, gRow: Float64Array, evPC: Float64Array): void {
+  const nF = F.length;
+  const n = nF * K;
+  for (let i = 0; i < n; i++) gRow[i] = 0;
+  for (let c = 0; c < nC; c++) {
+    const hc = covHits[c]!;
+    if (hc === 0) continue;
+    const tiv = covTiv[tivAt + c]!;
+    if (hc === 1) {
+      let j = 0;
+      while (hCov[j] !== c) j++;
+      const r = j * K;
+      let sdr = 0;
+      for (let k = 0; k < K; k++) {
+        const dr = rows[r + k]!;
+        sdr += dr;
+        gRow[k]! += tiv * dr;
+      }
+      for (let f = 1; f < nF; f++) {
+        const ff = F[f]!;
+        const base = f * K;
+        for (let k = 0; k < K; k++) {
+          const x = ff * rows[r + k]!;
+          gRow[base + k]! += tiv * (x < 1 ? x : 1);
+        }
+      }
+      evPC[hPeril[j]! * nC + c]! += tiv * sdr;
+      continue;
+    }
+    for (let k = 0; k < K; k++) {
+      let a0 = 0;
+      for (let j = 0; j < nh; j++) if (hCov[j] === c) a0 += rows[j * K + k]!;
+      gRow[k]! += tiv * (a0 < 1 ? a0 : 1);
+      const share = a0 > 1 ? tiv / a0 : tiv;
+      for (let j = 0; j < nh; j++) if (hCov[j] === c) evPC[hPeril[j]! * nC + c]! += rows[j * K + k]! * share;
+      for (let f = 1; f < nF; f++) {
+        const ff = F[f]!;
+        let a = 0;
+        for (let j = 0; j < nh; j++) {
+          if (hCov[j] !== c) continue;
+          const x = ff * rows[j * K + k]!;
+          a += x < 1 ? x : 1;
+        }
+        gRow[f * K + k]! += tiv * (a < 1 ? a : 1);
+      }
+    }
+  }
+}
+
+/**
+ * Adds a location's K sample losses (per factor; gRow in sample order) into the slots (one per sample
+ * when pairing matters, else one); returns the sum of its base losses.
+ */
+function accumulate(gRow: Float64Array, K: number, nF: number, perSample: boolean, sGU: Float64Array): number {
+  let locSum = 0;
+  for (let f = 0; f < nF; f++) {
+    const base = f * K;
+    if (perSample) {
+      for (let k = 0; k < K; k++) sGU[base + k]! += gRow[base + k]!;
+    }
+    let s = 0;
+    for (let k = 0; k < K; k++) s += gRow[base + k]!;
+    if (!perSample) sGU[f]! += s;
+    if (f === 0) locSum = s;
+  }
+  return locSum;
+}
+
+/**
+ * As accumulate, with the place deductible and limit applied to each sample: insured losses to sPIL,
+ * the base deductible and above-limit amounts to sPD and sPA, and (when pairing matters) each base
+ * insured loss to buf[off + k]. ilOut[0] receives the location's summed base insured loss.
+ */
+function accumulateWithTerms(gRow: Float64Array, K: number, nF: number, perSample: boolean,
+  pD: number, pL: number, sGU: Float64Array, sPIL: Float64Array, sPD: Float64Array, sPA: Float64Array,
+  buf: Float64Array | null, off: number, ilOut: Float64Array): number {
+  const slots = perSample ? K : 1;
+  let locSum = 0;
+  let locIns = 0;
+  let sd = 0;
+  let sa = 0;
+  for (let k = 0; k < K; k++) {
+    const g0 = gRow[k]!;
+    locSum += g0;
+    const dP = Math.min(g0, pD);
+    const after0 = g0 - dP;
+    const il0 = Math.min(after0, pL);
+    locIns += il0;
+    if (perSample) {
+      sPD[k]! += dP;
+      sPA[k]! += after0 - il0;
+      sGU[k]! += g0;
+      sPIL[k]! += il0;
+      if (buf !== null) buf[off + k] = il0;
+    } else {
+      sd += dP;
+      sa += after0 - il0;
+    }
+  }
+  if (!perSample) {
+    sPD[0]! += sd;
+    sPA[0]! += sa;
+    sGU[0]! += locSum;
+    sPIL[0]! += locIns;
+  }
+  for (let f = 1; f < nF; f++) {
+    const base = f * K;
+    const sb = f * slots;
+    let sg = 0;
+    let si = 0;
+    for (let k = 0; k < K; k++) {
+      const gf = gRow[base + k]!;
+      const after = Math.max(gf - pD, 0);
+      const il = Math.min(after, pL);
+      if (perSample) {
+        sGU[sb + k]! += gf;
+        sPIL[sb + k]! += il;
+      } else {
+        sg += gf;
+        si += il;
+      }
+    }
+    if (!perSample) {
+      sGU[sb]! += sg;
+      sPIL[sb]! += si;
+    }
+  }
+  ilOut[0] = locIns;
+  return locSum;
 }
 
 function sumRange(a: Float64Array, from: number, to: number): number {

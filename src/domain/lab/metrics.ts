@@ -55,7 +55,7 @@ export interface AalFigures {
 }
 
 export interface CompactMetrics {
-  aal: AalFigures;
+  average_annual_loss: AalFigures;
   oep: ReturnPeriodLoss[];
   aep: ReturnPeriodLoss[];
 }
@@ -79,7 +79,7 @@ export interface LabMetrics {
   loss_basis: string;
   periods: number;
   events_with_loss: number;
-  aal: AalFigures;
+  average_annual_loss: AalFigures;
   exceedance: {
     rule: string;
     max_published_return_period: number;
@@ -206,7 +206,7 @@ export function compactMetrics(periods: number, eventLosses: readonly EventLoss[
   const agg = sortedDesc(pl.aggregate);
   const max = sortedDesc(pl.maximum);
   return {
-    aal: aalFigures(pl.aggregate),
+    average_annual_loss: aalFigures(pl.aggregate),
     oep: published.map((t) => ({ return_period: t, ...lossAtReturnPeriod(max, t) })),
     aep: published.map((t) => ({ return_period: t, ...lossAtReturnPeriod(agg, t) })),
   };
@@ -286,7 +286,7 @@ export function computeMetrics(input: MetricsInput): LabMetrics {
     loss_basis: input.lossBasis,
     periods,
     events_with_loss: elt.length,
-    aal,
+    average_annual_loss: aal,
     exceedance: {
       rule: `a return period T is published only when the sample holds at least ${PUBLICATION_MULTIPLE}·T periods`,
       max_published_return_period: periods / PUBLICATION_MULTIPLE,
@@ -330,7 +330,7 @@ export const metricsSchema = {
   description: 'Metrics block of the model lab: average annual loss, occurrence and aggregate exceedance with TVaR (published only for return periods the sample supports ten times over), spread across 1,000-period blocks, per-place shares, largest events, event and year loss tables, a damage-curve sensitivity, assumptions and warnings. Amounts are in the unit of the exposure values.',
   type: 'object',
   additionalProperties: false,
-  required: ['schema', 'perspective', 'loss_basis', 'periods', 'events_with_loss', 'aal', 'exceedance', 'blocks', 'places',
+  required: ['schema', 'perspective', 'loss_basis', 'periods', 'events_with_loss', 'average_annual_loss', 'exceedance', 'blocks', 'places',
     'largest_events', 'elt', 'ylt', 'sensitivity', 'assumptions', 'warnings'],
   properties: {
     schema: { const: METRICS_SCHEMA_NAME },
@@ -338,7 +338,7 @@ export const metricsSchema = {
     loss_basis: { type: 'string', description: 'what one event loss is (e.g. analytical mean damage, mean over samples)' },
     periods: intMin1,
     events_with_loss: { type: 'integer', minimum: 0 },
-    aal: aalSchema,
+    average_annual_loss: aalSchema,
     exceedance: {
       type: 'object',
       additionalProperties: false,
@@ -420,11 +420,11 @@ export const metricsSchema = {
               items: {
                 type: 'object',
                 additionalProperties: false,
-                required: ['label', 'factor', 'aal', 'aal_change', 'oep', 'aep'],
+                required: ['label', 'factor', 'average_annual_loss', 'aal_change', 'oep', 'aep'],
                 properties: {
                   label: { type: 'string' },
                   factor: num,
-                  aal: aalSchema,
+                  average_annual_loss: aalSchema,
                   aal_change: { type: ['number', 'null'] },
                   oep: { type: 'array', items: rpLoss },
                   aep: { type: 'array', items: rpLoss },

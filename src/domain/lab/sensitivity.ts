@@ -68,7 +68,7 @@ export function sensitivityBlock(periods: number, occurrences: readonly Occurren
         label: `damage ratios x${factor}`,
         factor,
         ...m,
-        aal_change: baseAal > 0 ? (m.aal.mean - baseAal) / baseAal : null,
+        aal_change: baseAal > 0 ? (m.average_annual_loss.mean - baseAal) / baseAal : null,
       };
     }),
   };

@@ -1,0 +1,113 @@
+// The model lab host: GET /models, POST /runs (content-addressed, run as jobs), GET /runs/{id}.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.js';
+import { LAB_MODELS, labModel } from '../domain/lab/models.js';
+import { LabSpecError, readWindstormSpec } from '../domain/lab/windstorm-lane.js';
+import { TermsError, describeTerms } from '../domain/lab/financial-terms.js';
+import { canonicalJson, contentAddress } from './canonical-json.js';
+import { refusals } from './errors.js';
+import { callerOf, requireActive } from './api/accounts.js';
+import { jobView } from '../jobs/view.js';
+
+export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
+const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms'];
+
+/**
+ * The spec after defaults are filled in: what the run's content address is taken over, so member
+ * order, spelled-out defaults and equivalent terms give one run.
+ */
+function normalizedSpec(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw refusals.invalidRequest(422, 'A run spec is a JSON object: {model, samples, exposure, terms?}.');
+  const spec = body as Record<string, unknown>;
+  const faults = Object.keys(spec).filter((k) => !SPEC_MEMBERS.includes(k)).map((k) => `unknown member ${k} (a spec has ${SPEC_MEMBERS.join(', ')})`);
+  const model = labModel(spec.model);
+  if (!model) faults.push(`model must be one of ${LAB_MODELS.map((m) => m.id).join(', ')} (GET /models lists them)`);
+  const exposure = spec.exposure as Record<string, unknown> | undefined;
+  const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
+  if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
+  if (faults.length > 0) throw refusals.invalidRequest(422, `The run spec is not acceptable: ${faults.join('; ')}.`, faults);
+  const samples = spec.samples ?? 0;
+  try {
+    // Object exposure is read on the job; validate the rest with an empty schedule in its place.
+    const read = readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms }, model!.revision);
+    return {
+      model: model!.id,
+      version: model!.version,
+      samples,
+      exposure: byObject ? { object_id: exposure!.object_id } : { points: read.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
+      terms: read.terms ? describeTerms(read.terms) : null,
+    };
+  } catch (error) {
+    if (error instanceof LabSpecError || error instanceof TermsError) {
+      const details = (error as { details: string[] }).details;
+      throw refusals.invalidRequest(422, `The run spec is not acceptable: ${details.length} fault${details.length === 1 ? '' : 's'}.`, details);
+    }
+    throw error;
+  }
+}
+
+export function labRoutes(app: FastifyInstance, services: Services) {
+  app.get('/models', async () => ({
+    schema_version: LAB_RUN_SCHEMA_VERSION,
+    models: LAB_MODELS.map((m) => {
+      const snapshot = services.feeds?.get(m.model_data.feed_id, m.model_data.version);
+      return {
+        id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
+        pinned_inputs: snapshot
+          ? { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, files: snapshot.manifest.files.map((f) => ({ name: f.name, sha256: f.sha256 })) }
+          : { ...m.model_data, available: false },
+        caps: m.caps,
+        spec: m.spec,
+      };
+    }),
+    note: 'Lab results come from externally built open models, labelled as such; they are distinct from the registry\'s validated models.',
+  }));
+
+  app.post('/runs', async (request, reply) => {
+    await requireActive(services, request);
+    const { accountId } = callerOf(request);
+    const spec = normalizedSpec(request.body);
+    const exposure = spec.exposure as { object_id?: string };
+    if (exposure.object_id !== undefined && !(await services.objects.getJson(exposure.object_id, accountId))) {
+      throw refusals.notFound(`No object ${exposure.object_id} for this key`);
+    }
+    const id = `run_${contentAddress(spec).slice(0, 32)}`;
+    const fresh = await services.labRuns.addOwner({ run_id: id, account_id: accountId, job_id: null, spec: canonicalJson(spec), created_at: new Date().toISOString() });
+    if (fresh) await services.accounts.recordUsage(accountId, 'model_run', id);
+    const owner = (await services.labRuns.owner(id, accountId))!;
+    const stored = await services.labRuns.result(id);
+    if (stored === undefined && (owner.job_id === null || (await services.jobs.get(owner.job_id, accountId))?.status === 'failed')) {
+      const job = await services.jobs.create({ accountId, verb: 'lab_run', subject: { run_id: id, model: spec.model }, input: { run_id: id, model: spec.model, spec } });
+      await services.labRuns.setJob(id, accountId, job.id);
+      services.worker?.nudge();
+    }
+    const document = await runDocument(services, id, accountId);
+    return reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${id}`).send(document);
+  });
+
+  app.get('/runs/:id', async (request) => {
+    const { id } = request.params as { id: string };
+    const { accountId } = callerOf(request);
+    if (!(await services.labRuns.owner(id, accountId))) throw refusals.notFound(`No run ${id} for this key`);
+    return runDocument(services, id, accountId);
+  });
+}
+
+async function runDocument(services: Services, id: string, accountId: string) {
+  const owner = (await services.labRuns.owner(id, accountId))!;
+  const spec = JSON.parse(owner.spec) as Record<string, unknown>;
+  const stored = await services.labRuns.result(id);
+  const job = owner.job_id ? await services.jobs.get(owner.job_id, accountId) : undefined;
+  const document: Record<string, unknown> = {
+    schema_version: LAB_RUN_SCHEMA_VERSION,
+    id,
+    model: { id: spec.model, version: spec.version },
+    spec,
+    status: stored !== undefined ? 'succeeded' : job?.status ?? 'queued',
+    label: labModel(spec.model)?.label,
+    links: { self: `/runs/${id}`, ...(job ? { job: `/jobs/${job.id}` } : {}) },
+  };
+  if (stored !== undefined) document.result = JSON.parse(stored);
+  else if (job?.status === 'failed') document.error = jobView(job).error;
+  return document;
+}
