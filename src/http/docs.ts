@@ -6,6 +6,7 @@ import { marked } from 'marked';
 import { ERROR_CODES, refusals } from './errors.js';
 import type { RouteInfo } from './host.js';
 import type { Services } from '../services.js';
+import { metricsSchema } from '../domain/lab/metrics.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const DOCS_DIR = new URL('docs/', ROOT);
@@ -56,6 +57,8 @@ export function docsRoutes(apiRoutes: readonly RouteInfo[]) {
   return (app: FastifyInstance, services: Services) => {
     const pages = loadPages();
     const schemas = loadSchemas();
+    // lab-metrics/1 is defined beside the code that writes it.
+    schemas.set('lab-metrics.v1', metricsSchema);
     const listing = () => [...schemas.keys(), 'api-contract.v0'].map((name) => ({ name, url: `/schema/${name}.json` }));
 
     app.get('/llms.txt', async (_request, reply) => {
