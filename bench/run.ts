@@ -212,7 +212,48 @@ async function priceBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench };
+async function labBench() {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { parsePiwindModel } = await import('../src/domain/lab/piwind-model.js');
+  const { runWindstorm } = await import('../src/domain/lab/windstorm-lane.js');
+  const dir = join(process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds', 'oasis-piwind', '2026-07-30');
+  const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as { files: Array<{ name: string }> };
+  const texts: Record<string, string> = {};
+  for (const f of manifest.files) if (f.name.endsWith('.csv') || f.name.endsWith('.json')) texts[f.name] = readFileSync(join(dir, f.name), 'utf8');
+  const model = parsePiwindModel(texts, { occurrenceBin: readFileSync(join(dir, 'occurrence_lt.bin')) });
+  // 12,000 locations spread over the whole footprint, buildings and contents, four occupancies.
+  const occupancies = [1050, 1100, 1150, 1200];
+  const locations = Array.from({ length: 12_000 }, (_, i) => ({
+    ref: `L${i}`,
+    latitude: 52.734 + ((i * 7919) % 1000) / 1000 * 0.061,
+    longitude: -0.918 + ((i * 104729) % 1000) / 1000 * 0.061,
+    perils_covered: 'WW1',
+    occupancy_code: occupancies[i % 4]!,
+    buildings_value: 200_000 + (i % 50) * 10_000,
+    contents_value: 50_000 + (i % 20) * 5_000,
+  }));
+  const terms = { policy: { place_deductible: 5_000, place_limit: 400_000, account_deductible: 1_000_000 }, reinsurance: { quota_share: { ceded_share: 0.2 }, layers: [{ attachment: 2_000_000, limit: 3_000_000 }, { attachment: 5_000_000, limit: 5_000_000 }] } };
+  const modelData = { feed_id: 'oasis-piwind', version: '2026-07-30', sha256: 'bench' };
+  for (const samples of [0, 10, 100]) {
+    for (const withTerms of [false, true]) {
+      const before = process.memoryUsage().rss;
+      const t = performance.now();
+      const result = runWindstorm(model, { samples, exposure: { locations }, terms: withTerms ? terms : null }, { modelData });
+      const seconds = (performance.now() - t) / 1000;
+      const events = result.model_data.events;
+      print({
+        bench: `windstorm lane, 12,000 locations (${result.exposure.items} items), samples ${samples}${withTerms ? ', with policy and reinsurance terms' : ''}`,
+        seconds: Number(seconds.toFixed(2)),
+        event_samples_per_s: samples > 0 ? Math.round((events * samples) / seconds) : null,
+        aal: result.metrics?.average_annual_loss.mean ?? null,
+        rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), rss_growth_mb: Math.round((process.memoryUsage().rss - before) / 2 ** 20),
+      });
+    }
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
