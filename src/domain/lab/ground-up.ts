@@ -17,11 +17,14 @@
 // Latin hypercube, as gulpy's default generator draws it: strata k = 0..S-1 each get one uniform
 // (k + 1 - v_k)/S, v_k from one 32-bit output ((x + 0.5)/2^32), in a random order. Streams: xoshiro128**
 // (src/domain/random.ts) seeded per event with SplitMix64(seed) XOR (2·event_id + s), s = 0 for the
-// damage uniforms (drawn location by location in schedule order, strata in order) and s = 1 for the
-// order of the strata (drawn only when terms act on sums of places, where pairing across places
-// matters; sums per place do not depend on it, so the ground-up figures are the same with or
-// without terms). The peril correlation groups of model_settings (damage correlation 0.5 / 0.7) are
-// NOT applied: numbers of different locations are independent.
+// damage uniforms and s = 1 for the order of the strata. Damage uniforms are drawn location by
+// location, locations grouped by class (same area-perils, vulnerabilities and coverages; classes in
+// the order of their first location in the schedule, schedule order inside a class), strata in
+// order. The order of the strata is drawn only when terms act on sums of places (account terms,
+// layers), where the pairing of samples across places matters; sums per place do not depend on it,
+// so the ground-up figures are the same with or without terms (up to floating-point rounding).
+// The peril correlation groups of model_settings (damage correlation 0.5 / 0.7) are NOT applied:
+// numbers of different locations are independent.
 // Allocation rule 1 (gulcalc -a1): the items (perils) of one coverage are summed, capped at the
 // coverage value, and split back pro rata; applied to every sample and to the mean, as gulpy does.
 // A location's ground-up loss is the sum over its coverages. With samples > 0 an event's loss is the
@@ -31,7 +34,7 @@
 import { seededRandom, splitMix64, type SeededRandom } from '../random.js';
 import type { PiwindModel } from './piwind-model.js';
 import type { KeyedPortfolio } from './lookup.js';
-import { CONSERVATION_TOLERANCE, accountAndReinsurance, placeInsured, type NormalizedTerms } from './financial-terms.js';
+import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms } from './financial-terms.js';
 import { binMode, scaledBinMeans } from './sensitivity.js';
 
 /** getmodel stops the damage CDF at the first bin where the running sum exceeds this. */
@@ -310,10 +313,8 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
   const gRow = new Float64Array(nF * K);
   const sums = new Float64Array(nF);
   const ilOut = new Float64Array(1);
-  const sGU = new Float64Array(nF * slots);
   const sPIL = new Float64Array(nF * slots);
-  const sPD = new Float64Array(slots);
-  const sPA = new Float64Array(slots);
+  const evPlace = new Float64Array(2); // event sums of the base place deductibles and amounts above place limits
   const evPC = new Float64Array(nP * nC);
   const evGU = new Float64Array(nF);
   const hitLoc = new Int32Array(nL);
@@ -343,10 +344,8 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
     dynamicKey.clear();
     const rng = S > 0 ? seededRandom(eventStreamSeed(seed, eventId, 0)) : null;
     const rngPerm = order ? seededRandom(eventStreamSeed(seed, eventId, 1)) : null;
-    sGU.fill(0);
     sPIL.fill(0);
-    sPD.fill(0);
-    sPA.fill(0);
+    evPlace.fill(0);
     evPC.fill(0);
     evGU.fill(0);
     let evAnalytical = 0;
@@ -464,10 +463,10 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
         // Accumulate the K samples (or the one mean) of this location.
         let locSum: number;
         if (terms) {
-          locSum = accumulateWithTerms(gRow, K, F.length, order, pD, pL, sGU, sPIL, sPD, sPA, order ? buf : null, hit * K, ilOut);
+          locSum = accumulateWithTerms(gRow, K, F.length, order, pD, pL, evGU, sPIL, evPlace, order ? buf : null, hit * K, ilOut);
           hitIL[hit] = ilOut[0]!;
         } else {
-          locSum = accumulate(gRow, K, F.length, order, sGU);
+          locSum = accumulate(gRow, K, F.length, evGU);
         }
         placeGroundUp[l]! += (w * locSum) / K;
       }
@@ -476,11 +475,7 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
 
     analytical[e] = evAnalytical;
     for (let x = 0; x < nP * nC; x++) byPC[x]! += (w * evPC[x]!) / K;
-    for (let f = 0; f < nF; f++) {
-      let s = evGU[f]!;
-      for (let q = 0; q < slots; q++) s += sGU[f * slots + q]!;
-      groundUp[f]![e] = s / K;
-    }
+    for (let f = 0; f < nF; f++) groundUp[f]![e] = evGU[f]! / K;
     if (!terms || hits === 0) continue;
 
     // Account terms and reinsurance per slot (per sample when pairing matters, else on the sums).
@@ -503,25 +498,34 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
       eIL += out[2]!;
       eQS += out[3]!;
       eNet += out[4]!;
-      let parts = sPD[q]! + sPA[q]! + out[0]! + out[1]! + out[3]! + out[4]!;
+      // Conservation of the slot's insured loss at the account and reinsurance levels.
+      let parts = out[0]! + out[1]! + out[3]! + out[4]!;
       for (let k = 0; k < nLayers; k++) {
         eLayers[k]! += out[5 + k]!;
         parts += out[5 + k]!;
       }
-      const gu = sGU[q]!;
-      const gap = Math.abs(gu - parts) / Math.max(1, gu);
+      const gap = Math.abs(pil - parts) / Math.max(1, pil);
       checks++;
       if (gap > maxGap) maxGap = gap;
-      if (gap > CONSERVATION_TOLERANCE) throw new Error(`event ${eventId}: terms do not conserve the ground-up loss (${gu} vs ${parts})`);
+      if (gap > CONSERVATION_TOLERANCE) throw new Error(`event ${eventId}: account terms and reinsurance do not conserve the insured loss (${pil} vs ${parts})`);
       fS[q] = pil > 0 ? out[2]! / pil : 0;
       gS[q] = out[2]! > 0 ? out[4]! / out[2]! : 0;
     }
     insured![0]![e] = eIL / K;
     net![0]![e] = eNet / K;
+    // Conservation of the event's ground-up loss: place retentions, account retentions, cessions, net.
+    {
+      const gu = evGU[0]!;
+      const parts = evPlace[0]! + evPlace[1]! + eAD + eAA + eQS + eNet + eLayers.reduce((a, x) => a + x, 0);
+      const gap = Math.abs(gu - parts) / Math.max(1, gu);
+      checks++;
+      if (gap > maxGap) maxGap = gap;
+      if (gap > CONSERVATION_TOLERANCE) throw new Error(`event ${eventId}: terms do not conserve the ground-up loss (${gu} vs ${parts})`);
+    }
     const t = totals!;
-    t.ground_up += (w * sumRange(sGU, 0, slots)) / K;
-    t.place_deductible += (w * sumRange(sPD, 0, slots)) / K;
-    t.place_above_limit += (w * sumRange(sPA, 0, slots)) / K;
+    t.ground_up += (w * evGU[0]!) / K;
+    t.place_deductible += (w * evPlace[0]!) / K;
+    t.place_above_limit += (w * evPlace[1]!) / K;
     t.account_deductible += (w * eAD) / K;
     t.account_above_limit += (w * eAA) / K;
     t.insured += (w * eIL) / K;
@@ -819,33 +823,27 @@ function combineRows(rows: Float64Array, K: number, nh: number, hCov: Uint8Array
   }
 }
 
-/**
- * Adds a location's K sample losses (per factor; gRow in sample order) into the slots (one per sample
- * when pairing matters, else one); returns the sum of its base losses.
- */
-function accumulate(gRow: Float64Array, K: number, nF: number, perSample: boolean, sGU: Float64Array): number {
+/** Adds a location's K sample losses (per factor) to the event sums; returns the sum of its base losses. */
+function accumulate(gRow: Float64Array, K: number, nF: number, evGU: Float64Array): number {
   let locSum = 0;
   for (let f = 0; f < nF; f++) {
     const base = f * K;
-    if (perSample) {
-      for (let k = 0; k < K; k++) sGU[base + k]! += gRow[base + k]!;
-    }
     let s = 0;
     for (let k = 0; k < K; k++) s += gRow[base + k]!;
-    if (!perSample) sGU[f]! += s;
+    evGU[f]! += s;
     if (f === 0) locSum = s;
   }
   return locSum;
 }
 
 /**
- * As accumulate, with the place deductible and limit applied to each sample: insured losses to sPIL,
- * the base deductible and above-limit amounts to sPD and sPA, and (when pairing matters) each base
- * insured loss to buf[off + k]. ilOut[0] receives the location's summed base insured loss.
+ * As accumulate, with the place deductible and limit applied to each sample. The insured losses go
+ * to sPIL (per sample when pairing matters, else summed into one slot), the base deductible and
+ * above-limit amounts to evPlace[0] and evPlace[1], and (when pairing matters) each base insured loss
+ * to buf[off + k]. ilOut[0] receives the location's summed base insured loss.
  */
-function accumulateWithTerms(gRow: Float64Array, K: number, nF: number, perSample: boolean,
-  pD: number, pL: number, sGU: Float64Array, sPIL: Float64Array, sPD: Float64Array, sPA: Float64Array,
-  buf: Float64Array | null, off: number, ilOut: Float64Array): number {
+function accumulateWithTerms(gRow: Float64Array, K: number, nF: number, perSample: boolean, pD: number, pL: number,
+  evGU: Float64Array, sPIL: Float64Array, evPlace: Float64Array, buf: Float64Array | null, off: number, ilOut: Float64Array): number {
   const slots = perSample ? K : 1;
   let locSum = 0;
   let locIns = 0;
@@ -853,28 +851,22 @@ function accumulateWithTerms(gRow: Float64Array, K: number, nF: number, perSampl
   let sa = 0;
   for (let k = 0; k < K; k++) {
     const g0 = gRow[k]!;
-    locSum += g0;
     const dP = Math.min(g0, pD);
     const after0 = g0 - dP;
     const il0 = Math.min(after0, pL);
+    locSum += g0;
+    sd += dP;
+    sa += after0 - il0;
     locIns += il0;
     if (perSample) {
-      sPD[k]! += dP;
-      sPA[k]! += after0 - il0;
-      sGU[k]! += g0;
       sPIL[k]! += il0;
       if (buf !== null) buf[off + k] = il0;
-    } else {
-      sd += dP;
-      sa += after0 - il0;
     }
   }
-  if (!perSample) {
-    sPD[0]! += sd;
-    sPA[0]! += sa;
-    sGU[0]! += locSum;
-    sPIL[0]! += locIns;
-  }
+  if (!perSample) sPIL[0]! += locIns;
+  evGU[0]! += locSum;
+  evPlace[0]! += sd;
+  evPlace[1]! += sa;
   for (let f = 1; f < nF; f++) {
     const base = f * K;
     const sb = f * slots;
@@ -882,27 +874,14 @@ function accumulateWithTerms(gRow: Float64Array, K: number, nF: number, perSampl
     let si = 0;
     for (let k = 0; k < K; k++) {
       const gf = gRow[base + k]!;
-      const after = Math.max(gf - pD, 0);
-      const il = Math.min(after, pL);
-      if (perSample) {
-        sGU[sb + k]! += gf;
-        sPIL[sb + k]! += il;
-      } else {
-        sg += gf;
-        si += il;
-      }
+      const il = Math.min(Math.max(gf - pD, 0), pL);
+      sg += gf;
+      if (perSample) sPIL[sb + k]! += il;
+      else si += il;
     }
-    if (!perSample) {
-      sGU[sb]! += sg;
-      sPIL[sb]! += si;
-    }
+    evGU[f]! += sg;
+    if (!perSample) sPIL[sb]! += si;
   }
   ilOut[0] = locIns;
   return locSum;
-}
-
-function sumRange(a: Float64Array, from: number, to: number): number {
-  let s = 0;
-  for (let i = from; i < to; i++) s += a[i]!;
-  return s;
 }
