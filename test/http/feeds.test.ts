@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { call, envelopeFaults, signup, startService, type TestService } from '../support/service.js';
+import { call, expectRefusals, signup, startService, type TestService } from '../support/service.js';
 import { FEEDS_DIR, latestVersion, manifestOf, rawFile } from '../support/feeds.js';
 
 let svc: TestService;
@@ -67,12 +67,7 @@ test('feed refusals', async () => {
     ['/feeds/usgs-comcat-m6-california/versions/2022-12-20/data?file=nope.csv', 404, 'not_found'],
     ['/feeds/usgs-comcat-m6-california/versions/2022-12-20/data?format=zip', 422, 'invalid_request'],
   ];
-  for (const [path, status, code] of cases) {
-    const answer = await get(path);
-    assert.equal(answer.status, status, `${path}: ${answer.text}`);
-    assert.equal(answer.body.error.code, code);
-    assert.deepEqual(envelopeFaults(answer), []);
-  }
+  await expectRefusals(svc.api, key, cases);
   // The manifest of an aggregate-only feed is still served.
   assert.equal((await get(`/feeds/bom-cdo-031036-prcp/versions/${latestVersion('bom-cdo-031036-prcp')}`)).status, 200);
 });

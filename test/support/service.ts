@@ -1,5 +1,6 @@
 // Starts the whole service in this process on ephemeral ports, over SQLite or a scratch
 // PostgreSQL database, and gives the tests plain HTTP helpers.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,4 +125,14 @@ export function envelopeFaults(answer: Answer): string[] {
   if (e.details !== undefined && (!Array.isArray(e.details) || e.details.some((d: unknown) => typeof d !== 'string' || d === ''))) faults.push('details');
   if (/\bat .*\.(ts|js):\d+/.test(answer.text)) faults.push('stack trace in body');
   return faults;
+}
+
+/** GETs each path and asserts its exact status, code and a valid envelope. */
+export async function expectRefusals(base: string, key: string, cases: ReadonlyArray<readonly [string, number, string]>): Promise<void> {
+  for (const [path, status, code] of cases) {
+    const answer = await call(base, 'GET', path, { key });
+    assert.equal(answer.status, status, `${path}: ${answer.text}`);
+    assert.equal(answer.body?.error?.code, code, path);
+    assert.deepEqual(envelopeFaults(answer), [], path);
+  }
 }

@@ -34,7 +34,7 @@
 import { seededRandom, splitMix64, type SeededRandom } from '../random.js';
 import type { PiwindModel } from './piwind-model.js';
 import type { KeyedPortfolio } from './lookup.js';
-import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms } from './financial-terms.js';
+import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms, type TermsBreakdown } from './financial-terms.js';
 import { binMode, scaledBinMeans } from './sensitivity.js';
 
 /** getmodel stops the damage CDF at the first bin where the running sum exceeds this. */
@@ -57,17 +57,7 @@ export interface GroundUpOptions {
 }
 
 /** Occurrence-weighted sums (Σ over events of occurrences × event mean): divide by periods for AAL. */
-export interface TermsTotals {
-  ground_up: number;
-  place_deductible: number;
-  place_above_limit: number;
-  account_deductible: number;
-  account_above_limit: number;
-  insured: number;
-  ceded_quota_share: number;
-  layers: number[];
-  net: number;
-}
+export type TermsTotals = TermsBreakdown;
 
 export interface GroundUpRun {
   samples: number;
