@@ -92,9 +92,9 @@ function stormPass(storm: Storm, point: GeoPoint, radiusKm: number, record: Reco
   const fixes = storm.fixes;
   const samples = [];
   for (let i = 0; i < fixes.length; i += 1) {
-    const segment = i + 1 < fixes.length ? [fixes[i]!, fixes[i + 1]!] : [fixes[i]!];
-    if (!mayPassWithin({ fixes: segment }, point, radiusKm)) continue;
-    samples.push(...trackSamples(segment));
+    const end = Math.min(i + 2, fixes.length);
+    if (!extentNear(fixes, i, end, point, radiusKm)) continue;
+    samples.push(...trackSamples(fixes.slice(i, end)));
   }
   for (const s of samples) {
     if (!inRecord(record, utcYear(s.epoch_ms))) continue;
@@ -125,8 +125,14 @@ const KM_PER_DEGREE_MIN = 110.5;
  * screen before sampling; storms spanning more than 180 degrees of longitude are never screened.
  */
 function mayPassWithin(storm: Pick<Storm, 'fixes'>, point: GeoPoint, radiusKm: number): boolean {
+  return extentNear(storm.fixes, 0, storm.fixes.length, point, radiusKm);
+}
+
+/** Whether fixes[from, to) span an extent that, widened by the radius, holds the point. */
+function extentNear(fixes: Storm['fixes'], from: number, to: number, point: GeoPoint, radiusKm: number): boolean {
   let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
-  for (const f of storm.fixes) {
+  for (let i = from; i < to; i += 1) {
+    const f = fixes[i]!;
     if (f.latitude < minLat) minLat = f.latitude;
     if (f.latitude > maxLat) maxLat = f.latitude;
     if (f.longitude < minLon) minLon = f.longitude;
@@ -138,8 +144,10 @@ function mayPassWithin(storm: Pick<Storm, 'fixes'>, point: GeoPoint, radiusKm: n
   const dLon = radiusKm / (KM_PER_DEGREE_MIN * Math.cos((highest * Math.PI) / 180));
   if (point.latitude < minLat - dLat || point.latitude > maxLat + dLat) return false;
   // The point may sit across the antimeridian from the track.
-  return [point.longitude, point.longitude - 360, point.longitude + 360]
-    .some((lon) => lon >= minLon - dLon && lon <= maxLon + dLon);
+  const west = minLon - dLon;
+  const east = maxLon + dLon;
+  const lon = point.longitude;
+  return (lon >= west && lon <= east) || (lon - 360 >= west && lon - 360 <= east) || (lon + 360 >= west && lon + 360 <= east);
 }
 
 /** Storms passing near a point. Pure: the caller passes the parsed archive's storms. */
