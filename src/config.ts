@@ -1,5 +1,5 @@
 // Every environment variable the service reads, parsed and typed in one place.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface RateLimitPolicy {
@@ -115,8 +115,10 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 function readPackageVersion(): string {
-  return PACKAGE_VERSION;
+  // src/config.ts and dist/config.js both sit one level below package.json.
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
-
-// Kept in step with package.json by the test suite (test/config.test.ts).
-export const PACKAGE_VERSION = '0.1.0';

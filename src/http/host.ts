@@ -110,7 +110,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
 
   app.addHook('onRequest', async (request, reply) => {
     refuseAnonymousAgent(request, services.config.refusedAgents);
-    const auth = authModeOf(request, lookup, publicPaths, options.defaultAuth);
+    const auth = authModeOf(request, publicPaths, options.defaultAuth);
     if (auth === 'key' || (auth === 'optional' && request.headers.authorization !== undefined)) {
       request.caller = await authenticate(request, services);
     }
@@ -187,14 +187,12 @@ function refuseAnonymousAgent(request: FastifyRequest, refused: readonly string[
   }
 }
 
-function authModeOf(request: FastifyRequest, lookup: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>,
-  publicPaths: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, fallback: AuthMode): AuthMode {
+function authModeOf(request: FastifyRequest, publicPaths: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, fallback: AuthMode): AuthMode {
   if (!request.is404) return request.routeOptions.config.auth ?? fallback;
   // Unknown route: a path that is public under another method answers 405 without a key;
   // any other unknown path asks for the key first (SPEC Authentication 6).
   const path = request.url.split('?')[0] ?? '/';
   if (METHODS.some((m) => publicPaths.find(m, path) !== null)) return 'none';
-  void lookup;
   return fallback;
 }
 

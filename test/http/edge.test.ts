@@ -1,5 +1,6 @@
 // The edge of every host: user agents, unknown paths and methods, rate limits, the envelope.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { call, eachDialect, envelopeFaults, signup, startService } from '../support/service.js';
 
 eachDialect('anonymous default-library agents get 403 forbidden before any route runs', async (dialect) => {
@@ -105,7 +106,7 @@ eachDialect('every host answers GET / with what it is and where its index is', a
     assert.deepEqual(health.body.verbs, ['ingest', 'analyse', 'price', 'structure', 'backtest', 'monitor', 'package']);
     assert.deepEqual(health.body.discovery.map((d: { path: string }) => d.path), ['/feeds', '/primitives', '/exchange/models']);
     assert.ok(health.body.discovery.every((d: { lists: string }) => d.lists.endsWith('.')));
-    assert.equal(typeof health.body.build.version, 'string');
+    assert.equal(health.body.build.version, JSON.parse(readFileSync('package.json', 'utf8')).version);
     assert.equal(health.body.build.schema_versions.error, '0.1.0');
     assert.ok(health.body.registry);
     // Canonical member order (RFC 8785): keys sorted at every level.
