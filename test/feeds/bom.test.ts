@@ -1,17 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseBomCdo } from '../../src/feeds/parsers/bom.js';
 import { type DailySeries } from '../../src/feeds/series.js';
+import { pinnedText as feed } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
-function feed(id: string) {
-  const dir = join(FEEDS, id, readdirSync(join(FEEDS, id))[0]!);
-  const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8'));
-  const file = (manifest.files as { name: string }[])[0]!.name;
-  return { manifest, text: readFileSync(join(dir, file), 'utf8') };
-}
 const day = (s: DailySeries, date: string) => s.days.find((d) => d.date === date);
 const nonNull = (s: DailySeries) => s.days.filter((d) => d.value !== null);
 

@@ -1,19 +1,12 @@
 // USGS ComCat parser over the pinned usgs-comcat-m6-* snapshots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { comcatOptions, parseComcat } from '../../src/feeds/parsers/comcat.js';
+import { pinnedParsed as feed, FEEDS_DIR as FEEDS } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
 
-function feed(id: string): { manifest: Manifest; text: string } {
-  const version = readdirSync(join(FEEDS, id)).sort().at(-1)!;
-  const dir = join(FEEDS, id, version);
-  const manifest = parseManifest(JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')));
-  return { manifest, text: readFileSync(join(dir, manifest.files[0]!.name), 'utf8') };
-}
 
 test('California: counts agree with a line-by-line recount', () => {
   const { manifest, text } = feed('usgs-comcat-m6-california');

@@ -1,16 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { localToUtcCandidates, parseGemaOutages, tzOffsetMinutes } from '../../src/feeds/parsers/gema-outages.js';
+import { pinnedText as feed, FEEDS_DIR as FEEDS } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
-function feed(id: string) {
-  const dir = join(FEEDS, id, readdirSync(join(FEEDS, id))[0]!);
-  const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8'));
-  const file = (manifest.files as { name: string }[])[0]!.name;
-  return { manifest, text: readFileSync(join(dir, file), 'utf8') };
-}
 const GEMA = readdirSync(FEEDS).filter((d) => d.startsWith('gema-county-outages-'));
 
 test('local-time resolution: normal, repeated and skipped hours in America/New_York', () => {

@@ -1,16 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseHurdat2 } from '../../src/feeds/parsers/hurdat2.js';
+import { pinnedText as feed } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
-function feed(id: string) {
-  const dir = join(FEEDS, id, readdirSync(join(FEEDS, id))[0]!);
-  const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8'));
-  const file = (manifest.files as { name: string }[])[0]!.name;
-  return { manifest, text: readFileSync(join(dir, file), 'utf8') };
-}
 
 test('HURDAT2 Atlantic: recount of headers and fix lines, missing codes', () => {
   const { manifest, text } = feed('noaa-nhc-hurdat2-atlantic');

@@ -1,17 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseJtwc, type NamedText } from '../../src/feeds/parsers/jtwc.js';
 import { isPlaceholderName } from '../../src/feeds/tracks.js';
+import { pinnedFiles as archive, FEEDS_DIR as FEEDS } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
-function archive(id: string): { manifest: any; files: NamedText[] } {
-  const dir = join(FEEDS, id, readdirSync(join(FEEDS, id))[0]!);
-  const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8'));
-  const files = (manifest.files as { name: string }[]).map((f) => ({ name: f.name, text: readFileSync(join(dir, f.name), 'utf8') }));
-  return { manifest, files };
-}
 const JTWC = readdirSync(FEEDS).filter((d) => d.startsWith('jtwc-best-track-'));
 
 test('every JTWC archive parses; unique fix times recounted per file with a Set', () => {

@@ -1,19 +1,12 @@
 // MTBS mapped-fire list parser over the pinned usgs-mtbs-* snapshots (point decoded from Event_ID).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { decodeMtbsEventId, mtbsOptions, parseMtbs } from '../../src/feeds/parsers/mtbs.js';
+import { pinnedParsed as feed, FEEDS_DIR as FEEDS } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
 
-function feed(id: string): { manifest: Manifest; text: string } {
-  const version = readdirSync(join(FEEDS, id)).sort().at(-1)!;
-  const dir = join(FEEDS, id, version);
-  const manifest = parseManifest(JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')));
-  return { manifest, text: readFileSync(join(dir, manifest.files[0]!.name), 'utf8') };
-}
 
 interface Check {
   rows: number; ig_date_min: string; ig_date_max: string;

@@ -1,19 +1,12 @@
 // NCEI Storm Events parser: the web-search export (Tarrant County hail) and the bulk details files (wind).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { nceiOptions, parseNceiStormEvents } from '../../src/feeds/parsers/ncei-storm-events.js';
+import { pinnedParsed as feed, FEEDS_DIR as FEEDS } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
 
-function feed(id: string): { manifest: Manifest; text: string } {
-  const version = readdirSync(join(FEEDS, id)).sort().at(-1)!;
-  const dir = join(FEEDS, id, version);
-  const manifest = parseManifest(JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')));
-  return { manifest, text: readFileSync(join(dir, manifest.files[0]!.name), 'utf8') };
-}
 
 test('search export (Tarrant hail): count and rows per year agree with a recount and the manifest notes', () => {
   const { manifest, text } = feed('noaa-ncei-storm-events-hail-tarrant-county-tx');

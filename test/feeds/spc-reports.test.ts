@@ -1,19 +1,12 @@
 // SPC hail (header-less WCM rows, mixed line endings) and tornado (SVRGIS table) parser over the pinned feeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseSpcReports, spcOptions } from '../../src/feeds/parsers/spc-reports.js';
+import { pinnedParsed as feed, FEEDS_DIR as FEEDS } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
 
-function feed(id: string): { manifest: Manifest; text: string } {
-  const version = readdirSync(join(FEEDS, id)).sort().at(-1)!;
-  const dir = join(FEEDS, id, version);
-  const manifest = parseManifest(JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')));
-  return { manifest, text: readFileSync(join(dir, manifest.files[0]!.name), 'utf8') };
-}
 
 test('Denver hail: rows per source file (manifest derivation) match a recount by year; CRLF rows are the 2008 rows', () => {
   const { manifest, text } = feed('noaa-spc-hail-denver');

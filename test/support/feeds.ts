@@ -1,6 +1,7 @@
 // Where the pinned snapshots are, for tests that recount raw files independently.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';
 
 export const FEEDS_DIR = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
 
@@ -15,4 +16,27 @@ export function manifestOf(feedId: string): any {
 export function rawFile(feedId: string, name?: string): Buffer {
   const m = manifestOf(feedId);
   return readFileSync(join(FEEDS_DIR, feedId, latestVersion(feedId), name ?? m.files[0].name));
+}
+
+/** A pinned snapshot's manifest (as JSON, so every member is there) and its first file's text. */
+export function pinnedText(feedId: string): { manifest: any; text: string } {
+  const manifest = manifestOf(feedId);
+  return { manifest, text: rawFile(feedId).toString('utf8') };
+}
+
+/** As pinnedText, with the manifest through the service's own loader. */
+export function pinnedParsed(feedId: string): { manifest: Manifest; text: string } {
+  const { manifest, text } = pinnedText(feedId);
+  return { manifest: parseManifest(manifest), text };
+}
+
+/** Every file of a pinned snapshot, as text (a track archive of many files). */
+export function pinnedFiles(feedId: string): { manifest: any; files: Array<{ name: string; text: string }> } {
+  const manifest = manifestOf(feedId);
+  return { manifest, files: (manifest.files as Array<{ name: string }>).map((f) => ({ name: f.name, text: rawFile(feedId, f.name).toString('utf8') })) };
+}
+
+/** Pinned feed ids starting with a prefix, sorted. */
+export function pinnedFeedIds(prefix: string): string[] {
+  return readdirSync(FEEDS_DIR).filter((d) => d.startsWith(prefix)).sort();
 }
