@@ -5,10 +5,10 @@ import type { Services } from '../services.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
 import { dataRequest, faultAnswer, validateStructure, type StructureTerms } from '../domain/backtest/structure.js';
 import { canonicalJson, contentAddress } from '../http/canonical-json.js';
-import { ApiError, type ErrorBody } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
-import { computePool } from './threads.js';
+import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 
 export type Window = { from_year?: number; to_year?: number } | null;
@@ -56,17 +56,12 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
 }
 
 export interface BacktestTaskInput { terms: StructureTerms; window: Window; feedsDir: string | undefined }
-export type BacktestTaskOutput = { ok: true; id: string; json: string } | { ok: false; error: ErrorBody };
+export interface BacktestTaskOutput { id: string; json: string }
 
-/** Runs in a compute thread: the artifact as canonical JSON, or the refusal. */
+/** Runs in a compute thread: the artifact as canonical JSON. */
 export async function backtestTask(input: BacktestTaskInput, store: FeedStore | undefined): Promise<BacktestTaskOutput> {
-  try {
-    const run = await replay(store, input.terms, input.window, 'backtest');
-    return { ok: true, id: run.artifact.id, json: canonicalJson(run.artifact) };
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, error: error.toBody() };
-    throw error;
-  }
+  const run = await replay(store, input.terms, input.window, 'backtest');
+  return { id: run.artifact.id, json: canonicalJson(run.artifact) };
 }
 
 export function backtestHandler(services: Services): JobHandler {
@@ -75,8 +70,7 @@ export function backtestHandler(services: Services): JobHandler {
     const structure = await services.structures.get(structureId, job.accountId);
     if (!structure) throw new ApiError(404, 'not_found', `Structure ${structureId} no longer exists.`);
     const input: BacktestTaskInput = { terms: termsOf(structure), window, feedsDir: services.config.feedsDir };
-    const out = await computePool().run({ task: 'backtest', input }) as BacktestTaskOutput;
-    if (!out.ok) throw ApiError.fromBody(out.error);
+    const out = await runTask<BacktestTaskOutput>('backtest', input);
     await services.structures.putBacktest(job.accountId, out.id, out.json);
     return JSON.parse(out.json);
   };

@@ -4,7 +4,7 @@ import type { Services } from '../services.js';
 import type { ReadScheduleInput, ReadScheduleOutput } from './threads/read-schedule.js';
 import { contentAddress } from '../http/canonical-json.js';
 import { ApiError } from '../http/errors.js';
-import { computePool } from './threads.js';
+import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 
 /** Bumped when the reader changes what it makes of the same bytes. */
@@ -26,8 +26,7 @@ export function ingestHandler(services: Services): JobHandler {
       bytes, currency, feedsDir: services.config.feedsDir,
       provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: new Date().toISOString() },
     };
-    const read = await computePool().run({ task: 'read-schedule', input }, { transferList: [bytes.buffer as ArrayBuffer] }) as ReadScheduleOutput;
-    if (!read.ok) throw new ApiError(read.status, read.code, read.message, read.details);
+    const read = await runTask<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]);
     if (await services.objects.insertJson(job.accountId, objectId, read.status, read.documentJson)) {
       await services.accounts.recordUsage(job.accountId, 'object', objectId);
     }

@@ -6,8 +6,8 @@ import { labModel } from '../domain/lab/models.js';
 import type { LabLocation } from '../domain/lab/lookup.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson } from '../http/canonical-json.js';
-import { ApiError, type ErrorBody } from '../http/errors.js';
-import { computePool } from './threads.js';
+import { ApiError } from '../http/errors.js';
+import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 
 export interface LabRunTaskInput {
@@ -15,7 +15,6 @@ export interface LabRunTaskInput {
   spec: WindstormSpec;
   feedsDir: string | undefined;
 }
-export type LabRunTaskOutput = { ok: true; json: string } | { ok: false; error: ErrorBody };
 
 /** PiWind parsed once per thread (its files checked against their pinned digests on reading). */
 function piwind(store: FeedStore, feedId: string, version: string): Promise<PiwindModel> {
@@ -28,16 +27,17 @@ function piwind(store: FeedStore, feedId: string, version: string): Promise<Piwi
   });
 }
 
-export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<LabRunTaskOutput> {
+/** Runs in a compute thread: the lane's result as canonical JSON. */
+export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<string> {
   const model = labModel(input.model);
-  if (!model || !store) return { ok: false, error: new ApiError(503, 'server_error', 'The lab model data is not available here.').toBody() };
+  if (!model || !store) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
   const snapshot = store.get(model.model_data.feed_id, model.model_data.version)!;
   const result = runWindstorm(await piwind(store, model.model_data.feed_id, model.model_data.version), input.spec, {
     modelData: { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, credit_line: snapshot.manifest.credit_line, license: snapshot.manifest.license },
     modelId: model.id,
     revision: model.revision,
   });
-  return { ok: true, json: canonicalJson(result) };
+  return canonicalJson(result);
 }
 
 /** A stored object's schedule as the lab's lookup reads it. */
@@ -65,9 +65,7 @@ export function labRunHandler(services: Services): JobHandler {
       exposure = { locations: objectLocations(object.exposure as never) };
     }
     const input: LabRunTaskInput = { model, spec: { ...spec, exposure } as unknown as WindstormSpec, feedsDir: services.config.feedsDir };
-    const out = await computePool().run({ task: 'lab-run', input }) as LabRunTaskOutput;
-    if (!out.ok) throw ApiError.fromBody(out.error);
-    await services.labRuns.putResult(runId, model, out.json);
+    await services.labRuns.putResult(runId, model, await runTask<string>('lab-run', input));
     return { run_id: runId, links: { self: `/runs/${runId}` } };
   };
 }

@@ -5,28 +5,21 @@ import { technicalPrice, isPriceRefusal, type PriceDocument } from '../domain/pr
 import type { StructureTerms } from '../domain/backtest/structure.js';
 import { applyPrice } from '../domain/risk-object/price.js';
 import { canonicalJson, contentAddress } from '../http/canonical-json.js';
-import { ApiError, type ErrorBody } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import type { FeedStore } from '../feeds/store.js';
 import { replay, termsOf, type Window } from './backtest.js';
-import { computePool } from './threads.js';
+import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 
 export interface PriceTaskInput { objectId: string; terms: StructureTerms; window: Window; feedsDir: string | undefined }
-export type PriceTaskOutput = { ok: true; json: string } | { ok: false; error: ErrorBody };
-
-export async function priceTask(input: PriceTaskInput, store: FeedStore | undefined): Promise<PriceTaskOutput> {
-  try {
-    const run = await replay(store, input.terms, input.window, 'price');
-    const priced = technicalPrice({ structure: input.terms, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest });
-    if (isPriceRefusal(priced)) return { ok: false, error: { ...priced.fault, details: [...(priced.fault.details ?? [])] } };
-    // The same object, terms and snapshot give the same id and the same bytes.
-    const id = `pr_${contentAddress({ object_id: input.objectId, inputs: priced.inputs, model: priced.model }).slice(0, 32)}`;
-    const document = { ...priced, id, object_id: input.objectId, backtest: { id: run.artifact.id, links: run.artifact.links } };
-    return { ok: true, json: canonicalJson(document) };
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, error: error.toBody() };
-    throw error;
-  }
+/** Runs in a compute thread: the price document as canonical JSON. */
+export async function priceTask(input: PriceTaskInput, store: FeedStore | undefined): Promise<string> {
+  const run = await replay(store, input.terms, input.window, 'price');
+  const priced = technicalPrice({ structure: input.terms, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest });
+  if (isPriceRefusal(priced)) throw new ApiError(priced.fault.status, priced.fault.code, priced.fault.message, priced.fault.details);
+  // The same object, terms and snapshot give the same id and the same bytes.
+  const id = `pr_${contentAddress({ object_id: input.objectId, inputs: priced.inputs, model: priced.model }).slice(0, 32)}`;
+  return canonicalJson({ ...priced, id, object_id: input.objectId, backtest: { id: run.artifact.id, links: run.artifact.links } });
 }
 
 export function priceHandler(services: Services): JobHandler {
@@ -35,9 +28,7 @@ export function priceHandler(services: Services): JobHandler {
     const object = await services.objects.get(objectId, job.accountId);
     if (!object) throw new ApiError(404, 'not_found', `Object ${objectId} no longer exists.`);
     const input: PriceTaskInput = { objectId, terms: termsOf(object), window, feedsDir: services.config.feedsDir };
-    const out = await computePool().run({ task: 'price', input }) as PriceTaskOutput;
-    if (!out.ok) throw ApiError.fromBody(out.error);
-    const document = JSON.parse(out.json) as PriceDocument & { id: string };
+    const document = JSON.parse(await runTask<string>('price', input)) as PriceDocument & { id: string };
     // Re-read: the object written is the one stored now, with the premium and the run recorded.
     const current = await services.objects.get(objectId, job.accountId);
     if (!current) throw new ApiError(404, 'not_found', `Object ${objectId} no longer exists.`);

@@ -1,6 +1,7 @@
 // CPU-heavy work runs in worker threads (piscina) so a long job never stalls the API.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { ApiError, type ErrorBody } from '../http/errors.js';
 
 let pool: Piscina | undefined;
 
@@ -20,4 +21,14 @@ export async function closeComputePool(): Promise<void> {
   const current = pool;
   pool = undefined;
   await current?.destroy();
+}
+
+/** What a task sends back: its value, or the refusal it threw (an ApiError cannot cross threads). */
+export type TaskOutcome = { ok: true; value: unknown } | { ok: false; error: ErrorBody };
+
+/** Runs a task in a compute thread; a refusal thrown there is thrown here again. */
+export async function runTask<T>(task: string, input: unknown, transferList?: ArrayBuffer[]): Promise<T> {
+  const outcome = await computePool().run({ task, input }, transferList ? { transferList } : {}) as TaskOutcome;
+  if (!outcome.ok) throw ApiError.fromBody(outcome.error);
+  return outcome.value as T;
 }

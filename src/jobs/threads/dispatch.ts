@@ -1,5 +1,7 @@
 // Entry point of every compute thread: runs the named task with its input.
 import { FeedStore } from '../../feeds/store.js';
+import { ApiError } from '../../http/errors.js';
+import type { TaskOutcome } from '../threads.js';
 import { backtestTask, type BacktestTaskInput } from '../backtest.js';
 import { labRunTask, type LabRunTaskInput } from '../lab-run.js';
 import { priceTask, type PriceTaskInput } from '../price.js';
@@ -19,7 +21,16 @@ type Task =
   | { task: 'lab-run'; input: LabRunTaskInput }
   | { task: 'price'; input: PriceTaskInput };
 
-export default async function dispatch(message: Task): Promise<unknown> {
+export default async function dispatch(message: Task): Promise<TaskOutcome> {
+  try {
+    return { ok: true, value: await run(message) };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error: error.toBody() };
+    throw error;
+  }
+}
+
+async function run(message: Task): Promise<unknown> {
   switch (message.task) {
     case 'read-schedule': return readScheduleTask(message.input);
     case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));

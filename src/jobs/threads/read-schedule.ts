@@ -2,9 +2,9 @@
 // so the main thread never holds (or copies) the parsed object tree of a large schedule.
 import { readSchedule } from '../../domain/exposure/read-schedule.js';
 import { riskObjectFromSchedule, type IngestProvenance } from '../../domain/risk-object/from-ingest.js';
-import type { ScheduleRefused } from '../../domain/exposure/types.js';
 import { oedReference } from '../../feeds/oed.js';
 import { canonicalJson } from '../../http/canonical-json.js';
+import { ApiError } from '../../http/errors.js';
 
 export interface ReadScheduleInput {
   bytes: Uint8Array;
@@ -13,14 +13,12 @@ export interface ReadScheduleInput {
   provenance: IngestProvenance;
 }
 
-export type ReadScheduleOutput =
-  | { ok: true; status: string; documentJson: string; locations: number }
-  | ScheduleRefused;
+export interface ReadScheduleOutput { status: string; documentJson: string; locations: number }
 
 export async function readScheduleTask(input: ReadScheduleInput): Promise<ReadScheduleOutput> {
   const oed = await oedReference(input.feedsDir);
   const read = readSchedule(input.bytes, { fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed });
-  if (!read.ok) return read;
+  if (!read.ok) throw new ApiError(read.status, read.code, read.message, read.details);
   const document = riskObjectFromSchedule(read, input.provenance);
-  return { ok: true, status: document.status, documentJson: canonicalJson(document), locations: read.exposure.locations.length };
+  return { status: document.status, documentJson: canonicalJson(document), locations: read.exposure.locations.length };
 }
