@@ -22,3 +22,15 @@ export const ACCEPTANCE_BODIES: Record<string, unknown> = {
       payout: { function: 'ladder', levels: [{ at_least: 100000, fraction: 0.5 }, { at_least: 250000, fraction: 1.0 }] } },
     financial_structure: { currency: 'USD', limit: 5000000, attachment: 0 }, period: { start: '2027-01-01', end: '2027-12-31' } },
 };
+
+/** Denver hail with a seasonal term, an annual aggregate attachment and an annual limit (not an acceptance body). */
+export const DENVER_HAIL = {
+  peril: { code: 'severe_convective_storm', region: { type: 'box', min_latitude: 39.6, max_latitude: 39.9, min_longitude: -105.1, max_longitude: -104.6 } },
+  trigger: {
+    type: 'parametric_cat_in_a_box', data_sources: [{ feed_id: 'noaa-spc-hail-denver', version: '2011-08-19' }],
+    measurement: { variable: 'hail_diameter', unit: 'in' }, aggregation_window: { duration: 'P1D' },
+    payout: { function: 'ladder', levels: [{ at_least: 1.75, fraction: 0.25 }, { at_least: 2.75, fraction: 1 }] },
+  },
+  financial_structure: { currency: 'USD', limit: 1000000, attachment: 250000, annual_limit: 1500000 },
+  period: { start: '2027-04-01', end: '2027-09-30' },
+};

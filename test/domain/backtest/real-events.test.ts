@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { backtest, closeMoney, csvRecords, DAY, lines, rawText, splitCsv, utcDay } from './support.js';
 import { rawFile } from '../../support/feeds.js';
+import { DENVER_HAIL } from '../../support/acceptance.js';
 
 interface Row { id: string; t: number; v: number }
 interface Cluster { first: Row; peak: Row; members: Row[] }
@@ -151,19 +152,9 @@ test('(e) wildfire cat-in-a-box over the MTBS Northern California extract matche
 
 // ---- severe_convective_storm, noaa-spc-hail-denver --------------------------------------------
 
-const HAIL = {
-  peril: { code: 'severe_convective_storm', region: { type: 'box', min_latitude: 39.6, max_latitude: 39.9, min_longitude: -105.1, max_longitude: -104.6 } },
-  trigger: {
-    type: 'parametric_cat_in_a_box', data_sources: [{ feed_id: 'noaa-spc-hail-denver', version: '2011-08-19' }],
-    measurement: { variable: 'hail_diameter', unit: 'in' }, aggregation_window: { duration: 'P1D' },
-    payout: { function: 'ladder', levels: [{ at_least: 1.75, fraction: 0.25 }, { at_least: 2.75, fraction: 1 }] },
-  },
-  financial_structure: { currency: 'USD', limit: 1000000, attachment: 250000, annual_limit: 1500000 },
-  period: { start: '2027-04-01', end: '2027-09-30' },
-};
 
 test('severe_convective_storm hail cat-in-a-box over SPC Denver matches a recount of the raw rows; 1990-2004 disclosed as missing, not zeros', async () => {
-  const artifact = await backtest(HAIL);
+  const artifact = await backtest(DENVER_HAIL);
   // SPC WCM hail rows: om,yr,mo,dy,date,time,tz,st,stf,stn,mag,...,slat(15),slon(16); no header.
   const seen = new Map<string, number>();
   const rows: Row[] = [];

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { backtest, load } from '../backtest/support.js';
-import { ACCEPTANCE_BODIES } from '../../support/acceptance.js';
+import { ACCEPTANCE_BODIES, DENVER_HAIL } from '../../support/acceptance.js';
 import type { BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
 import type { BacktestWindow } from '../../../src/domain/backtest/structure.js';
 import {
@@ -126,17 +126,7 @@ test('tropical_cyclone (c) gate and wildfire (e): Poisson rate × empirical seve
 });
 
 test('severe convective storm (hail, Denver): seasonal term, annual aggregate attachment and annual limit in both views', async () => {
-  const HAIL = {
-    peril: { code: 'severe_convective_storm', region: { type: 'box', min_latitude: 39.6, max_latitude: 39.9, min_longitude: -105.1, max_longitude: -104.6 } },
-    trigger: {
-      type: 'parametric_cat_in_a_box', data_sources: [{ feed_id: 'noaa-spc-hail-denver', version: '2011-08-19' }],
-      measurement: { variable: 'hail_diameter', unit: 'in' }, aggregation_window: { duration: 'P1D' },
-      payout: { function: 'ladder', levels: [{ at_least: 1.75, fraction: 0.25 }, { at_least: 2.75, fraction: 1 }] },
-    },
-    financial_structure: { currency: 'USD', limit: 1000000, attachment: 250000, annual_limit: 1500000 },
-    period: { start: '2027-04-01', end: '2027-09-30' },
-  };
-  const { doc, artifact } = await priced(HAIL);
+  const { doc, artifact } = await priced(DENVER_HAIL);
   checkDocument(doc, artifact, 1_000_000);
   assert.equal(doc.fitted_view.method, 'poisson_empirical_severity');
   assert.equal(doc.fitted_view.annual_terms!.method, 'exact_distribution');
