@@ -133,3 +133,18 @@ export function boundingBox(points: readonly GeoPoint[]): Box | null {
   const maxLon = lons[gapStart] === -180 && minLon > -180 ? 180 : lons[gapStart]!;
   return { min_latitude: minLat, max_latitude: maxLat, min_longitude: minLon, max_longitude: maxLon };
 }
+
+/** Eastward span of a longitude range in degrees (a range with min > max crosses the antimeridian). */
+const lonSpan = (min: number, max: number): number => (max >= min ? max - min : max - min + 360);
+const lonOffset = (lon: number, min: number): number => (lon >= min ? lon - min : lon - min + 360);
+
+/** Whether box `inner` lies wholly inside box `outer` (edges inclusive, antimeridian-aware). */
+/** Whether box `inner` lies wholly inside `outer` (edges may coincide), antimeridian-aware. */
+export function boxWithin(inner: Box, outer: Box): boolean {
+  if (inner.min_latitude < outer.min_latitude || inner.max_latitude > outer.max_latitude) return false;
+  const outerSpan = lonSpan(outer.min_longitude, outer.max_longitude);
+  if (outerSpan >= 360) return true;
+  const start = lonOffset(inner.min_longitude, outer.min_longitude) % 360;
+  return start + lonSpan(inner.min_longitude, inner.max_longitude) <= outerSpan + 1e-12;
+}
+

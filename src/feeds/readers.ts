@@ -15,6 +15,7 @@ import { parseBomCdo } from './parsers/bom.js';
 import { parseGemaOutages } from './parsers/gema-outages.js';
 import { parseHurdat2 } from './parsers/hurdat2.js';
 import { parseJtwc } from './parsers/jtwc.js';
+import { DEFAULT_WIND_ELEMENT } from '../domain/backtest/structure.js';
 
 export type CatalogPeril = 'earthquake' | 'severe_convective_storm' | 'wildfire';
 
@@ -63,8 +64,6 @@ export function isDailySeries(snapshot: Snapshot): boolean {
   return snapshot.manifest.kind === 'daily_series' || snapshot.manifest.kind === 'outage_series';
 }
 
-/** The element a GHCN wind feed is read as unless a trigger names another. */
-export const DEFAULT_WIND_ELEMENT = 'AWND';
 
 export function dailySeries(store: FeedStore, snapshot: Snapshot, element?: string): Promise<DailySeries> {
   const id = snapshot.feed_id;

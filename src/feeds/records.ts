@@ -1,7 +1,7 @@
 // Record types the publisher parsers return, and the few helpers they share (CSV reading with line
 // numbers, local-time conversion, id de-duplication, sorting, quirk wording).
 import { parse } from 'csv-parse/sync';
-import type { Box } from '../domain/geo.js';
+import { boxContains, type Box } from '../domain/geo.js';
 
 /** Every parser returns its records plus a disclosure of each oddity met. */
 export interface ParseResult<T> {
@@ -193,10 +193,7 @@ export function lineEndingQuirk(csv: CsvText): string | null {
  * (e.g. -116.45 in a box ending at -116.45).
  */
 export function inBox(box: Box, lat: number, lon: number): boolean {
-  if (lat < box.min_latitude || lat > box.max_latitude) return false;
-  return box.min_longitude <= box.max_longitude
-    ? lon >= box.min_longitude && lon <= box.max_longitude
-    : lon >= box.min_longitude || lon <= box.max_longitude;
+  return boxContains(box, { latitude: lat, longitude: lon });
 }
 
 /** Points outside the manifest's coverage box, disclosed (kept as published). */

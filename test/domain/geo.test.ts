@@ -7,8 +7,7 @@ import {
   haversineKm,
   polygonContains,
   type Box,
-  type Polygon,
-} from '../../src/domain/geo.js';
+  type Polygon, boxWithin } from '../../src/domain/geo.js';
 
 const p = (latitude: number, longitude: number) => ({ latitude, longitude });
 const close = (actual: number, expected: number, tolerance: number) =>
@@ -96,4 +95,15 @@ test('a point exactly on a box edge is inside (no modular rounding)', () => {
   assert.equal(boxContains(box, { latitude: 45, longitude: -116.45 }), true);
   assert.equal(boxContains(box, { latitude: 45, longitude: -124.9 }), true);
   assert.equal(boxContains(box, { latitude: 45, longitude: -116.4499 }), false);
+});
+
+test('boxWithin: edges may coincide; a box across the antimeridian holds boxes on both sides', () => {
+  const outer = { min_latitude: 30, max_latitude: 40, min_longitude: -120, max_longitude: -110 };
+  assert.equal(boxWithin(outer, outer), true);
+  assert.equal(boxWithin({ min_latitude: 31, max_latitude: 39, min_longitude: -119, max_longitude: -111 }, outer), true);
+  assert.equal(boxWithin({ min_latitude: 31, max_latitude: 41, min_longitude: -119, max_longitude: -111 }, outer), false);
+  assert.equal(boxWithin({ min_latitude: 31, max_latitude: 39, min_longitude: -121, max_longitude: -111 }, outer), false);
+  const pacific = { min_latitude: -10, max_latitude: 10, min_longitude: 170, max_longitude: -170 };
+  assert.equal(boxWithin({ min_latitude: 0, max_latitude: 5, min_longitude: 175, max_longitude: -175 }, pacific), true);
+  assert.equal(boxWithin({ min_latitude: 0, max_latitude: 5, min_longitude: 160, max_longitude: 175 }, pacific), false);
 });

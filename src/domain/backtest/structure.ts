@@ -21,7 +21,8 @@
 //   backtest request is not {from_year, to_year} integers in order.
 
 import { parseIsoDuration } from '../occurrence.js';
-import type { Box, Polygon } from '../geo.js';
+import { boxWithin, type Box, type Polygon } from '../geo.js';
+import { PERIL_CODES, type PerilCode } from '../exposure/types.js';
 import type { Gate } from '../tracks/gate.js';
 import { isTermFault, termRule, termWindow, type TermRule } from './term.js';
 import type { LadderLevel, PayoutBasis, PayoutFunction } from './payout.js';
@@ -29,11 +30,7 @@ import type { LadderLevel, PayoutBasis, PayoutFunction } from './payout.js';
 // ---------------------------------------------------------------------------------------------
 // Vocabulary
 
-export const PERIL_CODES = [
-  'earthquake', 'weather_station', 'tropical_cyclone', 'flood', 'wildfire', 'severe_convective_storm',
-  'cloud_outage', 'extratropical_cyclone', 'grid_outage',
-] as const;
-export type PerilCode = (typeof PERIL_CODES)[number];
+export { PERIL_CODES, type PerilCode };
 
 /** SPEC Perils table: the seven perils with a pricing (and backtest) model. */
 export const PRICED_PERILS: readonly PerilCode[] = [
@@ -426,7 +423,7 @@ const FEED_KIND_WORDS: Record<string, string> = {
 
 /** GHCN-Daily elements a wind index may read (daily mean wind and fastest 2-min / 5-s / gust / 1-min / mile). */
 export const GHCN_WIND_ELEMENTS = ['AWND', 'WSF2', 'WSF5', 'WSFG', 'WSF1', 'WSFM'] as const;
-/** The element read from a GHCN wind feed when the trigger names none (readers.ts DEFAULT_WIND_ELEMENT). */
+/** The element read from a GHCN wind feed when the trigger names none (the feed readers default to it too). */
 export const DEFAULT_WIND_ELEMENT = 'AWND';
 
 /** Which reader of src/feeds/readers.ts loads the data a structure reads, and with which element. */
@@ -881,19 +878,6 @@ function coverageBoxOf(manifest: FeedFacts): Box | null {
     min_latitude: raw.min_latitude as number, max_latitude: raw.max_latitude as number,
     min_longitude: raw.min_longitude as number, max_longitude: raw.max_longitude as number,
   };
-}
-
-/** Eastward span of a longitude range in degrees (a range with min > max crosses the antimeridian). */
-const lonSpan = (min: number, max: number): number => (max >= min ? max - min : max - min + 360);
-const lonOffset = (lon: number, min: number): number => (lon >= min ? lon - min : lon - min + 360);
-
-/** Whether box `inner` lies wholly inside box `outer` (edges inclusive, antimeridian-aware). */
-export function boxWithin(inner: Box, outer: Box): boolean {
-  if (inner.min_latitude < outer.min_latitude || inner.max_latitude > outer.max_latitude) return false;
-  const outerSpan = lonSpan(outer.min_longitude, outer.max_longitude);
-  if (outerSpan >= 360) return true;
-  const start = lonOffset(inner.min_longitude, outer.min_longitude) % 360;
-  return start + lonSpan(inner.min_longitude, inner.max_longitude) <= outerSpan + 1e-12;
 }
 
 function regionBox(region: Region): Box {

@@ -39,9 +39,3 @@ export function passes(event: SelectableEvent, f: EventFilter): boolean {
 export function selectEvents<T extends SelectableEvent>(events: readonly T[], filter: EventFilter): T[] {
   return events.filter((e) => passes(e, filter));
 }
-
-/** Whether box `inner` lies wholly inside `outer` (edges may coincide). */
-export function boxHolds(outer: Box, inner: Box): boolean {
-  return inner.min_latitude >= outer.min_latitude && inner.max_latitude <= outer.max_latitude
-    && inner.min_longitude >= outer.min_longitude && inner.max_longitude <= outer.max_longitude;
-}

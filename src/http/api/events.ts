@@ -3,8 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import type { Box } from '../../domain/geo.js';
-import { boundingBox } from '../../domain/geo.js';
-import { boxHolds, selectEvents, type EventFilter } from '../../domain/events/selection.js';
+import { boundingBox, boxWithin } from '../../domain/geo.js';
+import { selectEvents, type EventFilter } from '../../domain/events/selection.js';
 import { clusterOccurrences, parseIsoDuration } from '../../domain/occurrence.js';
 import { catalogPeril, eventCatalog, type CatalogPeril, type EventCatalog } from '../../feeds/readers.js';
 import type { Snapshot } from '../../feeds/store.js';
@@ -101,7 +101,7 @@ function resolveSnapshot(services: Services, peril: CatalogPeril, query: Query, 
   if (box === undefined) {
     throw noCatalogue(`Name a catalog with feed=<feed_id>, or give a box (min_lat, max_lat, min_lon, max_lon) that one ${peril} catalog holds.`, listing);
   }
-  const holding = all.filter((s) => boxHolds(snapshotBox(s), box));
+  const holding = all.filter((s) => boxWithin(box, snapshotBox(s)));
   if (holding.length === 0) throw noCatalogue(`No single ${peril} catalog holds the box ${edges(box)}; each catalog's edges are listed.`, listing);
   if (holding.length > 1) {
     throw noCatalogue(`Several ${peril} catalogs hold the box ${edges(box)}; name one with feed=<feed_id>.`,
