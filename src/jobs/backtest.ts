@@ -29,8 +29,7 @@ export function termsOf(document: Record<string, unknown>): StructureTerms {
 export async function replay(store: FeedStore | undefined, terms: StructureTerms, window: Window, verb: 'backtest' | 'price'): Promise<Replay> {
   const shape = validateStructure(terms);
   const early = faultAnswer(shape, verb);
-  // A price is refused on its job with one code, whatever stops the terms from being replayed.
-  if (early) throw new ApiError(422, verb === 'price' ? 'unpriceable_object' : early.code, early.message, early.details);
+  if (early) throw new ApiError(422, early.code, early.message, early.details);
   const request = dataRequest(shape.structure!);
   const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
   const validation = validateStructure(terms, {

@@ -1104,7 +1104,8 @@ export function faultAnswer(v: StructureValidation, verb: 'structure' | 'backtes
       message: `${lead}: ${faults.map((x) => x.fault).join(', ')}`,
       details: faults.map((x) => `${x.fault} at ${x.path || '(terms)'}: ${x.message}`),
     };
-  const shape = pick(v.shape_faults, FAULT_CODES.shape, 'the structure cannot be cut');
+  // A price is refused on its job with one code, whatever stops its terms from being replayed.
+  const shape = pick(v.shape_faults, verb === 'price' ? FAULT_CODES.data.price : FAULT_CODES.shape, verb === 'price' ? 'the object cannot be priced' : 'the structure cannot be cut');
   if (verb === 'structure' || shape) return shape;
   const request = pick(v.request_faults, FAULT_CODES.request, 'the backtest window is not readable');
   if (request) return request;

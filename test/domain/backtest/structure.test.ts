@@ -112,6 +112,7 @@ test('shape faults are named and answered on the POST with 422 invalid_structure
     }
     const answer = faultAnswer(v, 'structure');
     assert.equal(answer?.code, 'invalid_structure', name);
+    assert.equal(faultAnswer(v, 'price')?.code, 'unpriceable_object', `${name}: a price job refuses it with its own code`);
     assert.equal(answer?.status, 422);
     assert.ok(answer!.details.length >= 1);
   }
