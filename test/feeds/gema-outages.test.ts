@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { excludedObservations } from '../../src/domain/quality.js';
 import { readdirSync } from 'node:fs';
 import { localToUtcCandidates, parseGemaOutages, tzOffsetMinutes } from '../../src/feeds/parsers/gema-outages.js';
 import { pinnedText as feed, FEEDS_DIR as FEEDS } from '../support/feeds.js';
@@ -74,5 +75,7 @@ test('GEMA hand-made: ambiguous hour without a backward step is disclosed', () =
   assert.equal(s.records[1]!.utc_offset_min, -240);
   assert.ok(s.quirks.some((q) => q.includes('no backward step')));
   assert.ok(s.quirks.some((q) => q.includes('outage_count above customer_count')));
-  assert.equal(s.days[0]!.value, 200);
+  // 200 customers out of a county of 100 is not a measurement: screened out before the daily peak, listed.
+  assert.equal(s.days[0]!.value, 7);
+  assert.deepEqual(excludedObservations(s).map((o) => [o.date, o.value, o.reason]), [['2024-11-03', 200, 'above_customer_count']]);
 });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { excludedObservations } from '../../src/domain/quality.js';
 import { join } from 'node:path';
 import { parseGhcnCsv, parseGhcnDly } from '../../src/feeds/parsers/ghcnd.js';
 import { dayEpoch, toStandardUnits, type DailySeries } from '../../src/feeds/series.js';
@@ -61,7 +62,8 @@ test('GHCN .dly wind (USW00003870): AWND/WSF2/WSF5 counts, QC flag, suspect valu
     assert.equal(s.unit, 'tenths of m/s');
     assert.equal(s.days[0]!.date, check.from);
     assert.equal(s.days.at(-1)!.date, check.to);
-    assert.equal(nonNull(s).length, check.day_values - check.qc_flagged_values, el);
+    // QFLAG values and values above the 75 m/s bound (the four WSF5 gusts below) are excluded.
+    assert.equal(nonNull(s).length, check.day_values - check.qc_flagged_values - (el === 'WSF5' ? 4 : 0), el);
     assertContiguous(s);
   }
   const awnd = parseGhcnDly(text, 'AWND', { units: manifest.units });
@@ -70,11 +72,16 @@ test('GHCN .dly wind (USW00003870): AWND/WSF2/WSF5 counts, QC flag, suspect valu
   const x = day(wsf5, '2002-05-04')!;
   assert.equal(x.value, null);
   assert.match(x.flags!, /Q=X;.*raw=1381/);
-  // The manifest's quality warning: 983 (98.3 m/s) unflagged; kept but flagged suspect.
+  // The manifest's quality warning: 983 (98.3 m/s) unflagged, above the 75 m/s bound: excluded,
+  // raw value kept, and listed with the three other gusts of 80-94 m/s.
   const sus = day(wsf5, '2010-07-16')!;
-  assert.equal(sus.value, 983);
-  assert.match(sus.flags!, /suspect=range/);
+  assert.equal(sus.value, null);
+  assert.match(sus.flags!, /excluded=above_physical_bound;raw=983/);
   assert.ok(wsf5.quirks.some((q) => q.includes('2010-07-16 983')));
+  assert.deepEqual(excludedObservations(wsf5).map((o) => [o.date, o.value, o.reason]), [
+    ['2002-05-04', 1381, 'publisher_quality_flag'], ['2010-06-29', 805, 'above_physical_bound'], ['2010-07-16', 983, 'above_physical_bound'],
+    ['2010-07-28', 939, 'above_physical_bound'], ['2010-10-26', 894, 'above_physical_bound'],
+  ]);
   assert.ok(Math.abs(toStandardUnits(awnd).days.find((d) => d.date === '1993-03-13')!.value! - 10.9) < 1e-9);
 });
 
@@ -119,7 +126,7 @@ test('GHCN CSV without a manifest unit says so; converted exports keep their uni
   const inches = parseGhcnCsv(csv, 'PRCP', { units: { PRCP: 'inches' } });
   assert.equal(inches.unit, 'inches');
   assert.deepEqual(inches.days.map((d) => d.value), [0.5, null, null]);
-  assert.ok(inches.quirks.some((q) => q.includes('impossible negative')));
+  assert.ok(inches.quirks.some((q) => q.includes('outside the physical bounds') && q.includes('-1 (below_physical_bound)')));
   assert.ok(inches.quirks.some((q) => q.includes('duplicate dates')));
   assert.ok(Math.abs(toStandardUnits(inches).days[0]!.value! - 12.7) < 1e-9);
 });

@@ -35,7 +35,8 @@ test('KNMI hand-made rows: negative and duplicate values are disclosed', () => {
   const txt = 'legend\r\n\r\nSTN,YYYYMMDD,   RD,   SX,\r\n  1,20200101,    5,     ,\r\n  1,20200102,   -1,     ,\r\n  1,20200102,    3,     ,\r\n  1,20200104,     ,     ,\r\n';
   const s = parseKnmiNeerslag(txt);
   assert.deepEqual(s.days.map((d) => [d.date, d.value]), [['2020-01-01', 5], ['2020-01-02', null]]);
-  assert.ok(s.quirks.some((q) => q.includes('impossible negative')));
+  assert.ok(s.quirks.some((q) => q.includes('outside the physical bounds') && q.includes('2020-01-02 -1')));
+  assert.match(s.days[1]!.flags!, /excluded=below_physical_bound;raw=-1/);
   assert.ok(s.quirks.some((q) => q.includes('duplicate dates')));
   assert.ok(s.quirks.some((q) => q.includes('1 with a blank RD')));
 });

@@ -83,5 +83,6 @@ test('NWIS write_csv (11425500) and hand-made no-value codes', () => {
   assert.deepEqual(h.days.map((d) => d.value), [10, null, null, null, null]);
   assert.equal(h.days[1]!.flags, 'cd=P;no_value=Ice');
   assert.ok(h.quirks.some((q) => q.includes('duplicate dates')));
-  assert.ok(h.quirks.some((q) => q.includes('negative (P): 1')));
+  assert.ok(h.quirks.some((q) => q.includes('excluded below_physical_bound (P): 1')));
+  assert.equal(h.days[2]!.flags, 'cd=P;excluded=below_physical_bound;raw=-5');
 });

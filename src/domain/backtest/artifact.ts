@@ -4,14 +4,15 @@
 // Window: the calendar years from_year..to_year, by default the first to the last calendar year of
 // the feed's period_of_record. A window reaching outside those years is refused
 // (unbacktestable_structure), never clipped. The partial first and last years are in the window:
-// - event catalogs, report extracts and track archives: a year whose term the record covers only
-//   in part is counted (n includes it) on the events the archive holds, and is named in
-//   data_coverage.partial_years with the days covered; a year whose term the record does not reach
-//   at all, or a year the manifest lists in years_missing, has no record: payout null, left out of
-//   n, named in data_coverage.years_missing. Never filled, never a zero.
-// - daily series: a year is counted when at least one window of the term has a value on every day;
-//   the term's missing days (null, or outside the series) are disclosed per year; a year with no
-//   computable window has no record (payout null, named in years_missing).
+// - a year whose term the record does not reach at all, a year the manifest lists in years_missing,
+//   or (daily series) a year with no computable window has no record: payout null, left out of n,
+//   named in data_coverage.years_missing. Never filled, never a zero.
+// - a year whose term lacks more than 10% of its days (src/domain/quality.ts, the hazard
+//   summaries' rule) is partial: what its days would have paid is shown (payout_on_partial_record)
+//   but its payout is null and it is left out of n, named in data_coverage.partial_years.
+// - a year lacking fewer days is complete and counted; its missing days are disclosed.
+// Daily values excluded by the data-quality rule are missing days, each listed in
+// data_coverage.excluded_observations with date, value and reason.
 
 import type { QuakeEvent, ReportEvent } from '../../feeds/records.js';
 import type { DailySeries } from '../../feeds/series.js';
@@ -27,10 +28,20 @@ import {
   type BacktestWindow, type FaultAnswer, type FeedFacts, type Structure, type StructureFault, type UnitName,
 } from './structure.js';
 import { describeTermRule, DAY_MS, termWindow, termYearOf, type TermWindow } from './term.js';
+
+/** The term-year a day (YYYY-MM-DD) belongs to, or null outside every term. */
+function termYearOfDay(rule: Parameters<typeof termYearOf>[0], date: string): number | null {
+  return termYearOf(rule, dayEpoch(date));
+}
 import { gateCrossings, type GateUnit } from './track-gate.js';
 import { dayEpoch } from '../../feeds/series.js';
+import {
+  excludedObservations, isPartialYear, PARTIAL_YEAR_MAX_MISSING_SHARE, PARTIAL_YEAR_RULE, PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT,
+  siObservation, type SiObservation,
+} from '../quality.js';
 
-export const BACKTEST_ENGINE = { name: 'catrisk-backtest', version: '1.0.0' } as const;
+// 1.1.0: partial years (more than 10% of the term lacking) left out of n; excluded observations listed.
+export const BACKTEST_ENGINE = { name: 'catrisk-backtest', version: '1.1.0' } as const;
 
 export const HISTORY_STATEMENT =
   'History, not a forecast: this replays the structure\'s terms over the pinned historical record named in feed; it shows what the ' +
@@ -164,7 +175,7 @@ function eventCoverage(term: TermWindow, manifest: FeedFacts): Coverage {
       : `the term ${term.from} to ${term.to} lies outside the period of record (${from} to ${to})`;
     return { record: 'missing', days_covered: 0, reason };
   }
-  return { record: covered < term.days ? 'partial' : 'complete', days_covered: covered, reason: null };
+  return { record: isPartialYear(term.days - covered, term.days) ? 'partial' : 'complete', days_covered: covered, reason: null };
 }
 
 interface YearWork {
@@ -182,7 +193,7 @@ function seriesCoverage(t: TermIndex, manifest: FeedFacts): Coverage {
       : t.missing_days === t.term_days ? 'no value on any day of the term' : 'no window of the term has a value on every day';
     return { record: 'missing', days_covered: t.term_days - t.missing_days, reason };
   }
-  return { record: t.missing_days > 0 ? 'partial' : 'complete', days_covered: t.term_days - t.missing_days, reason: null };
+  return { record: isPartialYear(t.missing_days, t.term_days) ? 'partial' : 'complete', days_covered: t.term_days - t.missing_days, reason: null };
 }
 
 function rateOnLine(payout: number | null, limit: number): number | null {
@@ -214,6 +225,7 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
   let occurrenceRule = '';
   let indexUnit = '';
   let unitNote = '';
+  let excluded: SiObservation[] = [];
 
   if (s.design === 'cat_in_a_box') {
     const box = s.gate as Box;
@@ -340,6 +352,11 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
     const windowDays = Math.round(s.aggregation_window!.ms / DAY_MS);
     const dayMap = seriesDayMap(data.series);
     const element = seriesElement(s, feed.feed_id);
+    const first = termWindow(s.term, fromYear);
+    const last = termWindow(s.term, toYear);
+    excluded = excludedObservations(data.series, first.from, last.to)
+      .filter((o) => { const y = termYearOfDay(s.term, o.date); return y !== null && y >= fromYear && y <= toYear; })
+      .map(siObservation);
     selection = {
       source_id: data.series.source_id,
       variable: data.series.variable,
@@ -385,51 +402,68 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
   // Years, statistics, burning cost.
   const results: YearResult[] = [];
   const yearsOut: YearOut[] = work.map((w) => {
-    const payout = w.gross === null ? null : annualPayout(w.gross, { attachment, annual_cap: annualCap });
-    results.push({ year: w.term.year, payout, gross_payout: w.gross, paying_occurrences: w.occurrences.filter((o) => o.payout > 0).length });
+    const observed = w.gross === null ? null : annualPayout(w.gross, { attachment, annual_cap: annualCap });
+    // A partial year is shown, never counted: its payout stands aside and n leaves it out.
+    const partial = w.coverage.record === 'partial';
+    const payout = partial ? null : observed;
+    const gross = partial ? null : w.gross;
+    results.push({ year: w.term.year, payout, gross_payout: gross, paying_occurrences: w.occurrences.filter((o) => o.payout > 0).length });
     return {
       year: w.term.year,
       term: { from: w.term.from, to: w.term.to },
       record: w.coverage.record,
       payout,
-      gross_payout: w.gross,
+      gross_payout: gross,
       rate_on_line: rateOnLine(payout, limit),
       ...(w.coverage.record === 'missing' ? { no_record_reason: w.coverage.reason } : {}),
-      ...(w.coverage.record === 'partial' && s.design !== 'index_series' ? { term_days: w.term.days, days_covered: w.coverage.days_covered } : {}),
+      ...(partial ? {
+        payout_on_partial_record: observed,
+        partial_reason: `the term lacks ${w.term.days - w.coverage.days_covered} of its ${w.term.days} days, more than ${PARTIAL_YEAR_MAX_MISSING_SHARE * 100}%: shown, left out of n`,
+      } : {}),
+      ...(w.coverage.days_covered < w.term.days && w.coverage.record !== 'missing' && s.design !== 'index_series' ? { term_days: w.term.days, days_covered: w.coverage.days_covered } : {}),
       ...w.extra,
       occurrences: w.occurrences,
     };
   });
   const statistics = backtestStatistics(results, annualCap);
-  if (statistics.years === 0) {
+  if (work.every((w) => w.coverage.record === 'missing')) {
     return failure([dataFault('no_recorded_year_in_window', 'window',
       `no year of the window ${fromYear} to ${toYear} has a record in ${feed.feed_id} ${feed.version} (every year is missing); nothing to replay`)]);
   }
 
-  const covered = yearsOut.filter((y) => y.record !== 'missing');
+  const covered = yearsOut.filter((y) => y.record === 'complete');
+  const partialYears = yearsOut.filter((y) => y.record === 'partial');
   const missing = yearsOut.filter((y) => y.record === 'missing');
   const inWindow = (y: number): boolean => y >= fromYear && y <= toYear;
   const dataCoverage: Record<string, unknown> = {
     period_of_record: { from: feed.manifest.period_of_record?.from ?? null, to: feed.manifest.period_of_record?.to ?? null },
     years_in_window: yearsOut.length,
     years_with_record: covered.length,
+    years_counted: statistics.years,
     years_missing: missing.map((y) => y.year),
     years_missing_detail: missing.map((y) => ({ year: y.year, reason: y.no_record_reason as string })),
     manifest_years_missing: [...(feed.manifest.years_missing ?? [])].filter(inWindow).sort((a, b) => a - b),
     years_without_events: [...(feed.manifest.years_without_events ?? [])].filter(inWindow).sort((a, b) => a - b),
     zero_payout_years: covered.filter((y) => y.payout === 0).map((y) => y.year),
-    partial_years: s.design === 'index_series'
-      ? covered.filter((y) => y.record === 'partial').map((y) => ({ year: y.year, term_days: y.term_days as number, days_covered: (y.term_days as number) - (y.missing_days as number) }))
-      : covered.filter((y) => y.record === 'partial').map((y) => ({ year: y.year, term_days: y.term_days as number, days_covered: y.days_covered as number })),
+    partial_years: partialYears.map((y) => {
+      const termDays = y.term_days as number;
+      const daysCovered = s.design === 'index_series' ? termDays - (y.missing_days as number) : y.days_covered as number;
+      return { year: y.year, term_days: termDays, days_covered: daysCovered, missing_share: (termDays - daysCovered) / termDays, payout_on_partial_record: y.payout_on_partial_record as number | null };
+    }),
+    partial_year_rule: { max_missing_share: PARTIAL_YEAR_MAX_MISSING_SHARE, text: PARTIAL_YEAR_RULE },
     missing_days_by_year: s.design === 'index_series'
       ? yearsOut.filter((y) => (y.missing_days as number) > 0).map((y) => ({
         year: y.year, term_days: y.term_days as number, missing_days: y.missing_days as number,
         windows_in_term: y.windows_in_term as number, windows_computed: y.windows_computed as number,
       }))
       : [],
+    ...(s.design === 'index_series' ? {
+      excluded_observations: excluded,
+      quality_rule: { text: QUALITY_RULE_TEXT, publisher_flags: PUBLISHER_FLAG_RULES },
+    } : {}),
     note: s.design === 'index_series'
-      ? 'Years with no computable window have no record: payout null, left out of the statistics, named in years_missing. Missing days (null in the series, or outside it) are never filled; a window holding one is not computed; they are counted per year in missing_days_by_year.'
-      : 'Years the archive holds no record for (manifest years_missing, or a term the period of record does not reach) are left out of the statistics and named in years_missing, never filled. Years in years_without_events are covered years with no row in the extract: zeros, not gaps. A partly covered first or last year is counted on the events the archive holds and named in partial_years.',
+      ? 'Years with no computable window have no record: payout null, left out of the statistics, named in years_missing. Missing days (null in the series, excluded by the quality rule, or outside the series) are never filled; a window holding one is not computed; they are counted per year in missing_days_by_year. Partial years are shown and left out of n (partial_years).'
+      : 'Years the archive holds no record for (manifest years_missing, or a term the period of record does not reach) are left out of the statistics and named in years_missing, never filled. Years in years_without_events are covered years with no row in the extract: zeros, not gaps. A partly covered year is shown and left out of n when its term lacks more than 10% of its days (partial_years), counted otherwise.',
   };
 
   const artifact: BacktestArtifact = {
@@ -462,8 +496,9 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
         `A year pays min(${annualCap}, max(0, sum of its occurrence payouts − ${attachment})) ${currency}: financial_structure.attachment is an ` +
         `annual aggregate deductible on the year's sum; the annual cap is ${s.financial.annual_limit === null ? 'the limit (no annual_limit stated)' : 'financial_structure.annual_limit'}. ` +
         'Occurrence payouts are limit × fraction, in cents, before the annual aggregate.',
-      window_rule: 'Default window: the first to the last calendar year of the period of record; a window outside it is refused, never clipped. Partial first and last years are in the window (see data_coverage).',
-      statistics: 'Over the n years with a record: mean annual payout, standard deviation (n − 1), standard error s/√n, payment frequency and attachment probability (share of years paying anything, net of the annual attachment), trigger probability (share of years in which some occurrence pays before the annual aggregate attachment), exhaustion probability (share of years paying the annual cap), paying occurrences per year. Money is rounded to cents.',
+      window_rule: 'Default window: the first to the last calendar year of the period of record; a window outside it is refused, never clipped. Partial first and last years are in the window, shown and left out of n (see data_coverage).',
+      partial_year_rule: PARTIAL_YEAR_RULE,
+      statistics: 'Over the n years with a complete record (partial years left out): mean annual payout, standard deviation (n − 1), standard error s/√n, payment frequency and attachment probability (share of years paying anything, net of the annual attachment), trigger probability (share of years in which some occurrence pays before the annual aggregate attachment), exhaustion probability (share of years paying the annual cap), paying occurrences per year. Money is rounded to cents.',
       units: { index: indexUnit, currency, note: unitNote },
     },
   };

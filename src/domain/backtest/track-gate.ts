@@ -5,7 +5,7 @@
 // among the fixes with wind: a fast crossing between two fixes counts even across a fix whose wind
 // the archive does not hold. Each storm is one occurrence, named by its publisher storm id.
 
-import { gateContains, saffirSimpsonCategory, strongestWindInGate, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
+import { gateContains, saffirSimpsonCategory, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
 import { METRES_PER_SECOND_PER_KNOT } from './index-series.js';
 import { roundIndex } from './payout.js';
 import { termWindow, termYearsBetween, type TermRule } from './term.js';
@@ -103,9 +103,11 @@ export function gateCrossings(storms: readonly StormLike[], gate: Gate, rule: Te
       const w = termWindow(rule, year);
       const during = inside.filter((sample) => sample.epoch_ms >= w.start_ms && sample.epoch_ms < w.end_ms);
       if (during.length === 0) continue;
-      // strongestWindInGate interpolates with trackSamples; the fixes handed to it all carry wind.
-      const crossing = strongestWindInGate(fixes, gate, [[w.start_ms, w.end_ms]]);
-      if (crossing === null) continue;
+      // The strongest sample (earliest on ties) among those already found inside the gate: the same
+      // sample strongestWindInGate would pick, without interpolating the track a second time.
+      let best = during[0]!;
+      for (const sample of during) if (sample.max_wind_kt > best.max_wind_kt) best = sample;
+      const crossing: GateCrossing = { ...best, category: saffirSimpsonCategory(best.max_wind_kt) };
       out.push({
         storm_id: storm.storm_id, name: storm.name, year, crossing, value: gateValue(crossing.max_wind_kt, unit),
         entered_ms: during[0]!.epoch_ms, left_ms: during[during.length - 1]!.epoch_ms,

@@ -23,6 +23,11 @@ function checkBinWidth(binWidth: number): void {
   if (!(binWidth > 0) || !Number.isFinite(binWidth)) throw new RangeError(`bin width must be positive, got ${binWidth}`);
 }
 
+/** The stated tie-break of maximum curvature, quoted in every answer that reports Mc. */
+export const MC_TIE_BREAK =
+  'when several magnitude bins hold the same largest count, Mc is the highest of them (the more conservative completeness); ' +
+  'the choice depends only on the bin counts, never on the order of the catalog';
+
 /**
  * Completeness magnitude by maximum curvature (Wiemer & Wyss 2000): the centre of the ΔM bin holding
  * the most events in the non-cumulative frequency–magnitude distribution. Ties go to the larger

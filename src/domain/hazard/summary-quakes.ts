@@ -3,7 +3,7 @@
 
 import { haversineKm, type GeoPoint } from '../geo.js';
 import type { QuakeEvent } from '../../feeds/records.js';
-import { annualExceedanceRate, fitGutenbergRichter, DEFAULT_MAGNITUDE_BIN } from './gutenberg-richter.js';
+import { annualExceedanceRate, fitGutenbergRichter, DEFAULT_MAGNITUDE_BIN, MC_TIE_BREAK } from './gutenberg-richter.js';
 import {
   checkPoint, checkRadius, compareText, DISTANCE_METHOD, finiteOrNull, inRecord, rateNote, recordYears, utcYear,
   type PointOut, type RecordYears, type YearSpan,
@@ -206,7 +206,7 @@ export function quakeSummary(events: readonly QuakeEvent[], point: GeoPoint, opt
       ? null
       : {
           method: 'maximum-likelihood b (Aki 1965) with Utsu binning correction: b = log10(e) / (M̄ − (Mc − ΔM/2)); a from N(≥Mc)',
-          mc_method: 'maximum curvature (Wiemer & Wyss 2000), raised to the catalog floor snapped up to the ΔM grid when higher',
+          mc_method: `maximum curvature (Wiemer & Wyss 2000), raised to the catalog floor snapped up to the ΔM grid when higher; tie-break: ${MC_TIE_BREAK}`,
           a_annual: finiteOrNull(fit.aAnnual),
           a_count: finiteOrNull(fit.aCount),
           b: finiteOrNull(fit.b),

@@ -3,13 +3,21 @@
 
 import type { DailySeries } from '../../feeds/series.js';
 import {
-  andersonDarling, probabilityPlotCorrelation, returnLevel, selectExtremeValueFit, type ExtremeValueFit,
+  andersonDarling, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, probabilityPlotCorrelation, returnLevel, selectExtremeValueFit,
+  type ExtremeValueFit,
 } from './extreme-value.js';
 import { finiteOrNull } from './summary-common.js';
+import {
+  allowedMissingDays, excludedObservations, PARTIAL_YEAR_MAX_MISSING_SHARE, PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, siConversion, siObservation, toSi,
+  type SiObservation,
+} from '../quality.js';
+import { seededRandom } from '../random.js';
 
 export const SERIES_RETURN_PERIODS = [10, 25, 50, 100] as const;
-/** A year enters when at most this share of its calendar days lacks a value. */
-export const SERIES_MAX_MISSING_FRACTION = 0.1;
+/** A year enters when at most this share of its calendar days lacks a value (the one partial-year rule). */
+export const SERIES_MAX_MISSING_FRACTION = PARTIAL_YEAR_MAX_MISSING_SHARE;
+/** Return-level confidence intervals: a seeded parametric bootstrap (stated in the answer). */
+export const RETURN_LEVEL_CONFIDENCE = { level: 0.9, replicates: 500, seed: 20_270_103 } as const;
 /** Fewer annual values than this: no fit. */
 export const SERIES_MIN_ANNUAL_VALUES = 10;
 
@@ -70,6 +78,8 @@ export interface ReturnLevelOut {
   readonly return_period_years: number;
   readonly annual_exceedance_probability: number;
   readonly value: number | null;
+  /** Two-sided interval at RETURN_LEVEL_CONFIDENCE.level; null bounds when there is no fit. */
+  readonly confidence_interval: { readonly level: number; readonly lower: number | null; readonly upper: number | null };
   /** T longer than the n years of annual values the fit rests on: an extrapolation. */
   readonly beyond_record: boolean;
 }
@@ -138,7 +148,42 @@ function parameters(fit: ExtremeValueFit): FitParametersOut {
 }
 
 function emptyLevels(): ReturnLevelOut[] {
-  return SERIES_RETURN_PERIODS.map((t) => ({ return_period_years: t, annual_exceedance_probability: 1 / t, value: null, beyond_record: true }));
+  return SERIES_RETURN_PERIODS.map((t) => ({
+    return_period_years: t, annual_exceedance_probability: 1 / t, value: null,
+    confidence_interval: { level: RETURN_LEVEL_CONFIDENCE.level, lower: null, upper: null }, beyond_record: true,
+  }));
+}
+
+/** The q-quantile of sorted values by linear interpolation (type 7). */
+function quantileSorted(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
+}
+
+/**
+ * Return-level intervals by a parametric bootstrap: B samples of n annual values drawn from the
+ * chosen fit (seeded xoshiro128**), each refitted by L-moments with the same family; the interval is
+ * the (1 − level)/2 and (1 + level)/2 quantiles of the replicated return levels.
+ */
+export function returnLevelIntervals(fit: ExtremeValueFit, n: number, periods: readonly number[]): { lower: number | null; upper: number | null }[] {
+  const rng = seededRandom(RETURN_LEVEL_CONFIDENCE.seed);
+  const refit = fit.distribution === 'gumbel' ? fitGumbelByLMoments : fitGevByLMoments;
+  const replicated = periods.map(() => [] as number[]);
+  const sample = new Array<number>(n);
+  for (let r = 0; r < RETURN_LEVEL_CONFIDENCE.replicates; r++) {
+    for (let i = 0; i < n; i++) sample[i] = gevQuantile(rng.uniformOpen(), fit);
+    let f: ExtremeValueFit;
+    try { f = refit(sample); } catch { continue; }
+    periods.forEach((t, j) => { const x = returnLevel(f, t); if (Number.isFinite(x)) replicated[j]!.push(x); });
+  }
+  const a = (1 - RETURN_LEVEL_CONFIDENCE.level) / 2;
+  return replicated.map((xs) => {
+    xs.sort((p, q) => p - q);
+    return { lower: finiteOrNull(quantileSorted(xs, a)), upper: finiteOrNull(quantileSorted(xs, 1 - a)) };
+  });
 }
 
 /** Summary of a daily series. Pure: values stay in series.unit. */
@@ -182,7 +227,7 @@ export function seriesSummary(series: DailySeries, options: SeriesSummaryOptions
     if (missing > 0) {
       missingByYear.push({ year, calendar_days: calendar, days_in_record: acc.days, missing_in_record: acc.missing, outside_record: outside, missing_days: missing });
     }
-    const allowed = Math.floor(fraction * calendar + 1e-9);
+    const allowed = allowedMissingDays(calendar, fraction);
     if (missing > allowed || acc.max === null) {
       excluded.push({ year, missing_days: missing, allowed_missing_days: allowed });
       continue;
@@ -205,6 +250,7 @@ export function seriesSummary(series: DailySeries, options: SeriesSummaryOptions
       const selection = selectExtremeValueFit(values);
       const chosen = selection.chosen;
       const a2 = andersonDarling(values, chosen);
+      const intervals = returnLevelIntervals(chosen, n, SERIES_RETURN_PERIODS);
       extreme = {
         n,
         fit: {
@@ -222,10 +268,11 @@ export function seriesSummary(series: DailySeries, options: SeriesSummaryOptions
               (Number.isFinite(a2) ? '' : '; A² is null because an annual value lies outside the fitted support'),
           },
         },
-        return_levels: SERIES_RETURN_PERIODS.map((t) => ({
+        return_levels: SERIES_RETURN_PERIODS.map((t, j) => ({
           return_period_years: t,
           annual_exceedance_probability: 1 / t,
           value: finiteOrNull(returnLevel(chosen, t)),
+          confidence_interval: { level: RETURN_LEVEL_CONFIDENCE.level, ...intervals[j]! },
           beyond_record: t > n,
         })),
         reason: null,
@@ -247,7 +294,8 @@ export function seriesSummary(series: DailySeries, options: SeriesSummaryOptions
     `annual value: the ${statistic} (calendar years, by the series' own day convention)`,
     ruleText,
     `extreme-value fit over the annual values by L-moments (Hosking 1990); ${extreme.n >= SERIES_MIN_ANNUAL_VALUES ? 'chosen by the selection rule' : 'no fit below ' + SERIES_MIN_ANNUAL_VALUES + ' annual values'}`,
-    'return level x_T = F⁻¹(1 − 1/T): the level exceeded with annual probability 1/T; beyond_record marks T longer than the years the fit rests on',
+    'return level x_T = F⁻¹(1 − 1/T): the level exceeded with annual probability 1/T; beyond_record is true when T exceeds n, the number of annual values the fit rests on (an extrapolation beyond the record)',
+    `confidence_interval: ${RETURN_LEVEL_CONFIDENCE.level * 100}% parametric bootstrap, ${RETURN_LEVEL_CONFIDENCE.replicates} samples of n annual values from the chosen fit (seed ${RETURN_LEVEL_CONFIDENCE.seed}), each refitted by L-moments with the same family; bounds are the ${((1 - RETURN_LEVEL_CONFIDENCE.level) / 2) * 100}% and ${((1 + RETURN_LEVEL_CONFIDENCE.level) / 2) * 100}% quantiles of the replicated return levels`,
   ];
   if (aggregation === 'sum') notes.push('annual totals of years with a few missing days are low by the missing days\' values (not filled)');
 
@@ -275,5 +323,39 @@ export function seriesSummary(series: DailySeries, options: SeriesSummaryOptions
     years_excluded: excluded,
     extreme_value: extreme,
     notes,
+  };
+}
+
+export interface SeriesHazardSummary extends SeriesSummary {
+  /** The publisher's unit, before the conversion to SI. */
+  readonly native_unit: string;
+  readonly unit_conversion: { readonly from: string; readonly to: string; readonly factor: number } | null;
+  /** Observations excluded by the data-quality rule, with date, native and SI value and reason. */
+  readonly excluded_observations: SiObservation[];
+  readonly quality_rule: { readonly text: string; readonly publisher_flags: readonly string[] };
+}
+
+/**
+ * The hazard answer for a daily series: values converted to SI (mm, m/s, m3/s; counts as they are)
+ * with the publisher's unit named beside them, and every excluded observation listed.
+ */
+export function seriesHazardSummary(series: DailySeries, options: Omit<SeriesSummaryOptions, 'unit'> = {}): SeriesHazardSummary {
+  const probe = siConversion(series.unit);
+  const converted: DailySeries = probe === null ? series : {
+    ...series,
+    unit: probe.unit,
+    days: series.days.map((d) => (d.value === null ? d : { ...d, value: toSi(series.unit, d.value)!.value })),
+  };
+  const summary = seriesSummary(converted, options);
+  return {
+    ...summary,
+    native_unit: series.unit,
+    unit_conversion: probe === null ? null : { from: series.unit, to: probe.unit, factor: probe.factor },
+    excluded_observations: excludedObservations(series).map(siObservation),
+    quality_rule: { text: QUALITY_RULE_TEXT, publisher_flags: PUBLISHER_FLAG_RULES },
+    notes: [
+      ...summary.notes.filter((n) => !n.startsWith('values in ')),
+      probe === null ? `values in ${series.unit}, the publisher's unit (no SI conversion known)` : `values in ${probe.unit} (SI), converted from the publisher's ${series.unit} (× ${probe.factor}), rounded to 6 decimals`,
+    ],
   };
 }

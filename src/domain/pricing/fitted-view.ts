@@ -34,13 +34,30 @@ import { termYearOf } from '../backtest/term.js';
 import { gateCrossings, type GateUnit } from '../backtest/track-gate.js';
 import type { Box } from '../geo.js';
 import {
-  annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, type GutenbergRichterFit,
+  annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, MC_TIE_BREAK, type GutenbergRichterFit,
 } from '../hazard/gutenberg-richter.js';
 import {
   andersonDarling, expectedPayout, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, gevSurvival, logGamma,
   probabilityPlotCorrelation, selectExtremeValueFit, type GevParameters,
 } from '../hazard/extreme-value.js';
 import { seededRandom, type SeededRandom } from '../random.js';
+
+// ---------------------------------------------------------------------------------------------
+// When the sample supports a fit (below these the view is unavailable and the price is the burn)
+
+export const FITTED_VIEW_MINIMUMS = {
+  /** Term maxima of complete years for an extreme-value fit (the hazard summaries' minimum). */
+  term_maxima: 10,
+  /** Occurrences at or above Mc for a Gutenberg–Richter b-value. */
+  occurrences_at_or_above_mc: 10,
+  /** Qualifying occurrences for a Poisson rate × empirical severity. */
+  qualifying_occurrences: 5,
+} as const;
+
+export const FITTED_VIEW_RULE =
+  `A fitted view is used only where the sample supports it: at least ${FITTED_VIEW_MINIMUMS.term_maxima} term maxima of complete years ` +
+  `(extreme values), ${FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc} occurrences at or above Mc (Gutenberg–Richter), or ` +
+  `${FITTED_VIEW_MINIMUMS.qualifying_occurrences} qualifying occurrences (Poisson rate × empirical severity); below it the expected loss is the burn alone (Z = 1).`;
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -169,12 +186,12 @@ function payoutBreakpoints(s: Structure): number[] {
   return out;
 }
 
-/** Years of the artifact with a record (the n of the burn), and the covered share of each term. */
+/** Years the burn counts (complete years: a partial year has a null payout), and the covered share of each term. */
 export function coveredYears(artifact: BacktestArtifact): { year: YearOut; exposure: number }[] {
   return artifact.years.filter((y) => y.record !== 'missing' && y.payout !== null).map((year) => {
     const termDays = year.term_days as number | undefined;
     const covered = year.days_covered as number | undefined;
-    const exposure = year.record === 'partial' && typeof termDays === 'number' && typeof covered === 'number' && termDays > 0 ? covered / termDays : 1;
+    const exposure = typeof termDays === 'number' && typeof covered === 'number' && termDays > 0 ? covered / termDays : 1;
     return { year, exposure };
   });
 }
@@ -549,7 +566,7 @@ function quakeView(input: FittedViewInput): FittedView {
     occurrences_in_covered_terms: occurrences.length,
     years_used: covered.length,
     exposure_years: publish(exposure),
-    exposure_rule: 'T = Σ over the covered years of the share of the term the record covers (1 for a complete year, days covered / term days for a partial one)',
+    exposure_rule: 'T = Σ over the counted years of the share of the term the record covers (1 for a fully covered year, days covered / term days for a year lacking at most 10% of its term; partial years are not counted)',
     declustering: `the structure's own occurrence rule over every selected earthquake (no magnitude floor): clustered by time within ${s.aggregation_window!.duration} of each cluster's first event; the fit reads each occurrence's peak magnitude, dated by its first event`,
     magnitude_floor: floor,
   };
@@ -558,6 +575,10 @@ function quakeView(input: FittedViewInput): FittedView {
     fit = fitGutenbergRichter(occurrences.map((o) => o.magnitude), { years: exposure, ...(floor !== null ? { floorMagnitude: floor } : {}) });
   } catch (error) {
     return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION, `no Gutenberg–Richter fit: ${(error as Error).message}`, sample);
+  }
+  if (fit.n < FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc) {
+    return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION,
+      `${fit.n} occurrence(s) at or above Mc ${fit.mc}; a Gutenberg–Richter view needs at least ${FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc}`, sample);
   }
   const rate = annualExceedanceRate(fit, u);
   const sev: Severity = { kind: 'gutenberg_richter', threshold: u, b: fit.b };
@@ -598,7 +619,7 @@ function quakeView(input: FittedViewInput): FittedView {
     parameters: [
       param('b', fit.b, fit.standardErrorShiBolt, null, `maximum likelihood (Aki–Utsu); standard error Shi & Bolt (1982); Aki (1965) b/√N = ${publish(fit.standardErrorAki)}`),
       param('a_annual', fit.aAnnual, aSe, null, 'log10 of the annual rate at M = 0: log10(N(≥Mc)/T) + b·Mc; standard error by the delta method from √N and the b error'),
-      param('mc', fit.mc, null, 'magnitude', `completeness: max(maximum curvature ${fit.mcMaxCurvature}, stated floor ${floor ?? 'none'} on the 0.1 grid)`),
+      param('mc', fit.mc, null, 'magnitude', `completeness: max(maximum curvature ${fit.mcMaxCurvature}, stated floor ${floor ?? 'none'} on the 0.1 grid); tie-break: ${MC_TIE_BREAK}`),
       param('n_at_or_above_mc', fit.n, null, 'occurrences', null),
       param('mean_magnitude_at_or_above_mc', fit.meanMagnitude, null, 'magnitude', null),
       param('exposure_years', fit.years, null, 'years', null),
@@ -662,10 +683,14 @@ function empiricalView(input: FittedViewInput): FittedView {
     ...base,
     years_used: covered.length,
     exposure_years: publish(exposure),
-    exposure_rule: 'T = Σ over the covered years of the share of the term the record covers (1 for a complete year, days covered / term days for a partial one)',
+    exposure_rule: 'T = Σ over the counted years of the share of the term the record covers (1 for a fully covered year, days covered / term days for a year lacking at most 10% of its term; partial years are not counted)',
   };
   if (list.length === 0) {
     return unavailable(s.design, 'poisson_empirical_severity', EMPIRICAL_DESCRIPTION, 'no qualifying occurrence in the covered years: the empirical severity is empty', sample);
+  }
+  if (list.length < FITTED_VIEW_MINIMUMS.qualifying_occurrences) {
+    return unavailable(s.design, 'poisson_empirical_severity', EMPIRICAL_DESCRIPTION,
+      `${list.length} qualifying occurrence(s) in the covered years; a Poisson-rate view needs at least ${FITTED_VIEW_MINIMUMS.qualifying_occurrences}`, sample);
   }
   const values = list.map((o) => o.value).sort((a, b) => a - b);
   const rate = list.length / exposure;
@@ -735,9 +760,13 @@ function indexView(input: FittedViewInput): FittedView {
     years_used: covered.length,
     complete_years: maxima.filter((m) => m.record === 'complete').length,
     partial_years: maxima.filter((m) => m.record === 'partial').map((m) => m.year),
-    rule: 'one term maximum per covered year of the window (complete and partial years alike; a partial year\'s maximum is over the windows its days allow, so it may read low), in the index unit',
+    rule: 'one term maximum per complete year of the window (partial years, lacking more than 10% of the term, are left out as in the burn), in the index unit',
     unit,
   };
+  if (xs.length < FITTED_VIEW_MINIMUMS.term_maxima) {
+    return unavailable(s.design, 'extreme_value_term_maxima', EV_DESCRIPTION,
+      `${xs.length} term maxima of complete years; an extreme-value view needs at least ${FITTED_VIEW_MINIMUMS.term_maxima}`, sample);
+  }
   let selection: ReturnType<typeof selectExtremeValueFit>;
   try {
     selection = selectExtremeValueFit(xs);

@@ -11,14 +11,28 @@
 // Every money figure is rounded to cents (half away from zero) before the next step uses it, so
 // the document's own figures reproduce the premium by plain arithmetic.
 //
-// A structure no year of the record would have paid (burn 0.00) is refused: 422 unpriceable_object.
+// Refused with 422 unpriceable_object (RECORD_NEEDED_TO_PRICE):
+// - a record of fewer than MINIMUM_COUNTED_YEARS counted years (complete years: partial years and
+//   years without a record are not counted), the message naming the record's length and the minimum;
+// - a structure no year of the record would have paid (burn 0.00), as untested;
+// - a premium whose rate on line would reach 1 (the premium at least the limit it buys).
 
 import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
 import { roundMoney } from '../backtest/payout.js';
 import { faultAnswer, validateStructure, type FaultAnswer, type FeedFacts, type Structure } from '../backtest/structure.js';
-import { fittedView, publish, type FittedView } from './fitted-view.js';
+import { FITTED_VIEW_RULE, fittedView, publish, type FittedView } from './fitted-view.js';
+import { PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, type SiObservation } from '../quality.js';
 
-export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', version: '1.0.0' } as const;
+// 1.1.0: a minimum record, fitted views only where the sample supports them, rate on line below 1.
+export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', version: '1.1.0' } as const;
+
+/** A burn over n years has standard error s/√n: below this many counted years it is not informative. */
+export const MINIMUM_COUNTED_YEARS = 10;
+
+export const RECORD_NEEDED_TO_PRICE =
+  `A price needs at least ${MINIMUM_COUNTED_YEARS} counted years in its window: complete years of the pinned record (a year whose term ` +
+  'lacks more than 10% of its days is partial and not counted; a year the record lacks is not counted). ' + FITTED_VIEW_RULE + ' ' +
+  'A premium whose rate on line would reach 1 (a premium at least the limit) is refused, never published.';
 
 /** Every parameter of the price, with its default. Each is stated in the document. */
 export const PRICING_DEFAULTS = {
@@ -103,6 +117,8 @@ export interface PriceDocument {
     readonly rounding: string;
   };
   readonly multiple_of_expected_loss: number;
+  readonly record_needed: { readonly minimum_counted_years: number; readonly counted_years: number; readonly rule: string };
+  readonly data_quality: { readonly rule: string; readonly publisher_flags: readonly string[]; readonly excluded_observations: readonly SiObservation[] };
   readonly assumptions: readonly string[];
 }
 
@@ -180,6 +196,22 @@ export function technicalPrice(input: TechnicalPriceInput): PriceDocument | Pric
   const { limit, currency } = s.financial;
   const window = { from_year: artifact.window.from_year, to_year: artifact.window.to_year };
 
+  // Refusal: too short a record to price.
+  if (st.years < MINIMUM_COUNTED_YEARS) {
+    const partial = (artifact.data_coverage.partial_years as { year: number }[] | undefined) ?? [];
+    const missing = (artifact.data_coverage.years_missing as number[] | undefined) ?? [];
+    const record = artifact.data_coverage.period_of_record as { from: string | null; to: string | null } | undefined;
+    return refuse(
+      `the record is too short to price: ${st.years} counted year${st.years === 1 ? '' : 's'} of ${artifact.feed.feed_id} ${artifact.feed.version} ` +
+      `(period of record ${record?.from ?? '?'} to ${record?.to ?? '?'}, window ${window.from_year} to ${window.to_year}); a price needs at least ${MINIMUM_COUNTED_YEARS} counted years`,
+      [
+        `record_length: ${st.years} counted year${st.years === 1 ? '' : 's'}; minimum: ${MINIMUM_COUNTED_YEARS}`,
+        ...(partial.length > 0 ? [`partial_years (lacking more than 10% of the term, not counted): ${partial.map((p) => p.year).join(', ')}`] : []),
+        ...(missing.length > 0 ? [`years_missing (no record): ${missing.length}`] : []),
+      ],
+    );
+  }
+
   // Refusal: a burn of 0.00 is untested.
   if (st.mean_annual_payout === null || st.years === 0 || !(st.mean_annual_payout > 0)) {
     return refuse(
@@ -231,6 +263,13 @@ export function technicalPrice(input: TechnicalPriceInput): PriceDocument | Pric
   const minimum = roundMoney(params.minimum_rate_on_line * limit);
   const premium = Math.max(gross, minimum);
   const topUp = roundMoney(premium - gross);
+  // Refusal: a premium at least the limit buys nothing; it is never published.
+  if (premium / limit >= 1) {
+    return refuse(
+      `the technical premium ${premium} ${currency} would be at least the limit ${limit} ${currency} (rate on line ${publish(premium / limit)}); a rate on line of 1 or more is refused`,
+      [`expected_loss: ${el}; risk_load: ${riskLoad}; gross: ${gross}; minimum: ${minimum}`, `rate_on_line: ${publish(premium / limit)}; ceiling: below 1`],
+    );
+  }
 
   const loads: PriceLoad[] = [
     {
@@ -250,7 +289,9 @@ export function technicalPrice(input: TechnicalPriceInput): PriceDocument | Pric
   const years = artifact.data_coverage.years_missing_detail as { year: number; reason: string }[] | undefined;
   const assumptions = [
     'The pinned record is taken as a sample of the hazard the structure will face: no trend, no climate or reporting adjustment.',
-    `The window is ${window.from_year} to ${window.to_year}; years the record lacks are excluded, never filled (historical_burn.years_excluded).`,
+    `The window is ${window.from_year} to ${window.to_year}; years the record lacks are excluded, never filled (historical_burn.years_excluded); partial years (more than 10% of the term lacking) are shown in the backtest and not counted (historical_burn.partial_years).`,
+    RECORD_NEEDED_TO_PRICE,
+    `Data quality: ${QUALITY_RULE_TEXT} Excluded observations are listed in data_quality.excluded_observations.`,
     'The historical burn is the backtest\'s mean annual payout over the same window: its terms replayed on every covered year (statistics.mean_annual_payout).',
     `The fitted view: ${fitted.description}`,
     ...(fitted.annual_terms ? [`Annual terms in the fitted view: ${fitted.annual_terms.description}`] : []),
@@ -309,6 +350,12 @@ export function technicalPrice(input: TechnicalPriceInput): PriceDocument | Pric
       rounding: 'to cents, half away from zero, at each step',
     },
     multiple_of_expected_loss: publish(premium / el)!,
+    record_needed: { minimum_counted_years: MINIMUM_COUNTED_YEARS, counted_years: n, rule: RECORD_NEEDED_TO_PRICE },
+    data_quality: {
+      rule: QUALITY_RULE_TEXT,
+      publisher_flags: PUBLISHER_FLAG_RULES,
+      excluded_observations: (artifact.data_coverage.excluded_observations as SiObservation[] | undefined) ?? [],
+    },
     assumptions,
   };
 }

@@ -12,6 +12,7 @@ import {
   buildSeries, countBy, dayEpoch, describeCounts, isoDay, isValidDate, splitLines,
   type DailySeries, type Entry, type ManifestFacts,
 } from '../series.js';
+import { exclusionFlags, screenNative } from '../../domain/quality.js';
 
 export interface Accumulation {
   from: string; // first day covered (date - period + 1)
@@ -62,7 +63,9 @@ export function parseBomCdo(text: string, facts: ManifestFacts = {}): BomDailySe
     const period = p === '' ? 1 : Number(p);
     if (!Number.isFinite(v) || !Number.isInteger(period) || period < 1) { bad++; continue; }
     const qFlag = q === '' ? [] : [`Q=${q}`];
-    if (v < 0) { negative.push(`${date} ${v}`); entries.set(date, { value: null, flags: [...qFlag, `raw=${v}`, 'excluded=negative'].join(';') }); continue; }
+    // One day's value is screened by the data-quality rule; an accumulation is never one day's value.
+    const excluded = period === 1 ? screenNative('RAINFALL', 'mm', v) : v < 0 ? 'below_physical_bound' : null;
+    if (excluded !== null) { negative.push(`${date} ${v} (${excluded})`); entries.set(date, { value: null, flags: [...qFlag, ...exclusionFlags(excluded, v)].join(';') }); continue; }
     if (period === 1) {
       entries.set(date, q === '' ? { value: v } : { value: v, flags: qFlag.join(';') });
       continue;
@@ -86,7 +89,7 @@ export function parseBomCdo(text: string, facts: ManifestFacts = {}): BomDailySe
     quirks.push(`${accumulations.length} multi-day accumulations (period 2-${Math.max(...accumulations.map((a) => a.days))} days, ${covered} days, ${total.toFixed(1)} mm in all) not treated as one day's rain: day values null, totals in accumulations`);
   }
   if (overlap > 0) quirks.push(`${overlap} days with their own value inside an accumulation period (value kept)`);
-  if (negative.length > 0) quirks.push(`${negative.length} impossible negative values excluded: ${negative.slice(0, 10).join(', ')}`);
+  if (negative.length > 0) quirks.push(`${negative.length} values outside the physical bounds of the data-quality rule excluded: ${negative.slice(0, 10).join(', ')}`);
   if (duplicates > 0) quirks.push(`${duplicates} duplicate dates ignored (first kept)`);
   if (otherStation > 0) quirks.push(`${otherStation} rows for other stations than ${station} ignored`);
   if (bad > 0) quirks.push(`${bad} rows with an unreadable date, value or period ignored`);

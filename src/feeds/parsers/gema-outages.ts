@@ -13,6 +13,7 @@
 //   says gaps are not zero-filled. Users may read null as 0 knowingly.
 import { parse } from 'csv-parse/sync';
 import { buildSeries, splitLines, type DailySeries, type Entry, type ManifestFacts } from '../series.js';
+import { exclusionFlags, screenNative, type ExclusionReason } from '../../domain/quality.js';
 
 export interface OutageRecord {
   objectid_1: string;
@@ -121,19 +122,29 @@ export function parseGemaOutages(text: string, facts: ManifestFacts & { timezone
     });
   }
 
-  // Daily peak over the local calendar day.
-  const byDay = new Map<string, { max: number; at: string; n: number }>();
+  // Daily peak over the local calendar day, of the snapshots the data-quality rule keeps
+  // (src/domain/quality.ts: a count above the row's own customer_count is not a measurement).
+  const byDay = new Map<string, { max: number | null; at: string; n: number; excluded: number; excludedMax: number; reason: string }>();
   for (const rec of records) {
     const day = rec.timestamp_local.slice(0, 10);
-    const d = byDay.get(day);
-    if (!d) byDay.set(day, { max: rec.outage_count, at: rec.timestamp_local.slice(11), n: 1 });
-    else {
-      d.n++;
-      if (rec.outage_count > d.max) { d.max = rec.outage_count; d.at = rec.timestamp_local.slice(11); }
+    let d = byDay.get(day);
+    if (!d) byDay.set(day, (d = { max: null, at: '', n: 0, excluded: 0, excludedMax: -Infinity, reason: '' }));
+    d.n++;
+    const reason = screenNative('outage_count', 'customers', rec.outage_count, rec.customer_count);
+    if (reason !== null) {
+      d.excluded++;
+      if (rec.outage_count > d.excludedMax) { d.excludedMax = rec.outage_count; d.reason = reason; }
+      continue;
     }
+    if (d.max === null || rec.outage_count > d.max) { d.max = rec.outage_count; d.at = rec.timestamp_local.slice(11); }
   }
   const entries = new Map<string, Entry>();
-  for (const [day, d] of byDay) entries.set(day, { value: d.max, flags: `snapshots=${d.n};max_at_local=${d.at}` });
+  for (const [day, d] of byDay) {
+    const screened = d.excluded > 0 ? [`excluded_snapshots=${d.excluded}`, ...exclusionFlags(d.reason as ExclusionReason, d.excludedMax)] : [];
+    entries.set(day, d.max === null
+      ? { value: null, flags: [`snapshots=${d.n}`, ...screened].join(';') }
+      : { value: d.max, flags: [`snapshots=${d.n}`, `max_at_local=${d.at}`, ...screened].join(';') });
+  }
 
   quirks.push(`${records.length} snapshot rows kept as raw records; daily value = max outage_count per local calendar day`);
   for (const [day, a] of ambiguousDays) {
@@ -144,13 +155,13 @@ export function parseGemaOutages(text: string, facts: ManifestFacts & { timezone
   if (skipped > 0) quirks.push(`${skipped} rows with a wall time that does not exist (spring-forward gap)`);
   if (backward > 0) quirks.push(`${backward} rows step back in time after conversion (lagged feed refresh)`);
   if (bad > 0) quirks.push(`${bad} rows with an unreadable timestamp or outage_count ignored`);
-  if (overCustomers > 0) quirks.push(`${overCustomers} rows with outage_count above customer_count`);
+  if (overCustomers > 0) quirks.push(`${overCustomers} rows with outage_count above customer_count excluded from the daily peak by the data-quality rule (listed per day)`);
   if (names.size > 1) quirks.push(`several county names in one file: ${[...names].join(', ')}`);
   const series = buildSeries({
     source_id: records[0]?.county_id ?? '', variable: 'outage_count', unit: 'customers',
     entries, facts, quirks,
   });
-  const notListed = series.days.filter((d) => d.value === null);
+  const notListed = series.days.filter((d) => d.value === null && d.flags === undefined);
   for (const d of notListed) d.flags = 'not_listed';
   if (notListed.length > 0) quirks.push(`${notListed.length} days with no snapshot listing the county: null (flag not_listed), not zero-filled`);
   return { ...series, records, timezone };

@@ -1,49 +1,44 @@
 // GHCN-Daily: the by-station fixed-width .dly file and the NCEI "daily summaries" CSV export.
-// Decisions: a value with a QFLAG (failed NCEI quality check) is excluded (null, raw value kept
-// in flags) and counted; trace precipitation (MFLAG T) stays 0 and is counted; negative amounts
-// are impossible and excluded; values above a plausibility bound stay but are flagged 'suspect'.
+// Decisions: the data-quality rule of src/domain/quality.ts: a value with a QFLAG (failed NCEI
+// quality check) is excluded (null, raw value kept in flags) and counted, and so is a value outside
+// its variable's physical bounds (a negative amount, a gust above 75 m/s); trace precipitation
+// (MFLAG T) stays 0 and is counted.
 import { parse } from 'csv-parse/sync';
 import {
   buildSeries, canonicalUnit, countBy, describeCounts, isValidDate, splitLines,
   type DailySeries, type Entry, type ManifestFacts,
 } from '../series.js';
+import { exclusionFlags, screenNative } from '../../domain/quality.js';
 
 const NATIVE_UNITS: Record<string, string> = {
   PRCP: 'tenths of mm', SNOW: 'mm', SNWD: 'mm', TMAX: 'tenths of degC', TMIN: 'tenths of degC', TAVG: 'tenths of degC',
   AWND: 'tenths of m/s', WSF2: 'tenths of m/s', WSF5: 'tenths of m/s', WSFG: 'tenths of m/s', WSF1: 'tenths of m/s', WSFM: 'tenths of m/s',
 };
 
-// Suspect bounds in native units: a day's rain above ~the world 24 h record, winds above 75 m/s.
-const SUSPECT_ABOVE: Record<string, number> = {
-  PRCP: 18_250, AWND: 750, WSF2: 750, WSF5: 750, WSFG: 750, WSF1: 750, WSFM: 750,
-};
-const NON_NEGATIVE = new Set(['PRCP', 'SNOW', 'SNWD', 'AWND', 'WSF2', 'WSF5', 'WSFG', 'WSF1', 'WSFM']);
-
 class Checker {
   readonly entries = new Map<string, Entry>();
   failedQc = new Map<string, number>();
   trace = 0;
-  negative: string[] = [];
-  suspect: string[] = [];
+  outOfBounds: string[] = [];
   duplicates = 0;
-  constructor(private readonly element: string) {}
+  constructor(private readonly element: string, private readonly unit: string) {}
 
-  // flags: GHCN M/Q/S flags (blank ones omitted); q: the quality flag.
+  // flags: GHCN M/Q/S flags (blank ones omitted); q: the quality flag. The data-quality rule
+  // (src/domain/quality.ts) decides: a QFLAG excludes, and so does a value outside its bounds.
   add(date: string, raw: number, flags: string[], m: string, q: string): void {
     if (this.entries.has(date)) { this.duplicates++; return; }
     if (q !== '') {
       countBy(this.failedQc, q);
-      this.entries.set(date, { value: null, flags: [...flags, `raw=${raw}`, 'excluded=qflag'].join(';') });
+      this.entries.set(date, { value: null, flags: [...flags, ...exclusionFlags('publisher_quality_flag', raw)].join(';') });
       return;
     }
-    if (raw < 0 && NON_NEGATIVE.has(this.element)) {
-      this.negative.push(`${date} ${raw}`);
-      this.entries.set(date, { value: null, flags: [...flags, `raw=${raw}`, 'excluded=negative'].join(';') });
+    const reason = screenNative(this.element, this.unit, raw);
+    if (reason !== null) {
+      this.outOfBounds.push(`${date} ${raw} (${reason})`);
+      this.entries.set(date, { value: null, flags: [...flags, ...exclusionFlags(reason, raw)].join(';') });
       return;
     }
     if (m === 'T') this.trace++;
-    const bound = SUSPECT_ABOVE[this.element];
-    if (bound !== undefined && raw > bound) { this.suspect.push(`${date} ${raw}`); flags = [...flags, 'suspect=range']; }
     const e: Entry = { value: raw };
     if (flags.length > 0) e.flags = flags.join(';');
     this.entries.set(date, e);
@@ -53,8 +48,7 @@ class Checker {
     const failed = [...this.failedQc.values()].reduce((a, b) => a + b, 0);
     if (failed > 0) quirks.push(`${failed} values with a failed quality flag excluded (QFLAG ${describeCounts(this.failedQc)}); raw value kept in flags`);
     if (this.trace > 0) quirks.push(`${this.trace} trace values (MFLAG T) kept as 0`);
-    if (this.negative.length > 0) quirks.push(`${this.negative.length} impossible negative values excluded: ${this.negative.slice(0, 10).join(', ')}`);
-    if (this.suspect.length > 0) quirks.push(`${this.suspect.length} values above the plausibility bound ${SUSPECT_ABOVE[this.element]} kept but flagged suspect: ${this.suspect.slice(0, 10).join(', ')}`);
+    if (this.outOfBounds.length > 0) quirks.push(`${this.outOfBounds.length} values outside the physical bounds of the data-quality rule excluded: ${this.outOfBounds.slice(0, 10).join(', ')}`);
     if (this.duplicates > 0) quirks.push(`${this.duplicates} duplicate dates ignored (first kept)`);
   }
 }
@@ -63,7 +57,8 @@ class Checker {
 export function parseGhcnDly(text: string, element: string, facts: ManifestFacts = {}): DailySeries {
   const quirks: string[] = [];
   const lines = splitLines(text, quirks);
-  const check = new Checker(element);
+  const unit = canonicalUnit(facts.units?.[element], NATIVE_UNITS[element] ?? 'unknown');
+  const check = new Checker(element, unit);
   let stationId: string | null = null;
   let otherStation = 0, monthLines = 0, shortLines = 0, badSlots = 0, emptyLines = 0;
   for (const line of lines) {
@@ -93,8 +88,7 @@ export function parseGhcnDly(text: string, element: string, facts: ManifestFacts
   if (emptyLines > 0) quirks.push(`${emptyLines} empty lines`);
   check.report(quirks);
   return buildSeries({
-    source_id: stationId ?? '', variable: element,
-    unit: canonicalUnit(facts.units?.[element], NATIVE_UNITS[element] ?? 'unknown'),
+    source_id: stationId ?? '', variable: element, unit,
     entries: check.entries, facts, quirks,
   });
 }
@@ -112,7 +106,8 @@ export function parseGhcnCsv(text: string, element: string, facts: ManifestFacts
   if (!hasAttr) quirks.push(`export carries no ${attrCol} column: measurement/quality/source flags cannot be checked`);
   const unitText = facts.units?.[element];
   if (!unitText) quirks.push(`manifest gives no unit for ${element}; unit unknown (CSV exports may be converted)`);
-  const check = new Checker(element);
+  const unit = unitText ? canonicalUnit(unitText, 'unknown') : 'unknown';
+  const check = new Checker(element, unit);
   let stationId: string | null = null;
   let otherStation = 0, blank = 0, badDate = 0;
   const bad: string[] = [];
@@ -137,8 +132,7 @@ export function parseGhcnCsv(text: string, element: string, facts: ManifestFacts
   if (bad.length > 0) quirks.push(`${bad.length} non-numeric ${element} cells ignored: ${bad.slice(0, 10).join(', ')}`);
   check.report(quirks);
   return buildSeries({
-    source_id: stationId ?? '', variable: element,
-    unit: unitText ? canonicalUnit(unitText, 'unknown') : 'unknown',
+    source_id: stationId ?? '', variable: element, unit,
     entries: check.entries, facts, quirks,
   });
 }

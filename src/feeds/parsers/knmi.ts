@@ -1,11 +1,12 @@
 // KNMI precipitation-station file ("neerslaggeg_<NAME>_<STN>.txt"): a Dutch/English legend, then
 // "STN,YYYYMMDD,   RD,   SX," and space-padded comma rows. RD is the 24 h sum in 0.1 mm from
 // 08 UTC the previous day to 08 UTC on the stated date (kept as that date); 5 spaces = missing.
-// A negative RD is impossible here and excluded.
+// A negative RD, or one above the rainfall bound, is excluded (src/domain/quality.ts).
 import {
   buildSeries, isValidDate, splitLines,
   type DailySeries, type Entry, type ManifestFacts,
 } from '../series.js';
+import { exclusionFlags, screenNative } from '../../domain/quality.js';
 
 export function parseKnmiNeerslag(text: string, facts: ManifestFacts = {}): DailySeries {
   const quirks: string[] = [];
@@ -36,11 +37,12 @@ export function parseKnmiNeerslag(text: string, facts: ManifestFacts = {}): Dail
     if (cell === '') { blank++; continue; }
     const v = Number(cell);
     if (!Number.isInteger(v)) { bad++; continue; }
-    if (v < 0) { negative.push(`${date} ${v}`); entries.set(date, { value: null, flags: `raw=${v};excluded=negative` }); continue; }
+    const excluded = screenNative('RD', 'tenths of mm', v);
+    if (excluded !== null) { negative.push(`${date} ${v} (${excluded})`); entries.set(date, { value: null, flags: exclusionFlags(excluded, v).join(';') }); continue; }
     entries.set(date, { value: v });
   }
   quirks.push(`${rows} data rows, ${blank} with a blank RD (missing)`);
-  if (negative.length > 0) quirks.push(`${negative.length} impossible negative RD values excluded: ${negative.slice(0, 10).join(', ')}`);
+  if (negative.length > 0) quirks.push(`${negative.length} RD values outside the physical bounds of the data-quality rule excluded: ${negative.slice(0, 10).join(', ')}`);
   if (duplicates > 0) quirks.push(`${duplicates} duplicate dates ignored (first kept)`);
   if (otherStation > 0) quirks.push(`${otherStation} rows for other stations than ${station} ignored`);
   if (bad > 0) quirks.push(`${bad} rows with an unreadable date or RD ignored`);

@@ -2,13 +2,18 @@
 // the pinned files come in: native RDB (# comments, header, "5s 15s..." format line, tabs),
 // dataRetrieval write.table TSV (quoted, Flow/Flow_cd) and dataRetrieval write_csv CSV (flow/flow_cd).
 // Decisions: -999999 (dataRetrieval's no-value code), a non-numeric value cell (Ice, Eqp, Ssn...)
-// and negative flows are no value (null, code kept in flags); provisional (P) and estimated (e)
-// values are kept and counted. Codes are normalised to the RDB ':' separator ("A e" -> "A:e").
+// are no value (null, code kept in flags); negative flows, flows above the bound and values under an
+// excluding qualifier are excluded by the data-quality rule (src/domain/quality.ts; raw value kept
+// in flags); provisional (P) and estimated (e) values are kept and counted. Codes are normalised to the RDB ':' separator ("A e" -> "A:e").
 import { parse } from 'csv-parse/sync';
 import {
   buildSeries, countBy, describeCounts, isValidDate, splitLines,
   type DailySeries, type Entry, type ManifestFacts,
 } from '../series.js';
+import { exclusionFlags, screenNative } from '../../domain/quality.js';
+
+// NWIS qualification codes under which a number is not the day's measured mean discharge.
+const EXCLUDING_CODES = new Set(['<', '>', 'X', 'Ice', 'Eqp', 'Bkw', 'Dis', 'Mnt', 'Ssn', 'Rat', 'Fld', 'Pr', 'Zfl', '***']);
 
 export function parseNwisDaily(text: string, facts: ManifestFacts = {}): DailySeries {
   const quirks: string[] = [];
@@ -55,7 +60,17 @@ export function parseNwisDaily(text: string, facts: ManifestFacts = {}): DailySe
     if (cell === '') reason = 'blank';
     else if (!Number.isFinite(v)) reason = cell; // NWIS writes Ice, Eqp, Ssn, *** in the value cell
     else if (v === -999999) reason = '-999999';
-    else if (v < 0) reason = 'negative';
+    if (reason === null) {
+      // The data-quality rule (src/domain/quality.ts): a qualifier saying the number is not the
+      // day's discharge, or a value outside the physical bounds, excludes the value (listed).
+      const excludingCode = code.split(':').find((c) => EXCLUDING_CODES.has(c));
+      const excluded = excludingCode !== undefined ? 'publisher_qualifier' : screenNative('00060', 'ft3/s', v);
+      if (excluded !== null) {
+        countBy(noValue, `excluded ${excluded}${code ? ` (${code})` : ''}`);
+        entries.set(date, { value: null, flags: [...(code ? [`cd=${code}`] : []), ...exclusionFlags(excluded, v)].join(';') });
+        continue;
+      }
+    }
     if (reason !== null) {
       countBy(noValue, `${reason}${code ? ` (${code})` : ''}`);
       entries.set(date, { value: null, flags: [code && `cd=${code}`, `no_value=${reason}`].filter(Boolean).join(';') });

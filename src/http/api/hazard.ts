@@ -1,10 +1,12 @@
 // GET /hazard?peril&lat&lon: what the pinned record says about one point, per covering snapshot.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { quakeSummary, reportSummary, seriesSummary, trackSummary, type YearSpan } from '../../domain/hazard/summary.js';
+import { quakeSummary, reportSummary, seriesHazardSummary, trackSummary, type YearSpan } from '../../domain/hazard/summary.js';
 import { coverageOf } from '../../feeds/coverage.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../feeds/readers.js';
 import type { ReportEvent } from '../../feeds/records.js';
+import type { DailySeries } from '../../feeds/series.js';
+import { excludedObservations, measuredVariable, siObservation } from '../../domain/quality.js';
 import type { Snapshot } from '../../feeds/store.js';
 import { ApiError, refusals } from '../errors.js';
 import { snapshotPath } from './feeds.js';
@@ -33,8 +35,17 @@ async function summarize(services: Services, s: Snapshot, point: { latitude: num
     case 'daily_series':
     case 'outage_series': {
       const series = await dailySeries(store, s);
-      // A station's summary does not depend on the point asked: computed once per snapshot.
-      return store.parsed(s, 'hazard-series-summary', () => seriesSummary(series));
+      // A station's summary does not depend on the point asked: computed once per snapshot, in SI
+      // with the publisher's unit named, excluded observations listed. A wind file holds several
+      // speed elements (mean wind, gusts): the exclusions of every one are listed, as a backtest on
+      // any of them lists its own.
+      const others = await otherSpeedElements(services, s, series.variable);
+      return store.parsed(s, 'hazard-series-summary', () => {
+        const summary = seriesHazardSummary(series);
+        const excluded = [...summary.excluded_observations, ...others.flatMap((o) => excludedObservations(o).map(siObservation))]
+          .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.element < b.element ? -1 : a.element > b.element ? 1 : 0));
+        return { ...summary, excluded_observations: excluded };
+      });
     }
     case 'track_archive': {
       return trackSummary((await trackArchive(store, s)).storms, point, { years: yearsOf(s) });
@@ -42,6 +53,22 @@ async function summarize(services: Services, s: Snapshot, point: { latitude: num
     default:
       throw new Error(`no hazard summary for ${s.manifest.kind}`);
   }
+}
+
+/** The other wind-speed elements a GHCN wind file serves (each parsed under the same quality rule). */
+async function otherSpeedElements(services: Services, s: Snapshot, summarized: string): Promise<DailySeries[]> {
+  if (!s.feed_id.startsWith('ghcnd-')) return [];
+  const served = (s.manifest.raw.served_elements as unknown[] | undefined) ?? [];
+  const out: DailySeries[] = [];
+  for (const el of served) {
+    if (typeof el !== 'string' || el === summarized || measuredVariable(el) !== 'wind_speed') continue;
+    try {
+      out.push(await dailySeries(services.feeds!, s, el));
+    } catch {
+      // An element the file does not hold has nothing to list.
+    }
+  }
+  return out;
 }
 
 export function hazardRoutes(app: FastifyInstance, services: Services) {

@@ -174,14 +174,17 @@ test('a term crossing New Year: events of January and February belong to the ter
   assert.equal(year(a, 2000).payout, 7_500_000);
   assert.equal(year(a, 2003).payout, 10_000_000, 'January 2004 belongs to the term of 2003');
   assert.deepEqual(year(a, 2003).term, { from: '2003-12-01', to: '2004-02-29' });
-  // The term of 2004 runs into 2005, past the record: partly covered, disclosed, counted on what the archive holds.
+  // The term of 2004 runs into 2005, past the record: 59 of 90 days lacking, more than 10%: partial,
+  // shown with what its days would have paid, left out of n.
   assert.equal(year(a, 2004).record, 'partial');
   assert.deepEqual(a.data_coverage.partial_years, [
-    { year: 2001, term_days: 90, days_covered: 31 },
-    { year: 2002, term_days: 90, days_covered: 59 },
-    { year: 2004, term_days: 90, days_covered: 31 },
+    { year: 2001, term_days: 90, days_covered: 31, missing_share: 59 / 90, payout_on_partial_record: 0 },
+    { year: 2002, term_days: 90, days_covered: 59, missing_share: 31 / 90, payout_on_partial_record: 0 },
+    { year: 2004, term_days: 90, days_covered: 31, missing_share: 59 / 90, payout_on_partial_record: 5_000_000 },
   ]);
-  assert.equal(year(a, 2004).payout, 5_000_000, 'a partly covered year is counted on the events the archive holds');
+  assert.equal(year(a, 2004).payout, null, 'a partial year is not counted');
+  assert.equal(year(a, 2004).payout_on_partial_record, 5_000_000);
+  assert.equal(a.statistics.years, 2, 'n counts the complete years 2000 and 2003 only');
   // 2002 is missing from the archive: the December of the 2002 term is not covered, but January-February 2003 are.
   assert.equal(year(a, 2002).record, 'partial');
   assert.equal(year(a, 2001).record, 'partial', 'January-February 2002 fall in the missing year');

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { backtest, closeMoney, csvRecords, DAY, lines, rawText, splitCsv, utcDay } from './support.js';
+import { backtest, checkPaid, closeMoney, csvRecords, DAY, lines, partialTerm, rawText, splitCsv, utcDay } from './support.js';
 import { rawFile } from '../../support/feeds.js';
 import { DENVER_HAIL } from '../../support/acceptance.js';
 
@@ -64,16 +64,19 @@ test('(a) earthquake cat-in-a-box over the California ComCat extract matches a r
   for (const year of artifact.years) {
     const clusters = byYear.get(year.year) ?? [];
     const expected = Math.min(10_000_000, clusters.reduce((a, c) => a + 10_000_000 * ladder(levels, c.peak.v), 0));
-    total += expected;
-    closeMoney(year.payout, expected, `payout ${year.year}`);
+    const partial = partialTerm(year.term, { from: '1901-03-03', to: '2022-12-20' });
+    if (!partial) total += expected;
+    checkPaid(year, expected, partial, `payout ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.event_id), clusters.map((c) => c.peak.id), `peaks ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.event_ids), clusters.map((c) => c.members.map((m) => m.id)), `members ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.value), clusters.map((c) => c.peak.v));
-    assert.equal(year.record, year.year === 1901 || year.year === 2022 ? 'partial' : 'complete');
+    // 1901 starts on 3 March (61 days lacking: partial, left out of n); 2022 ends on 20 December
+    // (11 days lacking, within 10%: counted).
+    assert.equal(year.record, year.year === 1901 ? 'partial' : 'complete');
   }
   assert.ok(artifact.years.some((y) => (y.payout ?? 0) > 0), 'some year pays');
-  assert.equal(artifact.statistics.years, 122);
-  closeMoney(artifact.statistics.mean_annual_payout, total / 122, 'mean annual payout');
+  assert.equal(artifact.statistics.years, 121);
+  closeMoney(artifact.statistics.mean_annual_payout, total / 121, 'mean annual payout');
   assert.deepEqual(artifact.data_coverage.years_missing, []);
   // 1952 Kern County M7.5 pays the full limit.
   const y1952 = artifact.years.find((y) => y.year === 1952)!;
@@ -135,18 +138,20 @@ test('(e) wildfire cat-in-a-box over the MTBS Northern California extract matche
   for (const year of artifact.years) {
     const clusters = byYear.get(year.year) ?? [];
     const expected = Math.min(5_000_000, clusters.reduce((a, c) => a + 5_000_000 * ladder([[100000, 0.5], [250000, 1]], c.peak.v), 0));
-    closeMoney(year.payout, expected, `payout ${year.year}`);
+    checkPaid(year, expected, partialTerm(year.term, { from: '1999-03-30', to: '2020-11-17' }), `payout ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.event_id), clusters.map((c) => c.peak.id), `fires ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.value), clusters.map((c) => c.peak.v));
   }
   // 2020: the August Complex (1,068,802 acres) pays the whole limit; the year is capped at it.
+  // 2020 ends on 17 November (44 days lacking): partial, shown, not counted.
   const y2020 = artifact.years.find((y) => y.year === 2020)!;
-  assert.equal(y2020.payout, 5_000_000);
-  assert.ok((y2020.gross_payout ?? 0) >= 5_000_000);
+  assert.equal(y2020.payout, null);
+  assert.equal(y2020.payout_on_partial_record, 5_000_000);
   assert.ok(y2020.occurrences.some((o) => o.value === 1068802));
   assert.equal(artifact.selection.unit, 'acres');
   assert.ok((artifact.selection.excluded as Record<string, number>).incident_type_not_wildfire! > 0);
-  // The partial first and last years are in the window and disclosed.
+  // The partial first and last years are in the window, disclosed and left out of n.
+  assert.equal(artifact.statistics.years, 20);
   assert.deepEqual((artifact.data_coverage.partial_years as { year: number }[]).map((p) => p.year), [1999, 2020]);
 });
 
@@ -190,12 +195,15 @@ test('severe_convective_storm hail cat-in-a-box over SPC Denver matches a recoun
     }
     const clusters = byYear.get(year.year) ?? [];
     const gross = clusters.reduce((a, c) => a + 1_000_000 * ladder([[1.75, 0.25], [2.75, 1]], c.peak.v), 0);
-    closeMoney(year.gross_payout, gross, `gross ${year.year}`);
-    closeMoney(year.payout, Math.min(1_500_000, Math.max(0, gross - 250_000)), `payout ${year.year}`);
+    const partial = partialTerm(year.term, { from: '1955-06-02', to: '2011-08-19' });
+    if (!partial) closeMoney(year.gross_payout, gross, `gross ${year.year}`);
+    checkPaid(year, Math.min(1_500_000, Math.max(0, gross - 250_000)), partial, `payout ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.event_id), clusters.map((c) => c.peak.id), `reports ${year.year}`);
   }
   assert.deepEqual(artifact.data_coverage.years_missing, missing);
-  assert.equal(artifact.statistics.years, 2011 - 1955 + 1 - 15);
+  // 1955 (from 2 June, 62 of 183 term days lacking) and 2011 (to 19 August, 42 lacking) are partial.
+  assert.deepEqual((artifact.data_coverage.partial_years as { year: number }[]).map((p) => p.year), [1955, 2011]);
+  assert.equal(artifact.statistics.years, 2011 - 1955 + 1 - 15 - 2);
   // The annual aggregate attachment and cap are both met somewhere in the record.
   assert.ok(artifact.years.some((y) => y.gross_payout !== null && y.gross_payout > 0 && y.payout === Math.max(0, y.gross_payout - 250_000)));
   assert.ok(artifact.years.some((y) => y.payout === 1_500_000), 'a year reaches the annual limit');
@@ -239,7 +247,7 @@ test('severe_convective_storm tornado ladder in (E)F rating over SPC Denver, pai
     let top: Cluster | null = null;
     for (const c of clusters) if (top === null || c.peak.v > top.peak.v) top = c;
     const expected = top === null ? 0 : 2_000_000 * ladder([[2, 0.5], [3, 1]], top.peak.v);
-    closeMoney(year.payout, expected, `payout ${year.year}`);
+    checkPaid(year, expected, partialTerm(year.term, { from: '1951-05-17', to: '2020-05-20' }), `payout ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.event_id), top ? [top.peak.id] : [], `tornado ${year.year}`);
     if (expected > 0) paying++;
   }

@@ -3,10 +3,10 @@
 // file lines written here: its own day map, rolling windows, missing-day rule, units and payout.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backtest, closeMoney, csvRecords, DAY, isoDate, lines, rawText, utcDay } from './support.js';
+import { backtest, checkPaid, closeMoney, csvRecords, DAY, isoDate, lines, rawText, utcDay } from './support.js';
 import type { YearOut } from '../../../src/domain/backtest/artifact.js';
 
-interface Expected { payout: number | null; max: number | null; maxDate: string | null; missingDays: number }
+interface Expected { payout: number | null; max: number | null; maxDate: string | null; missingDays: number; termDays: number }
 
 /**
  * Independent index: for each year, every `w`-day window wholly inside [from, to] (month/day, the
@@ -34,7 +34,7 @@ function recompute(
       if (best === null || v > best + 1e-9) { best = v; bestDate = days[e]!; }
     }
     const missingDays = days.filter((d) => !values.has(d)).length;
-    out.set(y, { payout: best === null ? null : pay(best), max: best, maxDate: bestDate, missingDays });
+    out.set(y, { payout: best === null ? null : pay(best), max: best, maxDate: bestDate, missingDays, termDays: days.length });
   }
   return out;
 }
@@ -48,7 +48,8 @@ function check(years: readonly YearOut[], expected: Map<number, Expected>, toler
       assert.equal(year.record, 'missing');
       continue;
     }
-    closeMoney(year.payout, e.payout, `payout ${year.year}`);
+    // The stated partial-year rule, recomputed: more than floor(10% of the term) days lacking.
+    checkPaid(year, e.payout, e.missingDays > Math.floor(0.1 * e.termDays + 1e-9), `payout ${year.year}`);
     const tm = year.term_maximum as { value: number; date: string };
     assert.ok(Math.abs(tm.value - e.max) <= tolerance, `term maximum ${year.year}: ${tm.value} vs ${e.max}`);
     assert.equal(tm.date, e.maxDate, `term maximum date ${year.year}`);
@@ -210,9 +211,13 @@ test('grid_outage index on Chatham County customers out: daily maximum, linear 1
   assert.deepEqual(y.term_maximum, { value: 115826, unit: 'customers', date: '2024-09-27', from: '2024-09-27', to: '2024-09-27' });
   assert.equal(y.missing_days, 366 - daily.size);
   assert.equal(y.record, 'partial');
-  // One year of record: mean is that year; no spread from a single year (null, not NaN).
-  assert.equal(artifact.statistics.years, 1);
+  // 42 days of record in 2024: a partial year, shown with what it would have paid, never counted.
+  // n = 0, so no statistic is invented (null, not NaN), and the year is named in data_coverage.
+  assert.equal(y.payout, null);
+  assert.equal(y.payout_on_partial_record, 755_900);
+  assert.equal(artifact.statistics.years, 0);
+  assert.equal(artifact.statistics.mean_annual_payout, null);
   assert.equal(artifact.statistics.standard_deviation, null);
-  assert.equal(artifact.statistics.standard_error, null);
+  assert.deepEqual((artifact.data_coverage.partial_years as { year: number; days_covered: number }[]).map((p) => [p.year, p.days_covered]), [[2024, daily.size]]);
   assert.equal(artifact.structure.financial_structure && (artifact.structure.financial_structure as { attachment: number }).attachment, 0);
 });

@@ -3,7 +3,7 @@
 // gate and term tests, ladder and annual cap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backtest, closeMoney, lines, rawText, utcDay } from './support.js';
+import { backtest, checkPaid, closeMoney, lines, partialTerm, rawText, utcDay } from './support.js';
 
 const GATE_C = {
   peril: { code: 'tropical_cyclone', region: { type: 'box', min_latitude: 25.0, max_latitude: 26.5, min_longitude: -81.0, max_longitude: -79.5 } },
@@ -78,7 +78,7 @@ test('(c) track gate off south-east Florida: strongest interpolated wind in the 
   for (const year of artifact.years) {
     const storms = [...(best.get(year.year) ?? new Map<string, number>())].filter(([, w]) => w >= 64);
     const expected = Math.min(10_000_000, storms.reduce((a, [, w]) => a + 10_000_000 * fraction(w), 0));
-    closeMoney(year.payout, expected, `payout ${year.year}`);
+    checkPaid(year, expected, partialTerm(year.term, { from: '1851-06-25', to: '2024-11-18' }), `payout ${year.year}`);
     assert.deepEqual(year.occurrences.map((o) => o.event_id).sort(), storms.map(([id]) => id).sort(), `storms ${year.year}`);
     for (const o of year.occurrences) {
       const w = storms.find(([id]) => id === o.event_id)![1];
@@ -91,7 +91,9 @@ test('(c) track gate off south-east Florida: strongest interpolated wind in the 
   const andrew = artifact.years.find((y) => y.year === 1992)!.occurrences.find((o) => o.event_id === 'AL041992');
   assert.ok(andrew && andrew.payout === 10_000_000 && andrew.category === 5);
   assert.deepEqual(artifact.data_coverage.years_missing, []);
-  assert.deepEqual((artifact.data_coverage.partial_years as { year: number }[]).map((p) => p.year), [1851, 2024]);
+  // 1851 starts 25 June (24 of 183 term days lacking: partial); 2024 ends 18 November (12 lacking: counted).
+  assert.deepEqual((artifact.data_coverage.partial_years as { year: number }[]).map((p) => p.year), [1851]);
+  assert.equal(artifact.statistics.years, 2024 - 1851);
   assert.equal('aggregation_window' in (artifact.structure.trigger as object), false);
 });
 

@@ -93,3 +93,38 @@ export function closeMoney(actual: number | null, expected: number | null, what:
   }
   if (Math.abs(actual - expected) > 0.011) throw new Error(`${what}: ${actual} vs ${expected}`);
 }
+
+/** Days of a term (YYYY-MM-DD, both included). */
+export function termLength(term: { from: string; to: string }): number {
+  return Math.round((Date.parse(term.to) - Date.parse(term.from)) / DAY) + 1;
+}
+
+/**
+ * Partial by the stated rule, recomputed here: the term lacks more than floor(0.1 × term days) of
+ * its days (`lacking` given, or the days outside the period of record).
+ */
+export function partialTerm(term: { from: string; to: string }, record: { from: string; to: string } | null, lacking?: number): boolean {
+  const days = termLength(term);
+  let missing = lacking ?? 0;
+  if (lacking === undefined && record) {
+    for (let t = Date.parse(term.from); t <= Date.parse(term.to); t += DAY) {
+      const d = isoDate(t);
+      if (d < record.from || d > record.to) missing++;
+    }
+  }
+  return missing > Math.floor(0.1 * days + 1e-9);
+}
+
+/**
+ * Checks a year's payout against the recount: a partial year shows what its days would have paid
+ * (payout_on_partial_record) with a null payout, left out of n; any other year pays it.
+ */
+export function checkPaid(year: { year: number; payout: number | null; record: string; [k: string]: unknown }, expected: number | null, partial: boolean, what: string): void {
+  if (partial) {
+    if (year.record !== 'partial' || year.payout !== null) throw new Error(`${what}: a partial year is shown with a null payout (record ${year.record}, payout ${year.payout})`);
+    closeMoney(year.payout_on_partial_record as number | null, expected, `${what} (partial record)`);
+    return;
+  }
+  if (year.record === 'partial') throw new Error(`${what}: counted as partial, lacks at most 10% of its term`);
+  closeMoney(year.payout, expected, what);
+}
