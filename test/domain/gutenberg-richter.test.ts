@@ -6,6 +6,7 @@ import {
   estimateBValue,
   fitGutenbergRichter,
   magnitudeBinIndex,
+  MC_TIE_BREAK,
 } from '../../src/domain/hazard/gutenberg-richter.js';
 import { seededRandom } from '../../src/domain/random.js';
 
@@ -105,4 +106,12 @@ test('refuses a non-positive span or bin width', () => {
   assert.throws(() => fitGutenbergRichter([2, 2.1, 2.2], { years: 0 }), RangeError);
   assert.throws(() => fitGutenbergRichter([2, 2.1, 2.2], { years: 1, binWidth: 0 }), RangeError);
   assert.throws(() => completenessByMaxCurvature([]), RangeError);
+});
+
+test('a tie between bins: Mc is the highest tied bin, whatever the order of the catalog', () => {
+  // Hand-made: bins 4.5 and 4.7 hold three events each, 4.6 two; the tie is 4.5 vs 4.7.
+  const tied = [4.5, 4.5, 4.54, 4.6, 4.6, 4.7, 4.66, 4.74, 5.0];
+  const orders = [tied, [...tied].reverse(), [4.7, 4.5, 4.6, 5.0, 4.74, 4.54, 4.6, 4.66, 4.5]];
+  for (const m of orders) assert.equal(completenessByMaxCurvature(m), 4.7);
+  assert.match(MC_TIE_BREAK, /highest/);
 });

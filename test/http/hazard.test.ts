@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { call, expectRefusals, signup, startService, type TestService } from '../support/service.js';
 import { manifestOf, rawFile } from '../support/feeds.js';
+import { backtest, GREENVILLE_GUST } from '../domain/backtest/support.js';
 
 let svc: TestService;
 let key: string;
@@ -87,4 +88,52 @@ test('hazard refusals', async () => {
   ];
   await expectRefusals(svc.api, key, cases);
   assert.equal((await call(svc.api, 'GET', '/hazard?peril=earthquake&lat=34&lon=-118')).status, 401);
+});
+
+test('daily series answer in SI with the publisher unit named, return levels with intervals and beyond_record, exclusions listed as the backtest lists them', async () => {
+  // Rainfall: mm from GHCN tenths of mm; one year's maximum recounted from the raw CSV.
+  const rain = (await get('/hazard?peril=weather_station&lat=29.69&lon=-82.28')).body.summaries
+    .find((s: any) => s.feed.feed_id === 'ghcnd-usw00012816-prcp').summary;
+  assert.equal(rain.unit, 'mm');
+  assert.equal(rain.native_unit, 'tenths of mm');
+  assert.deepEqual(rain.unit_conversion, { from: 'tenths of mm', to: 'mm', factor: 0.1 });
+  const rows = parse(rawFile('ghcnd-usw00012816-prcp'), { columns: true }) as Array<Record<string, string>>;
+  const max1995 = Math.max(...rows.filter((r) => r.DATE!.startsWith('1995') && r.PRCP !== '').map((r) => Number(r.PRCP)));
+  assert.equal(rain.annual_values.find((a: any) => a.year === 1995).value, max1995 / 10);
+  const n = rain.extreme_value.n;
+  assert.ok(n >= 10);
+  for (const level of rain.extreme_value.return_levels) {
+    assert.equal(level.beyond_record, level.return_period_years > n, `beyond_record at T = ${level.return_period_years}, n = ${n}`);
+    const ci = level.confidence_interval;
+    assert.equal(ci.level, 0.9);
+    assert.ok(ci.lower < level.value && level.value < ci.upper, `${ci.lower} < ${level.value} < ${ci.upper}`);
+  }
+  assert.ok(rain.notes.some((t: string) => /parametric bootstrap, 500 samples .*seed/.test(t)), 'the interval rule is stated');
+  // The same lookup twice gives the same intervals (seeded).
+  const again = (await get('/hazard?peril=weather_station&lat=29.69&lon=-82.28')).body.summaries
+    .find((s: any) => s.feed.feed_id === 'ghcnd-usw00012816-prcp').summary;
+  assert.deepEqual(again.extreme_value.return_levels, rain.extreme_value.return_levels);
+
+  // Discharge: m³/s from ft³/s.
+  const flow = (await get('/hazard?peril=flood&lat=42.96&lon=-85.67')).body.summaries[0].summary;
+  assert.equal(flow.unit, 'm3/s');
+  assert.equal(flow.native_unit, 'ft3/s');
+  assert.equal(flow.unit_conversion.factor, 0.028316846592);
+
+  // Wind: m/s from tenths; the four implausible 2010 WSF5 gusts listed exactly as a backtest lists them.
+  const wind = (await get('/hazard?peril=weather_station&lat=34.885&lon=-82.224')).body.summaries
+    .find((s: any) => s.feed.feed_id === 'ghcnd-usw00003870-wind').summary;
+  assert.equal(wind.unit, 'm/s');
+  assert.equal(wind.native_unit, 'tenths of m/s');
+  const artifact = await backtest(GREENVILLE_GUST);
+  const inBacktest = (artifact.data_coverage.excluded_observations as any[]).filter((o) => o.date.startsWith('2010'));
+  assert.equal(inBacktest.length, 4);
+  assert.deepEqual(wind.excluded_observations.filter((o: any) => o.element === 'WSF5' && o.date.startsWith('2010')), inBacktest);
+  assert.ok(wind.excluded_observations.some((o: any) => o.date === '2002-05-04' && o.reason === 'publisher_quality_flag'), 'QFLAG exclusions listed too');
+  assert.match(wind.quality_rule.text, /wind_speed 0 to 75 m\/s/);
+});
+
+test('the completeness magnitude states its tie-break', async () => {
+  const quake = (await get('/hazard?peril=earthquake&lat=34.05&lon=-118.25')).body.summaries[0].summary;
+  assert.match(quake.gutenberg_richter.fit.mc_method, /tie-break: .*highest of them.*never on the order of the catalog/);
 });

@@ -3,7 +3,7 @@
 // file lines written here: its own day map, rolling windows, missing-day rule, units and payout.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backtest, checkPaid, closeMoney, csvRecords, DAY, isoDate, lines, rawText, utcDay } from './support.js';
+import { backtest, checkPaid, closeMoney, csvRecords, DAY, GREENVILLE_GUST, isoDate, lines, rawText, utcDay } from './support.js';
 import type { YearOut } from '../../../src/domain/backtest/artifact.js';
 
 interface Expected { payout: number | null; max: number | null; maxDate: string | null; missingDays: number; termDays: number }
@@ -220,4 +220,32 @@ test('grid_outage index on Chatham County customers out: daily maximum, linear 1
   assert.equal(artifact.statistics.standard_deviation, null);
   assert.deepEqual((artifact.data_coverage.partial_years as { year: number; days_covered: number }[]).map((p) => [p.year, p.days_covered]), [[2024, daily.size]]);
   assert.equal(artifact.structure.financial_structure && (artifact.structure.financial_structure as { attachment: number }).attachment, 0);
+});
+
+// ---- data quality: gusts above 75 m/s, ghcnd-usw00003870-wind ---------------------------------
+
+test('gusts above 75 m/s (80.5-98.3 m/s in 2010 at Greenville) never pay: excluded by the quality rule and listed with date, value and reason', async () => {
+  const artifact = await backtest(GREENVILLE_GUST);
+  // Recount from the raw .dly: WSF5 values of 2010's term above 750 tenths of m/s, unflagged.
+  const raw: [string, number][] = [];
+  for (const line of lines(rawText('ghcnd-usw00003870-wind'))) {
+    if (line.slice(17, 21) !== 'WSF5' || line.slice(11, 15) !== '2010') continue;
+    for (let d = 0; d < 31; d++) {
+      const v = Number.parseInt(line.slice(21 + d * 8, 26 + d * 8), 10);
+      if (v > 750 && line[27 + d * 8] === ' ') raw.push([`2010-${line.slice(15, 17)}-${String(d + 1).padStart(2, '0')}`, v]);
+    }
+  }
+  assert.deepEqual(raw.map(([d]) => d), ['2010-06-29', '2010-07-16', '2010-07-28', '2010-10-26']);
+  const y2010 = artifact.years.find((y) => y.year === 2010)!;
+  assert.equal(y2010.record, 'complete');
+  assert.ok((y2010.term_maximum as { value: number }).value <= 75, 'the term maximum reads only plausible values');
+  assert.notEqual(y2010.payout, 1_000_000, 'no full-limit payout on an implausible gust');
+  const listed = artifact.data_coverage.excluded_observations as { element: string; date: string; value: number; unit: string; value_si: number; unit_si: string; reason: string }[];
+  assert.deepEqual(listed.filter((o) => o.date.startsWith('2010')).map((o) => [o.element, o.date, o.value, o.unit, o.value_si, o.unit_si, o.reason]),
+    raw.map(([d, v]) => ['WSF5', d, v, 'tenths of m/s', v / 10, 'm/s', 'above_physical_bound']));
+  // Only the terms of the window are listed: the QFLAG value of 4 May 2002 lies outside June-November.
+  assert.ok(!listed.some((o) => o.date === '2002-05-04'));
+  assert.ok(artifact.years.every((y) => y.payout !== 1_000_000), 'no year reaches 60 m/s on plausible values');
+  assert.match((artifact.data_coverage.quality_rule as { text: string }).text, /wind_speed 0 to 75 m\/s/);
+  assert.equal(artifact.engine.version, '1.1.0');
 });

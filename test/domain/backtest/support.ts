@@ -128,3 +128,15 @@ export function checkPaid(year: { year: number; payout: number | null; record: s
   if (year.record === 'partial') throw new Error(`${what}: counted as partial, lacks at most 10% of its term`);
   closeMoney(year.payout, expected, what);
 }
+
+/** Daily fastest 5-second wind at Greenville-Spartanburg, whose 2010 record holds four gusts of 80-98 m/s. */
+export const GREENVILLE_GUST = {
+  peril: { code: 'weather_station' },
+  trigger: {
+    type: 'parametric_index', data_sources: [{ feed_id: 'ghcnd-usw00003870-wind', version: '2012-09-30' }],
+    measurement: { variable: 'wind_speed', element: 'WSF5', aggregation: 'max', unit: 'm/s' }, aggregation_window: { duration: 'P1D' },
+    payout: { function: 'ladder', levels: [{ at_least: 25, fraction: 0.25 }, { at_least: 60, fraction: 1 }] },
+  },
+  financial_structure: { currency: 'USD', limit: 1000000, attachment: 0 },
+  period: { start: '2027-06-01', end: '2027-11-30' },
+};

@@ -3,12 +3,12 @@
 // re-derived here from the document's stated parameters in plain arithmetic.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backtest, load } from '../backtest/support.js';
+import { backtest, GREENVILLE_GUST, load } from '../backtest/support.js';
 import { ACCEPTANCE_BODIES, DENVER_HAIL } from '../../support/acceptance.js';
 import type { BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
 import type { BacktestWindow } from '../../../src/domain/backtest/structure.js';
 import {
-  isPriceRefusal, PRICING_DEFAULTS, PRICING_MODEL, technicalPrice, type PriceDocument, type PriceRefusal, type PricingParameters,
+  isPriceRefusal, MINIMUM_COUNTED_YEARS, PRICING_DEFAULTS, PRICING_MODEL, technicalPrice, type PriceDocument, type PriceRefusal, type PricingParameters,
 } from '../../../src/domain/pricing/technical-price.js';
 
 // Half away from zero, as the document states (608889.445 is 608889.45, not the binary-noise .44).
@@ -229,4 +229,70 @@ test('when the record cannot carry a fit (earthquake 2000-2022: one occurrence a
   assert.equal(doc.blend.sigma, artifact.statistics.standard_deviation);
   const r = rederive(doc, artifact, 10_000_000);
   within(doc.technical_premium.amount, r.premium, 0.011, 'premium');
+});
+
+// ---- the record a price needs; a premium below the limit; data quality in the price ----------
+
+/** Fulton County customers out over the pinned Hurricane Helene extract (2024-09-25 to 2024-11-05). */
+const FULTON_OUTAGE = {
+  peril: { code: 'grid_outage' },
+  trigger: {
+    type: 'parametric_index', data_sources: [{ feed_id: 'gema-county-outages-13121', version: '2024-11-05' }],
+    measurement: { variable: 'customers_out', aggregation: 'max' }, aggregation_window: { duration: 'P1D' },
+    payout: { function: 'linear', attachment: 5000, exhaustion: 50000 },
+  },
+  financial_structure: { currency: 'USD', limit: 1000000, attachment: 0 },
+  period: { start: '2027-01-01', end: '2027-12-31' },
+};
+
+test('an outage index on one partial year of record is refused (422 unpriceable_object) naming the record length and the minimum', async () => {
+  const { doc, artifact } = await price(FULTON_OUTAGE);
+  // The year paid on its 42 days (shown), but it is partial: no counted year.
+  assert.ok((artifact.years[0]!.payout_on_partial_record as number) > 0);
+  assert.equal(artifact.statistics.years, 0);
+  assert.ok(isPriceRefusal(doc));
+  assert.equal(doc.fault.status, 422);
+  assert.equal(doc.fault.code, 'unpriceable_object');
+  assert.match(doc.fault.message, /0 counted years .*at least 10 counted years/);
+  assert.match(doc.fault.message, /2024-09-25 to 2024-11-05/);
+  assert.ok(doc.fault.details!.includes(`record_length: 0 counted years; minimum: ${MINIMUM_COUNTED_YEARS}`));
+  assert.ok(doc.fault.details!.some((d) => /partial_years .*2024/.test(d)));
+});
+
+test('a window of fewer than 10 counted years is refused even where it pays; 10 years are priced', async () => {
+  const short = await price(ACCEPTANCE_BODIES.earthquake, { from_year: 1950, to_year: 1958 });
+  assert.ok(isPriceRefusal(short.doc));
+  assert.equal(short.artifact.statistics.years, 9);
+  assert.ok((short.artifact.statistics.mean_annual_payout ?? 0) > 0, '1952 pays: refused for the record, not for the burn');
+  assert.match(short.doc.fault.message, /9 counted years .*at least 10/);
+  const enough = await price(ACCEPTANCE_BODIES.earthquake, { from_year: 1950, to_year: 1959 });
+  assert.ok(!isPriceRefusal(enough.doc));
+  assert.equal(enough.doc.record_needed.counted_years, 10);
+});
+
+test('a premium whose rate on line would reach 1 is refused, never published', async () => {
+  // A rainfall ladder every June-October term reaches: the burn is the whole limit each year.
+  const terms = clone(ACCEPTANCE_BODIES.weather_station) as { trigger: { payout: unknown } };
+  terms.trigger.payout = { function: 'ladder', levels: [{ at_least: 0, fraction: 1 }], basis: 'term_maximum' };
+  const { doc, artifact } = await price(terms);
+  assert.equal(artifact.statistics.mean_annual_payout, 2_000_000);
+  assert.ok(isPriceRefusal(doc));
+  assert.equal(doc.fault.code, 'unpriceable_object');
+  assert.match(doc.fault.message, /at least the limit 2000000 USD \(rate on line [0-9.]+\); a rate on line of 1 or more is refused/);
+  // Below the limit the same record is priced with a rate on line under 1.
+  terms.trigger.payout = { function: 'ladder', levels: [{ at_least: 0, fraction: 0.5 }], basis: 'term_maximum' };
+  const half = await priced(terms);
+  assert.ok(half.doc.technical_premium.rate_on_line < 1);
+});
+
+test('the price lists the excluded observations and partial years exactly as its backtest does', async () => {
+  const { doc, artifact } = await priced(GREENVILLE_GUST);
+  assert.deepEqual(doc.data_quality.excluded_observations, artifact.data_coverage.excluded_observations);
+  assert.deepEqual(doc.data_quality.excluded_observations.filter((o) => o.date.startsWith('2010')).map((o) => [o.date, o.value_si]),
+    [['2010-06-29', 80.5], ['2010-07-16', 98.3], ['2010-07-28', 93.9], ['2010-10-26', 89.4]]);
+  // 2012 ends on 30 September: 61 of the 183 term days lacking, partial, named and not counted.
+  assert.deepEqual((doc.historical_burn.partial_years as { year: number }[]).map((p) => p.year), [2012]);
+  assert.equal(doc.historical_burn.years_used, artifact.statistics.years);
+  assert.ok(!artifact.years.some((y) => y.year === 2012 && y.payout !== null));
+  assert.equal(doc.historical_burn.years_used, 2011 - 1996 + 1);
 });
