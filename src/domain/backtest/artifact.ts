@@ -20,7 +20,7 @@ import type { Storm, TrackArchive } from '../../feeds/tracks.js';
 import type { EventCatalog } from '../../feeds/readers.js';
 import type { Box } from '../geo.js';
 import { boxOccurrences, selectQuakes, selectReports, type Selection } from './cat-in-a-box.js';
-import { seriesConversion, seriesDayMap, termIndex, type TermIndex } from './index-series.js';
+import { seriesConversion, seriesDayIndex, termIndex, type TermIndex } from './index-series.js';
 import { annualPayout, occurrencePayout, roundMoney, triggerLevel } from './payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
 import {
@@ -350,7 +350,7 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
     }
     indexUnit = conversion.unit;
     const windowDays = Math.round(s.aggregation_window!.ms / DAY_MS);
-    const dayMap = seriesDayMap(data.series);
+    const dayMap = seriesDayIndex(data.series);
     const element = seriesElement(s, feed.feed_id);
     const first = termWindow(s.term, fromYear);
     const last = termWindow(s.term, toYear);

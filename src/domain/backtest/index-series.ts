@@ -6,10 +6,10 @@
 // rounded to 6 decimal places. A trigger without a unit reads the feed's unit, tenths written whole
 // (tenths of mm -> mm, tenths of m/s -> m/s; ft3/s, mm and customers as they are).
 
-import type { DailySeries } from '../../feeds/series.js';
+import { dayEpoch, isoDay, type DailySeries } from '../../feeds/series.js';
 import { roundIndex } from './payout.js';
 import type { SeriesAggregation, UnitName } from './structure.js';
-import { termDays, type TermWindow } from './term.js';
+import { DAY_MS, type TermWindow } from './term.js';
 
 /** 1 kt = 1852 m / 3600 s exactly (DOMAIN.md gives 0.514444 m/s). */
 export const METRES_PER_SECOND_PER_KNOT = 1852 / 3600;
@@ -94,17 +94,32 @@ export interface TermIndex {
   readonly maximum: WindowValue | null;
 }
 
-/** Date -> native value (null = no usable value that day). */
-export function seriesDayMap(series: Pick<DailySeries, 'days'>): Map<string, number | null> {
-  const out = new Map<string, number | null>();
-  for (const d of series.days) out.set(d.date, typeof d.value === 'number' && Number.isFinite(d.value) ? d.value : null);
-  return out;
+/**
+ * A series indexed by day number: values[k] is the native value of the k-th day after `first`
+ * (NaN = no usable value). Built once per series (the parsed series is shared and immutable), so a
+ * replay reads numbers by offset instead of building a date-keyed map and date strings every run.
+ */
+export interface DayIndex {
+  /** 00:00 UTC of the series' first day. */
+  readonly first_ms: number;
+  readonly values: Float64Array;
 }
 
-function aggregate(values: readonly number[], how: SeriesAggregation): number {
-  if (how === 'max') return Math.max(...values);
-  const sum = values.reduce((a, b) => a + b, 0);
-  return how === 'sum' ? sum : sum / values.length;
+const dayIndexes = new WeakMap<object, DayIndex>();
+
+export function seriesDayIndex(series: Pick<DailySeries, 'days'>): DayIndex {
+  const cached = dayIndexes.get(series.days);
+  if (cached) return cached;
+  const days = series.days;
+  const first_ms = days.length === 0 ? 0 : dayEpoch(days[0]!.date);
+  const span = days.length === 0 ? 0 : Math.round((dayEpoch(days[days.length - 1]!.date) - first_ms) / DAY_MS) + 1;
+  const values = new Float64Array(span).fill(Number.NaN);
+  for (const d of days) {
+    if (typeof d.value === 'number' && Number.isFinite(d.value)) values[Math.round((dayEpoch(d.date) - first_ms) / DAY_MS)] = d.value;
+  }
+  const index = { first_ms, values };
+  dayIndexes.set(series.days, index);
+  return index;
 }
 
 /**
@@ -112,29 +127,46 @@ function aggregate(values: readonly number[], how: SeriesAggregation): number {
  * term, those with a missing day left out, aggregated and converted; the term maximum.
  */
 export function termIndex(
-  days: ReadonlyMap<string, number | null>,
+  days: DayIndex,
   term: TermWindow,
   windowDays: number,
   aggregation: SeriesAggregation,
   conversion: Pick<UnitConversion, 'factor'>,
 ): TermIndex {
   if (!Number.isInteger(windowDays) || windowDays < 1) throw new RangeError(`window must be a whole number of days >= 1, got ${windowDays}`);
-  const dates = termDays(term);
-  const values = dates.map((d) => days.get(d) ?? null);
-  const missing = values.filter((v) => v === null).length;
+  const length = term.days;
+  const offset = Math.round((term.start_ms - days.first_ms) / DAY_MS);
+  const at = (i: number): number => {
+    const k = offset + i;
+    return k >= 0 && k < days.values.length ? days.values[k]! : Number.NaN;
+  };
+  let missing = 0;
+  for (let i = 0; i < length; i++) if (Number.isNaN(at(i))) missing++;
   let windows = 0;
   let computed = 0;
-  let best: WindowValue | null = null;
-  for (let end = windowDays - 1; end < dates.length; end++) {
+  let best: { end: number; value: number } | null = null;
+  for (let end = windowDays - 1; end < length; end++) {
     windows++;
-    const slice = values.slice(end - windowDays + 1, end + 1);
-    if (slice.some((v) => v === null)) continue;
+    // Aggregated in day order, as a plain sum over the window (no running sum: no drift).
+    let sum = 0;
+    let max = -Infinity;
+    let complete = true;
+    for (let i = end - windowDays + 1; i <= end; i++) {
+      const v = at(i);
+      if (Number.isNaN(v)) { complete = false; break; }
+      sum += v;
+      if (v > max) max = v;
+    }
+    if (!complete) continue;
     computed++;
-    const value = roundIndex(aggregate(slice as number[], aggregation) * conversion.factor);
-    if (best === null || value > best.value) best = { from: dates[end - windowDays + 1]!, to: dates[end]!, value };
+    const raw = aggregation === 'max' ? max : aggregation === 'sum' ? sum : sum / windowDays;
+    const value = roundIndex(raw * conversion.factor);
+    if (best === null || value > best.value) best = { end, value };
   }
+  const dayOf = (i: number): string => isoDay(term.start_ms + i * DAY_MS);
   return {
-    year: term.year, term_from: term.from, term_to: term.to, term_days: dates.length,
-    missing_days: missing, windows_in_term: windows, windows_computed: computed, maximum: best,
+    year: term.year, term_from: term.from, term_to: term.to, term_days: length,
+    missing_days: missing, windows_in_term: windows, windows_computed: computed,
+    maximum: best === null ? null : { from: dayOf(best.end - windowDays + 1), to: dayOf(best.end), value: best.value },
   };
 }

@@ -7,6 +7,7 @@
 
 import { gateContains, saffirSimpsonCategory, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
 import { METRES_PER_SECOND_PER_KNOT } from './index-series.js';
+import { normalizeLongitude } from '../geo.js';
 import { roundIndex } from './payout.js';
 import { termWindow, termYearsBetween, type TermRule } from './term.js';
 
@@ -44,7 +45,7 @@ export interface StormYearCrossing {
   readonly left_ms: number;
 }
 
-interface Extent { minLat: number; maxLat: number; minLon: number; maxLon: number }
+export interface Extent { minLat: number; maxLat: number; minLon: number; maxLon: number }
 
 function gateExtent(gate: Gate): Extent {
   if (!Array.isArray(gate)) {
@@ -76,6 +77,49 @@ function mayEnter(fixes: readonly TrackFix[], gate: Extent): boolean {
   return maxLat >= gate.minLat && minLat <= gate.maxLat && maxLon >= gate.minLon && minLon <= gate.maxLon;
 }
 
+/**
+ * The samples of trackSamples(fixes) lying inside the gate, in the same order, without
+ * interpolating the hours of a segment whose two fixes both lie on one side of the gate's extent
+ * (positions are linear in time between fixes, so none of its hours can enter). Latitude is
+ * screened always; longitude only when neither the segment nor the gate spans the antimeridian.
+ */
+export function samplesInGate(fixes: readonly TrackFix[], gate: Gate, extent: Extent): TrackSample[] {
+  const sorted = [...fixes].sort((a, b) => a.epoch_ms - b.epoch_ms);
+  const lonScreen = extent.maxLon - extent.minLon <= 180;
+  const out: TrackSample[] = [];
+  let segment: TrackFix[] = [];
+  const flush = (): void => {
+    if (segment.length === 0) return;
+    for (const sample of trackSamples(segment)) if (gateContains(gate, sample)) out.push(sample);
+    segment = [];
+  };
+  for (let i = 0; i < sorted.length; i++) {
+    const from = sorted[i]!;
+    const to = sorted[i + 1];
+    const lat = to === undefined ? [from.latitude, from.latitude] : [Math.min(from.latitude, to.latitude), Math.max(from.latitude, to.latitude)];
+    let misses = lat[1]! < extent.minLat || lat[0]! > extent.maxLat;
+    if (!misses && lonScreen && to !== undefined && Math.abs(to.longitude - from.longitude) <= 180
+      && Math.abs(from.longitude) <= 180 && Math.abs(to.longitude) <= 180) {
+      misses = Math.max(from.longitude, to.longitude) < extent.minLon || Math.min(from.longitude, to.longitude) > extent.maxLon;
+    }
+    if (misses) {
+      // This segment's hours stay outside; its first fix alone is still a sample to test (unless
+      // it closed the run just sampled).
+      const sampled = segment.length > 0 && segment[segment.length - 1] === from;
+      flush();
+      if (!sampled && gateContains(gate, { latitude: from.latitude, longitude: normalizeLongitude(from.longitude) })) {
+        out.push(...trackSamples([from]));
+      }
+      continue;
+    }
+    // Consecutive kept segments share fixes: sample them as one run, as trackSamples would.
+    if (segment.length === 0 || segment[segment.length - 1] !== from) segment.push(from);
+    if (to !== undefined) segment.push(to);
+  }
+  flush();
+  return out;
+}
+
 export function gateValue(windKt: number, unit: GateUnit): number {
   if (unit === 'category') return saffirSimpsonCategory(windKt);
   return roundIndex(unit === 'kt' ? windKt : windKt * METRES_PER_SECOND_PER_KNOT);
@@ -97,7 +141,7 @@ export function gateCrossings(storms: readonly StormLike[], gate: Gate, rule: Te
       first = Math.min(first, f.epoch_ms);
       last = Math.max(last, f.epoch_ms);
     }
-    const inside = trackSamples(fixes).filter((sample) => gateContains(gate, sample));
+    const inside = samplesInGate(fixes, gate, extent);
     if (inside.length === 0) continue;
     for (const year of termYearsBetween(rule, first, last)) {
       const w = termWindow(rule, year);

@@ -112,3 +112,22 @@ test('(c) the same gate drawn as a polygon, and read in Saffir-Simpson categorie
   // Cat 1 = 64 kt, Cat 3 = 96 kt, Cat 4 = 113 kt: the same ladder in other words.
   assert.deepEqual(categories.years.map((y) => [y.year, y.payout]), box.years.map((y) => [y.year, y.payout]));
 });
+
+test('the segment screen changes nothing: samplesInGate equals every track sample filtered by the gate, over every Atlantic storm', async () => {
+  const { samplesInGate } = await import('../../../src/domain/backtest/track-gate.js');
+  const { trackSamples, gateContains } = await import('../../../src/domain/tracks/gate.js');
+  const { load } = await import('./support.js');
+  const { data } = await load(GATE_C);
+  if (data.kind !== 'tracks') throw new Error('tracks expected');
+  const gates = [
+    { min_latitude: 25, max_latitude: 26.5, min_longitude: -81, max_longitude: -79.5 },
+    { min_latitude: 10, max_latitude: 40, min_longitude: -100, max_longitude: -60 },
+  ];
+  for (const gate of gates) {
+    const extent = { minLat: gate.min_latitude, maxLat: gate.max_latitude, minLon: gate.min_longitude, maxLon: gate.max_longitude };
+    for (const storm of data.storms) {
+      const fixes = storm.fixes.filter((f) => typeof f.max_wind_kt === 'number' && Number.isFinite(f.max_wind_kt));
+      assert.deepEqual(samplesInGate(fixes, gate, extent), trackSamples(fixes).filter((x) => gateContains(gate, x)), storm.storm_id);
+    }
+  }
+});
