@@ -1,6 +1,7 @@
 // The edge of every host: user agents, unknown paths and methods, rate limits, the envelope.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { test } from 'node:test';
 import { isAnonymousAgent } from '../../src/http/user-agents.js';
 import { DEFAULT_REFUSED_AGENTS } from '../../src/config.js';
@@ -296,6 +297,49 @@ eachDialect('a flood of wrong keys from one address is refused 429 without a key
     assert.ok(lookups <= 11, `${lookups} key lookups for 60 wrong keys`);
     // A key already known still works from that address.
     assert.equal((await call(svc.api, 'GET', '/account', { key })).status, 200);
+  } finally {
+    await svc.close();
+  }
+});
+
+test('under load on PostgreSQL, killed and stalled client connections crash nothing, hang nothing and lose nothing', { skip: !process.env.CATRISK_TEST_PG && 'PostgreSQL not available' }, async () => {
+  const svc = await startService('postgres', { CATRISK_REQUEST_TIMEOUT_MS: '2000', CATRISK_HEADERS_TIMEOUT_MS: '1000' });
+  try {
+    const keys: string[] = [];
+    const body = JSON.stringify({ label: 'load' });
+    const signupBytes = head('POST /signup HTTP/1.1', UA, 'Content-Type: application/json', `Content-Length: ${body.length}`, 'Connection: close');
+    const work: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 120; i += 1) {
+      switch (i % 4) {
+        case 0: // a whole signup: must be stored and its key must work
+          work.push(signup(svc.api).then((s) => keys.push(s.key)));
+          break;
+        case 1: // killed half-way through its body
+          work.push(new Promise<void>((resolve) => {
+            const socket = net.connect(Number(new URL(svc.api).port), '127.0.0.1', () => {
+              socket.write(signupBytes + body.slice(0, 5));
+              setTimeout(() => { socket.destroy(); resolve(); }, 20);
+            });
+            socket.on('error', () => resolve());
+          }));
+          break;
+        case 2: // stalled: the body never finishes; answered 408 and closed
+          work.push(rawRequest(svc.api, [signupBytes + body.slice(0, 5), { waitMs: 6000 }], 8000).then((a) => {
+            assert.equal(a.status, 408, a.text);
+            assert.ok(a.closed);
+          }));
+          break;
+        default: // a keyed read from a known key while the rest goes on
+          work.push(keys.length > 0 ? call(svc.api, 'GET', '/account', { key: keys[0]! }).then((a) => assert.equal(a.status, 200)) : Promise.resolve());
+      }
+    }
+    await Promise.all(work);
+    // Every whole signup is stored and answers; no partial one was stored.
+    assert.equal(keys.length, 30);
+    for (const key of keys) assert.equal((await call(svc.api, 'GET', '/account', { key })).status, 200);
+    const accounts = await svc.services.database.db.selectFrom('accounts').select('id').execute();
+    assert.equal(accounts.length, 30);
+    assert.equal((await call(svc.api, 'GET', '/health')).status, 200);
   } finally {
     await svc.close();
   }
