@@ -2,17 +2,18 @@
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { startBuiltService, USER_AGENT } from './support.js';
+import { startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
 import { largeSchedule } from '../test/support/schedules.js';
 
 function print(line: Record<string, unknown>) {
   console.log(JSON.stringify(line));
 }
 
-async function cannon(title: string, url: string, headers: Record<string, string> = {}) {
+async function cannon(title: string, url: string, headers: Record<string, string> = {}): Promise<number> {
   await autocannon({ url, connections: 32, duration: 2, headers: { 'user-agent': USER_AGENT, ...headers } });
   const r = await autocannon({ url, connections: 64, duration: 10, headers: { 'user-agent': USER_AGENT, ...headers } });
   print({ bench: title, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx, errors: r.errors });
+  return r.requests.average;
 }
 
 /** Sequential requests: the latency one caller sees, warm. */
@@ -44,11 +45,20 @@ function peakRssMb(pid: number): number {
 }
 
 async function httpBench() {
+  // The yardstick, measured in the same run on the same machine: a bare Fastify hello-world.
+  const hello = await startHelloWorld();
+  let baseline: number;
+  try {
+    baseline = await cannon('bare Fastify hello-world (baseline)', hello.url);
+  } finally {
+    await hello.stop();
+  }
   const svc = await startBuiltService();
   try {
     const key = await signup(svc.urls.api!);
-    await cannon('GET /health', `${svc.urls.api}/health`);
-    await cannon('GET /account (authenticated)', `${svc.urls.api}/account`, { authorization: `Bearer ${key}` });
+    const health = await cannon('GET /health', `${svc.urls.api}/health`);
+    const account = await cannon('GET /account (authenticated)', `${svc.urls.api}/account`, { authorization: `Bearer ${key}` });
+    print({ bench: 'share of the hello-world baseline', health_percent: Math.round((100 * health) / baseline), account_percent: Math.round((100 * account) / baseline) });
   } finally {
     await svc.stop();
   }

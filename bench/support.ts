@@ -46,3 +46,24 @@ export async function startBuiltService(env: Record<string, string> = {}): Promi
     },
   };
 }
+
+/** A bare Fastify hello-world in its own process: the baseline the service's figures are read against. */
+export async function startHelloWorld(): Promise<{ url: string; stop(): Promise<void> }> {
+  const script = `
+    const app = require('fastify')();
+    app.get('/', async () => ({ hello: 'world' }));
+    app.listen({ host: '127.0.0.1', port: 0 }).then((address) => console.log(address));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`hello-world exited with ${code}`)));
+    lines.once('line', (line) => resolve(line.trim()));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}

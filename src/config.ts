@@ -21,9 +21,19 @@ export interface Config {
   readonly stateDir: string;
   readonly databaseUrl: string | undefined;
   readonly feedsDir: string | undefined;
-  /** Anonymous default-library agents refused at the edge (case-insensitive prefixes). */
+  /**
+   * Product names of anonymous default-library agents, refused at the edge (lower case, compared
+   * with each product token's name; see src/http/user-agents.ts).
+   */
   readonly refusedAgents: readonly string[];
-  readonly rateLimit: { readonly key: RateLimitPolicy; readonly address: RateLimitPolicy };
+  /**
+   * key: requests per key; address: requests per client address on routes without a key and on
+   * refusals before a key is known; invalidKey: wrong keys per client address before the address
+   * is refused without a lookup.
+   */
+  readonly rateLimit: { readonly key: RateLimitPolicy; readonly address: RateLimitPolicy; readonly invalidKey: RateLimitPolicy };
+  /** How long a client may take over a request (connection to last body byte, and headers alone). */
+  readonly timeouts: { readonly requestMs: number; readonly headersMs: number; readonly keepAliveMs: number };
   /** Units included in the sandbox plan before usage is billable overage. */
   readonly sandboxUnits: number;
   readonly jobs: {
@@ -37,10 +47,22 @@ export interface Config {
   readonly logLevel: string;
 }
 
+/**
+ * The product names default HTTP libraries and command-line tools send when the caller names
+ * nothing: Node's built-in fetch sends the bare token `node`, Python's aiohttp sends
+ * `Python/3.x aiohttp/3.x`, Dart's `Dart/3.x (dart:io)`, and so on.
+ */
 export const DEFAULT_REFUSED_AGENTS = [
-  'curl/', 'wget/', 'python-requests/', 'python-urllib/', 'go-http-client/', 'node-fetch/',
-  'axios/', 'undici', 'okhttp/', 'java/', 'libwww-perl/',
+  'curl', 'wget', 'httpie', 'python-requests', 'python-urllib', 'python', 'aiohttp', 'python-httpx', 'httpx',
+  'urllib3', 'go-http-client', 'node', 'node-fetch', 'undici', 'axios', 'got', 'deno', 'bun', 'okhttp',
+  'java', 'java-http-client', 'apache-httpclient', 'libwww-perl', 'ruby', 'faraday', 'rest-client',
+  'php', 'guzzlehttp', 'dart', 'reqwest', 'hyper', 'powershell', 'winhttp',
 ] as const;
+
+/** A configured agent entry in the older prefix form ("curl/") names the product "curl". */
+function productName(entry: string): string {
+  return entry.trim().toLowerCase().replace(/\/+$/, '');
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -87,7 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     feedsDir: defaultFeedsDir(env),
     refusedAgents: refused !== undefined
-      ? refused.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)
+      ? refused.split(',').map(productName).filter(Boolean)
       : DEFAULT_REFUSED_AGENTS,
     rateLimit: {
       key: {
@@ -98,6 +120,16 @@ export function loadConfig(env: Env = process.env): Config {
         limit: integer(env, 'CATRISK_ADDRESS_RATE_LIMIT', 300, 1),
         windowSeconds: integer(env, 'CATRISK_RATE_WINDOW_SECONDS', 60, 1),
       },
+      invalidKey: {
+        limit: integer(env, 'CATRISK_INVALID_KEY_LIMIT', 20, 1),
+        windowSeconds: integer(env, 'CATRISK_RATE_WINDOW_SECONDS', 60, 1),
+      },
+    },
+    timeouts: {
+      // Slow-body (and slow-header) connections are answered 408 and closed after these.
+      requestMs: integer(env, 'CATRISK_REQUEST_TIMEOUT_MS', 120_000, 100),
+      headersMs: integer(env, 'CATRISK_HEADERS_TIMEOUT_MS', 10_000, 100),
+      keepAliveMs: integer(env, 'CATRISK_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
     },
     sandboxUnits: integer(env, 'CATRISK_SANDBOX_UNITS', 1000),
     jobs: {

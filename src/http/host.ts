@@ -1,9 +1,14 @@
 // The shared edge of every host: user agent, credential, rate limit, canonical JSON and the
 // error envelope. Route modules only parse, call one domain or job function, and serialize.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, envelope, genericCode, refusals } from './errors.js';
 import { canonicalJson } from './canonical-json.js';
+import { bodyFault, describeBodyFault } from './json-body.js';
+import { isAnonymousAgent } from './user-agents.js';
+import { parserRefusal, rawHead, writeRawRefusal, type ParserError } from './unreadable-requests.js';
 import type { Services } from '../services.js';
 import { secretDigest } from '../store/accounts.js';
 import type { RateDecision } from '../store/rate-counters.js';
@@ -45,9 +50,38 @@ export interface HostOptions {
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/** Longest path segment a route parameter takes; ids are far shorter. Longer answers 414. */
+export const MAX_PARAM_LENGTH = 200;
+
 export async function createHost(options: HostOptions): Promise<FastifyInstance> {
   const { services, name } = options;
-  const app = Fastify({
+  const { timeouts } = services.config;
+  const edge = new Edge(services);
+  // Filled once routes are registered; parser refusals that can read the path use it.
+  let methodsOf: (path: string) => HTTPMethod[] = () => [];
+  let authOfPath: (path: string) => AuthMode = () => options.defaultAuth;
+  const app = Fastify<Server>({
+    serverFactory: (handler) => createServer({
+      // Slow clients: headers must arrive within headersMs and the whole request within requestMs,
+      // or the request is answered 408 and its connection closed (checked every second).
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    }, handler),
+    clientErrorHandler: (connectionError: Error, socket: Duplex) => {
+      const error = connectionError as ParserError;
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      void answerUnreadable(error, socket).catch(() => socket.destroy());
+    },
+    frameworkErrors: (error, request, reply) => {
+      // Fastify's own refusals before routing (a path that is not valid percent-encoding, a
+      // parameter over MAX_PARAM_LENGTH): the edge runs first, then the refusal in the envelope.
+      void edge.admit(request, reply, options.defaultAuth)
+        .then(() => { throw error; })
+        .catch((e: unknown) => sendError(reply, toApiError(e)));
+    },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Fastify's own info lines (listening, closing) are noise beside the one line per host.
     loggerInstance: services.log.child({ host: name }, { level: 'warn' }) as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -59,8 +93,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   // A second router, used only to answer 405 with Allow and to know a path's auth before routing.
-  const lookup = FindMyWay({ ignoreTrailingSlash: false });
-  const publicPaths = FindMyWay();
+  const lookup = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
+  const publicPaths = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH });
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
     const auth = (route.config as { auth?: AuthMode } | undefined)?.auth ?? options.defaultAuth;
@@ -78,17 +112,49 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
 
   app.setReplySerializer((payload) => canonicalJson(payload));
 
+  // Node's parser refused the request. When the head is whole (an unknown or lower-case method),
+  // the edge's order still holds: agent, then key, then path.
+  async function answerUnreadable(error: ParserError, socket: Duplex) {
+    let refusal = parserRefusal(error, timeouts);
+    let rate: Record<string, string> = {};
+    const head = error.code === 'HPE_INVALID_METHOD' ? rawHead(error.rawPacket) : undefined;
+    if (head) {
+      const path = head.path.split('?')[0]!;
+      const allowed = methodsOf(path);
+      try {
+        rate = await edge.admitHeaders(head.headers, (socket as { remoteAddress?: string }).remoteAddress ?? '',
+          allowed.length > 0 ? authOfPath(path) : options.defaultAuth);
+        refusal = allowed.length > 0
+          ? new ApiError(405, 'method_not_allowed', `${head.method.slice(0, 20)} is not a method served on ${path}; allowed: ${allowed.join(', ')} (methods are upper case)`, undefined, { allow: allowed.join(', ') })
+          : refusals.notFound(`No route ${head.method.slice(0, 20)} ${path}`);
+      } catch (e) {
+        refusal = toApiError(e);
+      }
+    }
+    writeRawRefusal(socket, refusal, rate);
+  }
+
+  // A request with an Expect other than 100-continue still goes through the edge, then 417.
+  app.server.on('checkExpectation', (request, response) => app.routing(request, response));
+
   // An empty JSON body is no body (POST /signup allows one); anything else must parse.
   // JSON is the only body most routes read; routes that read others add their own parser.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, null);
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = JSON.parse(text);
     } catch {
-      done(refusals.invalidRequest(400, 'The body is not valid JSON.'), undefined);
+      return done(refusals.invalidRequest(400, 'The body is not valid JSON.'), undefined);
     }
+    const fault = bodyFault(value);
+    if (fault) {
+      const { status, message } = describeBodyFault(fault);
+      return done(refusals.invalidRequest(status, message), undefined);
+    }
+    done(null, value);
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {
@@ -109,32 +175,20 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    refuseAnonymousAgent(request, services.config.refusedAgents);
-    const auth = authModeOf(request, publicPaths, options.defaultAuth);
-    if (auth === 'key' || (auth === 'optional' && request.headers.authorization !== undefined)) {
-      request.caller = await authenticate(request, services);
+    await edge.admit(request, reply, authModeOf(request, publicPaths, options.defaultAuth));
+    const expectation = request.headers.expect;
+    if (expectation !== undefined && expectation.trim().toLowerCase() !== '100-continue') {
+      throw new ApiError(417, 'client_error', 'The only expectation this service meets is Expect: 100-continue.');
     }
-    const decision = request.caller
-      ? await services.rate.hit(`key:${request.caller.keyId}`, services.config.rateLimit.key, Date.now())
-      : await services.rate.hit(`addr:${request.ip}`, services.config.rateLimit.address, Date.now());
-    writeRateHeaders(reply, decision);
-    if (!decision.allowed) {
-      const scope = request.caller ? 'this key' : 'this client address';
-      throw new ApiError(429, 'rate_limited',
-        `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} s reached for ${scope}; retry in ${decision.resetSeconds} s.`,
-        undefined, { 'retry-after': String(decision.resetSeconds) });
-    }
-  });
-
-  // Strings holding lone surrogates cannot be written back as canonical JSON: refuse them.
-  app.addHook('preValidation', async (request) => {
-    const body = request.body;
-    if (body !== null && typeof body === 'object' && !ArrayBuffer.isView(body) && !wellFormed(body)) {
-      throw refusals.invalidRequest(400, 'The body holds a string with a lone surrogate; send well-formed UTF-8.');
+    // PostgreSQL text cannot hold U+0000 and no id or query value needs it.
+    if (/%00/.test(request.url)) {
+      throw refusals.invalidRequest(400, 'The path or query holds a NUL character (%00), which no id or value may contain.');
     }
   });
 
   await options.register(app);
+  methodsOf = (path) => METHODS.filter((m) => lookup.find(m, path) !== null);
+  authOfPath = (path) => (METHODS.some((m) => publicPaths.find(m, path) !== null) ? 'none' : options.defaultAuth);
   return app;
 }
 
@@ -154,10 +208,17 @@ function toApiError(error: unknown): ApiError {
   const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
   if (status >= 500) return new ApiError(500, 'internal_error', 'The service failed for a reason that is not the request\'s fault.');
   switch (e.code) {
+    case 'FST_ERR_BAD_URL':
+      return refusals.invalidRequest(400, 'The path is not valid percent-encoding (a % must be followed by two hex digits forming UTF-8).');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(414, 'client_error', `A path segment is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'This route does not read that content type; send application/json.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return refusals.invalidRequest(400, 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.');
   }
   if (status === 400) return refusals.invalidRequest(400, 'The request could not be read: ' + (e.message ?? 'malformed'));
   if (status === 413) return new ApiError(413, 'payload_too_large', 'The body is larger than this route accepts.');
@@ -179,14 +240,6 @@ function describeValidation(v: AjvError, where: string): string {
   return `${at} ${v.message ?? 'is not acceptable'}`;
 }
 
-function refuseAnonymousAgent(request: FastifyRequest, refused: readonly string[]) {
-  const agent = (request.headers['user-agent'] ?? '').trim().toLowerCase();
-  if (agent === '' || refused.some((prefix) => agent.startsWith(prefix))) {
-    throw new ApiError(403, 'forbidden',
-      'Send a descriptive User-Agent naming your application (for example "acme-pricing/1.2"); anonymous default-library agents are refused.');
-  }
-}
-
 function authModeOf(request: FastifyRequest, publicPaths: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, fallback: AuthMode): AuthMode {
   if (!request.is404) return request.routeOptions.config.auth ?? fallback;
   // Unknown route: a path that is public under another method answers 405 without a key;
@@ -198,40 +251,119 @@ function authModeOf(request: FastifyRequest, publicPaths: FindMyWay.Instance<Fin
 
 const keyCache = new Map<string, Caller>();
 
-async function authenticate(request: FastifyRequest, services: Services): Promise<Caller> {
-  const header = request.headers.authorization;
-  if (header === undefined) throw refusals.unauthenticated('No Authorization header; send Authorization: Bearer <API key> (POST /signup issues one).');
-  const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
-  if (!match || match[1]!.toLowerCase() !== 'bearer') {
-    throw refusals.unauthenticated('The Authorization scheme is not read here; the only scheme is Bearer.');
+const ANONYMOUS_AGENT = 'Send a descriptive User-Agent naming your application (for example "acme-pricing/1.2"); anonymous default-library agents are refused.';
+
+/**
+ * The edge every request passes before its route, in SPEC order: user agent, then key, then the
+ * rate limit. Every answer, refusals included, carries the RateLimit headers of the bucket it was
+ * counted in: the key's once a key is known, otherwise the client address's.
+ */
+class Edge {
+  private readonly refusedAgents: ReadonlySet<string>;
+  /** Addresses over the wrong-key limit, until their window ends: refused with no key lookup. */
+  private readonly blocked = new Map<string, { until: number; decision: RateDecision }>();
+
+  constructor(private readonly services: Services) {
+    this.refusedAgents = new Set(services.config.refusedAgents);
   }
-  const secret = (match[2] ?? '').trim();
-  if (secret === '') throw refusals.unauthenticated('The Bearer scheme arrived with an empty key (an unset shell variable?).');
-  const digest = secretDigest(secret);
-  let caller = keyCache.get(digest);
-  if (!caller) {
-    const row = await services.accounts.keyByDigest(digest);
-    if (!row) throw refusals.unauthenticated('This key is not held by this environment (altered on the way, or from another environment).');
-    caller = { accountId: row.account_id, keyId: row.key_id };
+
+  /** Runs the edge for a routed request; sets request.caller and the RateLimit headers. */
+  async admit(request: FastifyRequest, reply: FastifyReply, auth: AuthMode): Promise<void> {
+    try {
+      const { caller, rate } = await this.check(request.headers, request.ip, auth);
+      if (caller) request.caller = caller;
+      reply.headers(rate);
+    } catch (error) {
+      if (error instanceof ApiError) reply.headers(rateHeadersOf(error));
+      throw error;
+    }
+  }
+
+  /** The edge for a request Node could not route; answers the RateLimit headers to send. */
+  async admitHeaders(headers: IncomingHttpHeaders, ip: string, auth: AuthMode): Promise<Record<string, string>> {
+    return (await this.check(headers, ip, auth)).rate;
+  }
+
+  private async check(headers: IncomingHttpHeaders, ip: string, auth: AuthMode): Promise<{ caller?: Caller; rate: Record<string, string> }> {
+    const { config, rate } = this.services;
+    const now = Date.now();
+    const byAddress = async () => rate.hit(`addr:${ip}`, config.rateLimit.address, now);
+    if (isAnonymousAgent(headers['user-agent'], this.refusedAgents)) {
+      throw withRate(new ApiError(403, 'forbidden', ANONYMOUS_AGENT), await byAddress());
+    }
+    let caller: Caller | undefined;
+    if (auth === 'key' || (auth === 'optional' && headers.authorization !== undefined)) {
+      try {
+        caller = await this.authenticate(headers.authorization, ip, now);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) throw withRate(error, await byAddress());
+        throw error;
+      }
+    }
+    const decision = caller ? await rate.hit(`key:${caller.keyId}`, config.rateLimit.key, now) : await byAddress();
+    if (!decision.allowed) {
+      const scope = caller ? 'this key' : 'this client address';
+      throw withRate(new ApiError(429, 'rate_limited',
+        `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} s reached for ${scope}; retry in ${decision.resetSeconds} s.`,
+        undefined, { 'retry-after': String(decision.resetSeconds) }), decision);
+    }
+    return { ...(caller ? { caller } : {}), rate: rateHeaders(decision) };
+  }
+
+  private async authenticate(header: string | undefined, ip: string, now: number): Promise<Caller> {
+    if (header === undefined) throw refusals.unauthenticated('No Authorization header; send Authorization: Bearer <API key> (POST /signup issues one).');
+    const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
+    if (!match || match[1]!.toLowerCase() !== 'bearer') {
+      throw refusals.unauthenticated('The Authorization scheme is not read here; the only scheme is Bearer.');
+    }
+    const secret = (match[2] ?? '').trim();
+    if (secret === '') throw refusals.unauthenticated('The Bearer scheme arrived with an empty key (an unset shell variable?).');
+    const digest = secretDigest(secret);
+    const cached = keyCache.get(digest);
+    if (cached) return cached;
+    const block = this.blocked.get(ip);
+    if (block && block.until > now) throw wrongKeyFlood({ ...block.decision, resetSeconds: Math.max(1, Math.ceil((block.until - now) / 1000)) });
+    const row = await this.services.accounts.keyByDigest(digest);
+    if (!row) {
+      const { config, rate } = this.services;
+      const decision = await rate.hit(`wrong-key:${ip}`, config.rateLimit.invalidKey, now);
+      if (!decision.allowed) {
+        if (this.blocked.size > 10_000) this.blocked.clear();
+        this.blocked.set(ip, { until: now + decision.resetSeconds * 1000, decision });
+        throw wrongKeyFlood(decision);
+      }
+      throw refusals.unauthenticated('This key is not held by this environment (altered on the way, or from another environment).');
+    }
+    const caller = { accountId: row.account_id, keyId: row.key_id };
     // Keys never expire and are never reassigned, so a digest's owner can be remembered.
     if (keyCache.size > 50_000) keyCache.clear();
     keyCache.set(digest, caller);
+    return caller;
   }
-  return caller;
 }
 
-function writeRateHeaders(reply: FastifyReply, d: RateDecision) {
+function wrongKeyFlood(d: RateDecision): ApiError {
+  return withRate(new ApiError(429, 'rate_limited',
+    `${d.limit} wrong keys per ${d.windowSeconds} s reached for this client address; keys from it are not checked for ${d.resetSeconds} s.`,
+    undefined, { 'retry-after': String(d.resetSeconds) }), { ...d, remaining: 0 });
+}
+
+function rateHeaders(d: RateDecision): Record<string, string> {
   // draft-ietf-httpapi-ratelimit-headers: a named policy, its quota (q) and window (w) in
   // RateLimit-Policy; the remaining quota (r) and seconds to reset (t) in RateLimit.
-  reply.header('ratelimit-policy', `"default";q=${d.limit};w=${d.windowSeconds}`);
-  reply.header('ratelimit', `"default";r=${d.remaining};t=${d.resetSeconds}`);
+  return {
+    'ratelimit-policy': `"default";q=${d.limit};w=${d.windowSeconds}`,
+    ratelimit: `"default";r=${d.remaining};t=${d.resetSeconds}`,
+  };
 }
 
-function wellFormed(value: unknown): boolean {
-  if (typeof value === 'string') return value.isWellFormed();
-  if (Array.isArray(value)) return value.every(wellFormed);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
-  }
-  return true;
+/** The refusal carrying the RateLimit headers of the bucket it was counted in. */
+function withRate(error: ApiError, d: RateDecision): ApiError {
+  return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, ...rateHeaders(d) });
+}
+
+function rateHeadersOf(error: ApiError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['ratelimit-policy', 'ratelimit']) if (error.headers[name] !== undefined) out[name] = error.headers[name]!;
+  return out;
 }

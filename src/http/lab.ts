@@ -1,5 +1,5 @@
 // The model lab host: GET /models, POST /runs (content-addressed, run as jobs), GET /runs/{id}.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { LAB_MODELS, labModel } from '../domain/lab/models.js';
 import { LabSpecError, readWindstormSpec } from '../domain/lab/windstorm-lane.js';
@@ -8,6 +8,7 @@ import { canonicalJson, contentAddress } from './canonical-json.js';
 import { refusals } from './errors.js';
 import { callerOf, requireActive } from './api/accounts.js';
 import { jobView } from '../jobs/view.js';
+import type { HostDirectory } from './servers.js';
 
 export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
 const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms'];
@@ -46,7 +47,9 @@ function normalizedSpec(body: unknown): Record<string, unknown> {
   }
 }
 
-export function labRoutes(app: FastifyInstance, services: Services) {
+export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
+  // A run's job lives on the API host: its link is absolute.
+  const jobUrl = (request: FastifyRequest, jobId: string) => `${directory.baseUrl('api', request)}/jobs/${jobId}`;
   app.get('/models', async () => ({
     schema_version: LAB_RUN_SCHEMA_VERSION,
     models: LAB_MODELS.map((m) => {
@@ -81,7 +84,7 @@ export function labRoutes(app: FastifyInstance, services: Services) {
       await services.labRuns.setJob(id, accountId, job.id);
       services.worker?.nudge();
     }
-    const document = await runDocument(services, id, accountId);
+    const document = await runDocument(services, id, accountId, (jobId) => jobUrl(request, jobId));
     return reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${id}`).send(document);
   });
 
@@ -89,11 +92,11 @@ export function labRoutes(app: FastifyInstance, services: Services) {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
     if (!(await services.labRuns.owner(id, accountId))) throw refusals.notFound(`No run ${id} for this key`);
-    return runDocument(services, id, accountId);
+    return runDocument(services, id, accountId, (jobId) => jobUrl(request, jobId));
   });
 }
 
-async function runDocument(services: Services, id: string, accountId: string) {
+async function runDocument(services: Services, id: string, accountId: string, jobUrl: (jobId: string) => string) {
   const owner = (await services.labRuns.owner(id, accountId))!;
   const spec = JSON.parse(owner.spec) as Record<string, unknown>;
   const stored = await services.labRuns.result(id);
@@ -105,7 +108,7 @@ async function runDocument(services: Services, id: string, accountId: string) {
     spec,
     status: stored !== undefined ? 'succeeded' : job?.status ?? 'queued',
     label: labModel(spec.model)?.label,
-    links: { self: `/runs/${id}`, ...(job ? { job: `/jobs/${job.id}` } : {}) },
+    links: { self: `/runs/${id}`, ...(job ? { job: jobUrl(job.id) } : {}) },
   };
   if (stored !== undefined) document.result = JSON.parse(stored);
   else if (job?.status === 'failed') document.error = jobView(job).error;

@@ -60,6 +60,8 @@ function readPart(headerText: string, data: Buffer, malformed: (why: string) => 
   if (name === undefined) throw malformed('a part has no name in its Content-Disposition');
   // Header bytes are UTF-8 in practice; latin1 kept them byte for byte until here.
   const utf8 = (s: string | undefined) => (s === undefined ? s : Buffer.from(s, 'latin1').toString('utf8'));
+  // The file name is recorded on the job; PostgreSQL text cannot hold U+0000.
+  if (name.includes('\u0000') || filename?.includes('\u0000')) throw malformed('a part name or file name holds a NUL character');
   return { name: utf8(name)!, filename: utf8(filename), contentType, data };
 }
 

@@ -1,5 +1,5 @@
 // Starts the five hosts, each its own HTTP listener, in one process.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { createHost, type AuthMode, type HostName, type RouteInfo } from './host.js';
 import { apiRoutes } from './api/index.js';
@@ -16,14 +16,33 @@ interface HostPlan {
   register: (app: FastifyInstance, services: Services) => void;
 }
 
-function plans(services: Services, apiRouteTable: RouteInfo[]): HostPlan[] {
+/**
+ * Where each host listens, filled in as the hosts start, so one host can link to another with an
+ * absolute URL (a relative link would resolve against the wrong host).
+ */
+export class HostDirectory {
+  private readonly ports = new Map<HostName, number>();
+
+  listening(name: HostName, port: number) {
+    this.ports.set(name, port);
+  }
+
+  /** The base URL of a host, reached by the name the caller used for this one. */
+  baseUrl(name: HostName, request: FastifyRequest): string {
+    const port = this.ports.get(name);
+    const hostname = request.hostname || '127.0.0.1';
+    return `${request.protocol}://${hostname}${port === undefined ? '' : `:${port}`}`;
+  }
+}
+
+function plans(services: Services, apiRouteTable: RouteInfo[], directory: HostDirectory): HostPlan[] {
   const { ports } = services.config;
   return [
     { name: 'api', port: ports.api, defaultAuth: 'key', what: 'The catrisk API: ingest, objects, structures, backtests, prices, feeds, events and hazard.', index: '/health', register: apiRoutes },
     { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(apiRouteTable) },
     { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: () => {} },
     { name: 'data', port: ports.data, defaultAuth: 'key', what: 'The catrisk data room: archived risk datasets with licence, credit line, provenance and per-file digests.', index: '/catalog', register: dataroomRoutes },
-    { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: labRoutes },
+    { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: (app) => labRoutes(app, services, directory) },
   ];
 }
 
@@ -33,9 +52,9 @@ export interface RunningHost {
   app: FastifyInstance;
 }
 
-export async function buildHosts(services: Services): Promise<Array<{ plan: HostPlan; app: FastifyInstance }>> {
+export async function buildHosts(services: Services, directory = new HostDirectory()): Promise<Array<{ plan: HostPlan; app: FastifyInstance }>> {
   const apiRouteTable: RouteInfo[] = [];
-  return Promise.all(plans(services, apiRouteTable).map(async (plan) => {
+  return Promise.all(plans(services, apiRouteTable, directory).map(async (plan) => {
     const app = await createHost({
       ...(plan.name === 'api' ? { routes: apiRouteTable } : {}),
       name: plan.name,
@@ -53,12 +72,14 @@ export async function buildHosts(services: Services): Promise<Array<{ plan: Host
 }
 
 export async function startHosts(services: Services): Promise<RunningHost[]> {
-  const built = await buildHosts(services);
+  const directory = new HostDirectory();
+  const built = await buildHosts(services, directory);
   const running: RunningHost[] = [];
   for (const { plan, app } of built) {
     await app.listen({ host: services.config.host, port: plan.port, listenTextResolver: () => '' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : plan.port;
+    directory.listening(plan.name, port);
     const host = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;
     running.push({ name: plan.name, url: `http://${host}:${port}`, app });
   }

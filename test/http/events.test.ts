@@ -175,3 +175,19 @@ test('event routes are not metered', async () => {
   await get('/events/earthquake?feed=usgs-comcat-m6-california');
   assert.equal((await get('/usage')).body.units.total, 0);
 });
+
+test('every catalogue\'s default period runs from the start of its first day through the end of its last day', async () => {
+  const feeds = (await get('/feeds')).body.feeds as Array<{ feed_id: string; kind: string }>;
+  const catalogues = feeds.filter((f) => ['event_catalog', 'storm_report_set', 'fire_extract'].includes(f.kind));
+  assert.ok(catalogues.some((f) => f.kind === 'storm_report_set'));
+  for (const f of catalogues) {
+    const peril = f.kind === 'event_catalog' ? 'earthquake' : f.kind === 'fire_extract' ? 'wildfire' : 'severe_convective_storm';
+    const page = await get(`/events/${peril}?feed=${f.feed_id}&limit=1000`);
+    assert.equal(page.status, 200, f.feed_id);
+    const { from, to } = page.body.selection;
+    assert.match(from, /T00:00:00\.000Z$/, `${f.feed_id} from ${from}`);
+    assert.match(to, /T00:00:00\.000Z$/, `${f.feed_id} to ${to}`);
+    const manifestTo = manifestOf(f.feed_id).period_of_record?.to;
+    if (manifestTo) assert.ok(Date.parse(to) >= Date.parse(`${manifestTo}T00:00:00Z`) + 86_400_000, `${f.feed_id} ${to} ends before ${manifestTo} ends`);
+  }
+});

@@ -179,3 +179,62 @@ eachDialect('tenancy: another account\'s job, object and usage answer 404 or sho
     await svc.close();
   }
 });
+
+eachDialect('the ingest limit is 32 MB in decimal bytes: 32,000,000 is read, 32,000,001 is 413', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    const { key } = await signup(svc.api);
+    // Hand-made bytes: a header line, then filler to the exact size.
+    const file = (size: number) => {
+      const bytes = new Uint8Array(size).fill(0x41);
+      bytes.set(new TextEncoder().encode('Location ID,Latitude,Longitude,Building Value\n'));
+      return bytes;
+    };
+    const atLimit = await call(svc.api, 'POST', '/ingest', { key, raw: form(file(32_000_000), { type: 'text/csv' }) });
+    assert.equal(atLimit.status, 202, atLimit.text);
+    const over = await call(svc.api, 'POST', '/ingest', { key, raw: form(file(32_000_001), { type: 'text/csv' }) });
+    assert.equal(over.status, 413, over.text);
+    assert.equal(over.body.error.code, 'payload_too_large');
+    assert.match(over.body.error.message, /32,000,000 bytes/);
+    assert.deepEqual(envelopeFaults(over), []);
+  } finally {
+    await svc.close();
+  }
+});
+
+eachDialect('a body that is not multipart is told to send multipart/form-data with a file part', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    const { key } = await signup(svc.api);
+    for (const type of ['text/csv', 'application/octet-stream', 'application/x-ndjson', 'application/json', 'text/plain']) {
+      const raw = type === 'application/json' ? '{"file":"x"}' : smallSchedule();
+      const refused = await call(svc.api, 'POST', '/ingest', { key, raw, headers: { 'content-type': type } });
+      assert.equal(refused.status, 415, `${type}: ${refused.text}`);
+      assert.equal(refused.body.error.code, 'unsupported_media_type');
+      assert.match(refused.body.error.message, /multipart\/form-data/, type);
+      assert.match(refused.body.error.message, /part named file/, type);
+      assert.doesNotMatch(refused.body.error.message, /application\/json/, type);
+      assert.deepEqual(envelopeFaults(refused), []);
+    }
+  } finally {
+    await svc.close();
+  }
+});
+
+eachDialect('JSON Lines nested thousands of levels deep fail the job 415 unsupported_source', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    const { key } = await signup(svc.api);
+    // Hand-made: one flat row, then a row whose value nests 50,000 levels.
+    const deep = `{"Location ID":"L1","Latitude":34.1,"Longitude":-118.2,"Building Value":1000}\n{"Location ID":"L2","x":${'['.repeat(50_000)}${']'.repeat(50_000)}}\n`;
+    const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(deep, { type: 'application/x-ndjson', filename: 'deep.jsonl', currency: 'USD' }) });
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = await waitForJob(svc.api, key, accepted.headers.get('location')!);
+    assert.equal(job.status, 'failed');
+    assert.equal(job.error.status, 415);
+    assert.equal(job.error.code, 'unsupported_source');
+    assert.match(job.error.message, /line 2/);
+  } finally {
+    await svc.close();
+  }
+});

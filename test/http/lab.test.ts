@@ -50,6 +50,12 @@ eachDialect('equivalent specs share one content-addressed run; a resubmission re
     assert.equal(first.status, 202, first.text);
     assert.match(first.body.id, /^run_[0-9a-f]{32}$/);
     assert.equal(first.headers.get('location'), `/runs/${first.body.id}`);
+    // The job lives on the API host, so its link is absolute and answers there.
+    assert.match(first.body.links.job, /^http:\/\/[^/]+\/jobs\/[0-9a-f-]{36}$/);
+    assert.ok(first.body.links.job.startsWith(svc.api), `${first.body.links.job} is not on ${svc.api}`);
+    const job = await fetch(first.body.links.job, { headers: { 'user-agent': 'catrisk-tests/1.0', authorization: `Bearer ${key}` } });
+    assert.equal(job.status, 200);
+    await job.arrayBuffer();
     const done = await finished(svc, key, `/runs/${first.body.id}`);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
     const metrics = done.result.metrics;

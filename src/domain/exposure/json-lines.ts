@@ -10,15 +10,33 @@ function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Deepest nesting a line may have; a schedule row is flat, and deeper values would overflow the stack when written back. */
+export const MAX_LINE_NESTING = 64;
+
+/** True when arrays and objects nest deeper than the limit (walked without recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const item of Object.values(v)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+
 export class JsonLinesReader {
   private readonly columns = new Map<string, number>();
   /** Lines that held a JSON object. */
   objects = 0;
+  /** The first line nested deeper than MAX_LINE_NESTING: the file is refused as unreadable. */
+  tooDeepLine: number | undefined;
 
   constructor(private readonly table: ScheduleTable) {}
 
   /** One line of the file (without its line break) and its 1-based number. */
   line(number: number, text: string): void {
+    if (this.tooDeepLine !== undefined) return;
     const trimmed = text.trim();
     if (trimmed === '') return;
     let value: unknown;
@@ -30,6 +48,10 @@ export class JsonLinesReader {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.table.noteRow(number, 'line is not a JSON object; skipped');
+      return;
+    }
+    if (nestsDeeperThan(value, MAX_LINE_NESTING)) {
+      this.tooDeepLine = number;
       return;
     }
     this.objects++;

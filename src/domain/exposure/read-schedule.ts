@@ -5,7 +5,7 @@
 //   decode (decode.ts) → sniff JSON Lines / delimiter (sniff.ts) → records (records.ts,
 //   json-lines.ts) → the row-by-row table (schedule-table.ts) → exposure.
 import { decodeSchedule } from './decode.js';
-import { JsonLinesReader, readJsonLines } from './json-lines.js';
+import { JsonLinesReader, MAX_LINE_NESTING, readJsonLines } from './json-lines.js';
 import type { OedReference } from './oed-reference.js';
 import { readDelimitedRecords } from './records.js';
 import { ScheduleTable } from './schedule-table.js';
@@ -42,6 +42,7 @@ export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): R
     const table = new ScheduleTable({ ...common, numberFormat: { decimalComma: false, basis: null }, header: 'keyed' });
     const reader = new JsonLinesReader(table);
     readJsonLines(decoded.text, reader);
+    if (reader.tooDeepLine !== undefined) return unsupported(options.fileName, `line ${reader.tooDeepLine} nests arrays and objects more than ${MAX_LINE_NESTING} levels deep; a schedule row is flat`);
     if (reader.objects === 0) return unsupported(options.fileName, 'no line of the file is a JSON object');
     const outcome = table.finish();
     return outcome.ok ? { ...outcome, mediaTypeRead: 'application/x-ndjson' } : outcome;

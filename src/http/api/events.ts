@@ -144,9 +144,10 @@ function defaultPeriod(s: Snapshot, events: readonly { epoch_ms: number }[]): { 
   let from = p?.from ? Date.parse(`${p.from}T00:00:00Z`) : Infinity;
   let to = p?.to ? Date.parse(`${p.to}T00:00:00Z`) + DAY_MS : -Infinity;
   // Local report times can fall past midnight UTC of the last day: the default never cuts a row off.
+  // Widened to whole UTC days, so the period still runs through the end of its last day.
   for (const e of events) {
-    if (e.epoch_ms < from) from = e.epoch_ms;
-    if (e.epoch_ms >= to) to = e.epoch_ms + 1;
+    if (e.epoch_ms < from) from = Math.floor(e.epoch_ms / DAY_MS) * DAY_MS;
+    if (e.epoch_ms >= to) to = (Math.floor(e.epoch_ms / DAY_MS) + 1) * DAY_MS;
   }
   return { from, to };
 }

@@ -8,7 +8,10 @@ import { boundaryOf, parseMultipart, type FormPart } from '../multipart.js';
 import { callerOf, requireActive } from './accounts.js';
 import { acceptJob } from './jobs.js';
 
-export const INGEST_FILE_LIMIT = 32 * 1024 * 1024;
+/** SPEC Limits: 32 MB, in decimal megabytes (32,000,000 bytes). */
+export const INGEST_FILE_LIMIT = 32_000_000;
+
+const SEND_MULTIPART = 'Send multipart/form-data with the schedule in a part named file (curl -F file=@schedule.csv).';
 
 /** Part types read and recorded as declared (SPEC Ingest rule 2). */
 const RECORDED_TYPES = new Set([
@@ -32,12 +35,14 @@ export function ingestRoutes(app: FastifyInstance, services: Services) {
     // own headers can be read exactly.
     scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: INGEST_FILE_LIMIT + 1024 * 1024 },
       (_request, body, done) => done(null, body));
+    // Any other content type is refused before its body is read, saying what to send instead.
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(new ApiError(415, 'unsupported_media_type',
+      `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`), undefined));
 
     scope.post('/ingest', async (request, reply) => {
       const boundary = boundaryOf(request.headers['content-type']);
       if (!Buffer.isBuffer(request.body) || boundary === undefined) {
-        throw new ApiError(415, 'unsupported_media_type',
-          'Send multipart/form-data with the schedule in a part named file (curl -F file=@schedule.csv).');
+        throw new ApiError(415, 'unsupported_media_type', `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`);
       }
       await requireActive(services, request);
       const parts = parseMultipart(request.body, boundary);
@@ -51,7 +56,7 @@ export function ingestRoutes(app: FastifyInstance, services: Services) {
         throw refusals.invalidRequest(422, `The currency part must be a three-letter ISO 4217 code; got "${currency.slice(0, 40)}".`);
       }
       if (file.data.byteLength > INGEST_FILE_LIMIT) {
-        throw new ApiError(413, 'payload_too_large', `The file is ${file.data.byteLength} bytes; ingest reads files of at most 32 MB (${INGEST_FILE_LIMIT} bytes).`);
+        throw new ApiError(413, 'payload_too_large', `The file is ${file.data.byteLength} bytes; ingest reads files of at most 32 MB (32,000,000 bytes).`);
       }
       const sha256 = createHash('sha256').update(file.data).digest('hex');
       await services.objects.putUpload(sha256, file.data);

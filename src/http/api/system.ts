@@ -5,19 +5,21 @@ import { canonicalJson } from '../canonical-json.js';
 import { ERROR_SCHEMA_VERSION } from '../errors.js';
 import { JOB_SCHEMA_VERSION } from '../../jobs/view.js';
 import { ACCOUNT_SCHEMA_VERSION } from './accounts.js';
-import { BEING_RETIRED, DISCOVERY, REGISTRY, VERBS } from './verbs.js';
+import { BEING_RETIRED, DISCOVERY_ROUTES, REGISTRY_ROUTES, VERB_ROUTES, routerPath, type Served } from './verbs.js';
 
 export const HEALTH_SCHEMA_VERSION = '0.1.0';
 
-export function systemRoutes(app: FastifyInstance, services: Services) {
-  // The document never changes while the process runs, so it is written once.
-  const body = canonicalJson({
+/** The health document, listing only what the host's router serves (SPEC Versioning 7). */
+export function healthDocument(services: Services, serves: (route: Served) => boolean): Record<string, unknown> {
+  const verbs = VERB_ROUTES.filter(serves).map((v) => v.verb);
+  const registry = Object.fromEntries(REGISTRY_ROUTES.filter(serves).map(({ name, method, path, what }) => [name, { method, path, what }]));
+  return {
     schema_version: HEALTH_SCHEMA_VERSION,
     status: 'ok',
-    verbs: VERBS,
-    being_retired: { verbs: BEING_RETIRED, note: 'These verbs still work for existing integrations.' },
-    registry: REGISTRY,
-    discovery: DISCOVERY,
+    verbs,
+    being_retired: { verbs: BEING_RETIRED.filter((v) => verbs.includes(v)), note: 'These verbs still work for existing integrations.' },
+    registry,
+    discovery: DISCOVERY_ROUTES.filter(serves).map(({ method, path, lists }) => ({ method, path, lists })),
     build: {
       version: services.config.build.version,
       commit: services.config.build.commit,
@@ -29,7 +31,14 @@ export function systemRoutes(app: FastifyInstance, services: Services) {
         health: HEALTH_SCHEMA_VERSION,
       },
     },
+  };
+}
+
+export function systemRoutes(app: FastifyInstance, services: Services) {
+  // Written once, on the first read: every route is registered by then, and none is added later.
+  let body: string | undefined;
+  app.get('/health', { config: { auth: 'none' } }, async (_request, reply) => {
+    body ??= canonicalJson(healthDocument(services, ({ method, path }) => app.hasRoute({ method, url: routerPath(path) })));
+    return reply.type('application/json; charset=utf-8').send(body);
   });
-  app.get('/health', { config: { auth: 'none' } }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(body));
 }
