@@ -33,10 +33,12 @@ const ALONE_ONLY = new Set(['sum', 'sums', 'soma', 'suma', 'summa']);
 const MAX_LABEL_LENGTH = 60;
 const MAX_LABEL_WORDS = 5;
 const NO_LETTER = /^[^\p{L}]*$/u;
+/** Every label word opens with one of these letters (or Cyrillic, CJK, Hangul): most cells are rejected here, cheaply. */
+const MAY_BE_LABEL = /^[^\p{L}]{0,4}[tsgzyrcoöÖ\u0400-\u04ff\u3400-\u9fff\uac00-\ud7af]/iu;
 
 /** The kind of totals label a cell reads as, or null. */
 export function totalsLabelKind(cell: string): TotalsKind | null {
-  if (cell === '' || cell.length > MAX_LABEL_LENGTH || NO_LETTER.test(cell)) return null;
+  if (cell === '' || cell.length > MAX_LABEL_LENGTH || !MAY_BE_LABEL.test(cell) || NO_LETTER.test(cell)) return null;
   const words = normalizeWords(cell).split(' ');
   if (words.length > MAX_LABEL_WORDS) return null;
   const [first = '', second = ''] = words;
