@@ -8,7 +8,7 @@ import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 
 /** Bumped when the reader changes what it makes of the same bytes. */
-export const INGEST_READER_VERSION = '1';
+export const INGEST_READER_VERSION = '2';
 
 export function ingestHandler(services: Services): JobHandler {
   return async (job) => {
@@ -27,7 +27,9 @@ export function ingestHandler(services: Services): JobHandler {
       provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: new Date().toISOString() },
     };
     const read = await runTask<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]);
-    if (await services.objects.insertJson(job.accountId, objectId, read.status, read.documentJson)) {
+    // The thread wrote the document into shared memory: read in place, never copied as a message.
+    const documentJson = Buffer.from(read.documentUtf8.buffer, read.documentUtf8.byteOffset, read.documentUtf8.byteLength).toString('utf8');
+    if (await services.objects.insertJson(job.accountId, objectId, read.status, documentJson)) {
       await services.accounts.recordUsage(job.accountId, 'object', objectId);
     }
     return { objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId };

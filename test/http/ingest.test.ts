@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, signup, startService, waitForJob } from '../support/service.js';
 import { form, smallSchedule } from '../support/schedules.js';
+import { riskObjectViolations } from '../../src/domain/risk-object/schema.js';
 
 eachDialect('ingest refusals answered on the request', async (dialect) => {
   const svc = await startService(dialect);
@@ -76,6 +77,38 @@ eachDialect('ingest lifecycle: 202 with Location, then a succeeded job with its 
 
     const usage = await call(svc.api, 'GET', '/usage', { key });
     assert.equal(usage.body.units.objects, 1);
+  } finally {
+    await svc.close();
+  }
+});
+
+// A hand-made CEDE-style schedule in yen: the stored object (written as text off-thread) keeps whole
+// yen, the time-element value as business interruption, the OED identifiers, and leaves its totals
+// rows (labelled in the city column, and unlabelled) out of the locations.
+eachDialect('a CEDE schedule in JPY with totals rows: whole yen, BI mapped, identifiers kept, totals disclosed', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    const { key } = await signup(svc.api);
+    const csv = [
+      'ContractID,LocationID,LocationName,City,BuildingValue,ContentsValue,TimeElementValue',
+      'K1,L1,本社,Tokyo,"1,000,000",200000.4,300000',
+      'K1,L2,Depot,Osaka,500000,100000,0',
+      ',,,Total,1500000,300000.4,300000',
+      ',,,,1500000,300000.4,300000',
+    ].join('\n');
+    const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(csv, { type: 'text/csv', currency: 'JPY' }) });
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = await waitForJob(svc.api, key, accepted.headers.get('location')!);
+    assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
+    const object = await call(svc.api, 'GET', job.result.objects[0].links.self, { key });
+    const exposure = object.body.exposure;
+    assert.deepEqual(exposure.locations.map((l: { ref: string; values: unknown; oed: unknown }) => [l.ref, l.values, l.oed]), [
+      ['L1', { buildings: '1000000', contents: '200000', business_interruption: '300000', total: '1500000' }, { AccNumber: 'K1', LocName: '本社' }],
+      ['L2', { buildings: '500000', contents: '100000', business_interruption: '0', total: '600000' }, { AccNumber: 'K1', LocName: 'Depot' }],
+    ]);
+    assert.deepEqual(exposure.values, { buildings: '1500000', contents: '300000', business_interruption: '300000', total: '2100000' });
+    assert.deepEqual(exposure.source_fidelity.totals_rows.map((t: { row: number; label: string | null; matched: boolean }) => [t.row, t.label, t.matched]), [[4, 'Total', true], [5, null, true]]);
+    assert.deepEqual(riskObjectViolations(object.body), []);
   } finally {
     await svc.close();
   }

@@ -27,6 +27,10 @@ export const LOCATION_FIELDS = [
   'tiv',
   'currency',
   'peril',
+  'bi_period_days',
+  'port_number',
+  'acc_number',
+  'loc_name',
 ] as const;
 export type LocationField = (typeof LOCATION_FIELDS)[number];
 
@@ -58,7 +62,23 @@ export const OED_FIELD_NAMES: Readonly<Record<string, LocationField>> = {
   OtherTIV: 'other',
   LocCurrency: 'currency',
   LocPerilsCovered: 'peril',
+  BIPOI: 'bi_period_days',
+  PortNumber: 'port_number',
+  AccNumber: 'acc_number',
+  LocName: 'loc_name',
 };
+
+/** OED identifier fields kept on each location under their OED names, so an export loses nothing. */
+export const OED_IDENTIFIER_FIELDS = { port_number: 'PortNumber', acc_number: 'AccNumber', loc_name: 'LocName' } as const;
+export type OedIdentifierField = keyof typeof OED_IDENTIFIER_FIELDS;
+
+// RMS (Moody's) EDM location exports carry values per peril and coverage number: EQCV1VAL is the
+// earthquake building value, CV2 contents, CV3 business interruption (time element); the peril
+// prefixes are EQ, WS (windstorm), TO (tornado/hail), FL (flood), FR (fire), TR (terrorism).
+// Seen in public EDM import profiles and converters (e.g. OasisLMF's Flamingo PiWind load scripts).
+// The first peril's column is read; a second peril's column for the same coverage is disclosed.
+const EDM_PERILS = ['eq', 'ws', 'to', 'fl', 'fr', 'tr'] as const;
+const edm = (coverage: number) => EDM_PERILS.map((peril) => `${peril}cv${coverage}val`);
 
 /** Broker spellings, as normalizeColumnName leaves them. */
 export const COLUMN_ALIASES: Readonly<Record<LocationField, readonly string[]>> = {
@@ -70,18 +90,23 @@ export const COLUMN_ALIASES: Readonly<Record<LocationField, readonly string[]>> 
   city: ['city', 'town', 'citytown', 'towncity', 'municipality', 'locality', 'suburb'],
   area: ['state', 'province', 'county', 'region', 'statecode', 'stateprovince', 'provincestate', 'statename'],
   postcode: ['postcode', 'zip', 'zipcode', 'postal', 'plz', 'zippostalcode', 'postzip', 'postalzip'],
-  country: ['country', 'countryiso', 'iso2', 'ctry', 'cntry', 'countryname'],
+  country: ['country', 'countryiso', 'iso2', 'ctry', 'cntry', 'countryname', 'cntrycode'],
   occupancy: ['occupancy', 'occ', 'occcode', 'occupancytype', 'occupancydescription', 'occupancydesc', 'occupancyclass', 'occtype', 'use', 'buildinguse', 'primaryuse', 'propertyuse', 'usage'],
-  construction: ['construction', 'constr', 'const', 'constructiontype', 'constructionclass', 'constrcode', 'consttype', 'constructiondescription', 'constructiondesc', 'constrtype', 'constclass', 'buildingconstruction', 'structuretype'],
+  construction: ['construction', 'constr', 'const', 'constructiontype', 'constructionclass', 'constrcode', 'consttype', 'constructiondescription', 'constructiondesc', 'constrtype', 'constclass', 'buildingconstruction', 'structuretype', 'bldgclass'],
   year_built: ['yob', 'yrbuilt', 'built', 'yearofconstruction', 'constructionyear', 'buildyear', 'yearbuild', 'yearofbuild', 'builtyear', 'yearconstructed'],
   storeys: ['storeys', 'stories', 'floors', 'nooffloors', 'noofstoreys', 'noofstories', 'numberofstories', 'numberoffloors', 'numstories', 'numfloors', 'floorcount', 'storeycount', 'storycount', 'levels'],
-  buildings: ['buildingvalue', 'buildingsvalue', 'bldgvalue', 'bldg', 'building', 'buildings', 'buildingsi', 'buildingsuminsured', 'buildingssuminsured', 'bldgtiv', 'buildingcoverage', 'covabuilding', 'cova', 'buildingvalues', 'buildingstiv'],
-  contents: ['contents', 'contentsvalue', 'contentvalue', 'content', 'contentssuminsured', 'cont', 'contentssi', 'bpp', 'businesspersonalproperty', 'covccontents', 'covc', 'contentsvalues'],
-  business_interruption: ['bi', 'businessinterruption', 'bivalue', 'businessinterruptionvalue', 'timeelement', 'te', 'bisuminsured', 'businessincome', 'lossofprofits'],
-  other: ['other', 'othervalue', 'otherstructures', 'othervalues'],
+  buildings: ['buildingvalue', 'buildingsvalue', 'bldgvalue', 'bldg', 'building', 'buildings', 'buildingsi', 'buildingsuminsured', 'buildingssuminsured', 'bldgtiv', 'buildingcoverage', 'covabuilding', 'cova', 'buildingvalues', 'buildingstiv', 'replacementvaluea', 'coveragea', 'coverageavalue', 'covavalue', 'buildingreplacementvalue', 'buildingreplacementcost', 'buildingtsi', 'bldgsi', 'bldgval', ...edm(1)],
+  contents: ['contents', 'contentsvalue', 'contentvalue', 'content', 'contentssuminsured', 'cont', 'contentssi', 'bpp', 'businesspersonalproperty', 'covccontents', 'covc', 'contentsvalues', 'replacementvaluec', 'coveragec', 'coveragecvalue', 'covcvalue', 'contentsreplacementvalue', 'contentstiv', 'contentstsi', 'contval', 'contentsandstock', 'stockandcontents', ...edm(2)],
+  business_interruption: ['bi', 'businessinterruption', 'bivalue', 'businessinterruptionvalue', 'timeelement', 'te', 'bisuminsured', 'businessincome', 'lossofprofits', 'timeelementvalue', 'tevalue', 'replacementvalued', 'coveraged', 'coveragedvalue', 'covdvalue', 'covd', 'bitiv', 'bisi', 'businessinterruptionsuminsured', 'businessincomevalue', 'grossprofit', 'grossprofits', 'grossearnings', 'lossofrent', 'lossofrents', 'rentalincome', 'extraexpense', 'biandextraexpense', ...edm(3)],
+  other: ['other', 'othervalue', 'otherstructures', 'othervalues', 'replacementvalueb', 'coverageb', 'coveragebvalue', 'covbvalue', 'covb', 'otherstructuresvalue', 'appurtenantstructures', 'othertiv', 'otherproperty'],
   tiv: ['tiv', 'totalinsuredvalue', 'totalinsuredvalues', 'totaltiv', 'tivtotal', 'totalvalue', 'totalvalues', 'suminsured', 'totalsuminsured', 'insuredvalue', 'tsi', 'value', 'values', 'totalsi'],
   currency: ['currency', 'ccy', 'curr', 'currencycode', 'cur', 'currencyiso'],
   peril: ['peril', 'perils', 'perilscovered', 'hazard', 'hazards', 'coveredperils', 'perilcovered'],
+  // A period of indemnity in days (CEDE DaysCovered, OED BIPOI), not an amount.
+  bi_period_days: ['dayscovered', 'bipoi', 'indemnityperiod', 'indemnityperioddays', 'biindemnityperiod', 'periodofindemnity', 'biperiod'],
+  port_number: ['portnumber', 'portfolio', 'portfolionumber', 'portfoliono', 'portfolioid', 'portno', 'portid'],
+  acc_number: ['accnumber', 'accountnumber', 'accountno', 'accno', 'accntnum', 'accountid', 'accid', 'contractid', 'account'],
+  loc_name: ['locname', 'locationname', 'sitename', 'propertyname', 'buildingname'],
 };
 
 export interface ColumnReading {

@@ -1,8 +1,11 @@
-// Money text → integer cents (bigint) and the currency the text states. Accepts what brokers type:
+// Money text → an exact integer of ten-thousandths of the unit (bigint; see minor-units.ts) and the
+// currency the text states. Accepts what brokers type:
 // "$1,200,000", "1.2m", "1.2 M", "USD 1 200 000", "€ 2,5 Mio", "£750k", "2.500.000,00 EUR",
 // "1'200'000", plain numbers. Results are exact: digits go straight into a bigint, never through a
-// binary float; values with more than two decimals (after scaling) are rounded half-up to cents.
+// binary float; values with more than four decimals (after scaling) are rounded half-up. Rounding to
+// the currency's own minor unit happens where the currency is known (schedule-table.ts).
 import { currencyToken, type CurrencyToken } from './currency.js';
+import { UNIT_DECIMALS } from './minor-units.js';
 
 export interface MoneyContext {
   readonly currencies: ReadonlySet<string>;
@@ -27,10 +30,11 @@ export type MoneyReading =
   | { kind: 'unreadable'; reason: string }
   | {
       kind: 'amount';
-      cents: bigint;
+      /** Ten-thousandths of the currency unit (UNIT_DECIMALS places). */
+      units: bigint;
       currency: CurrencyToken | null;
       scale: Scale | null;
-      /** The cents were rounded (more than two decimal places after scaling). */
+      /** The units were rounded (more than four decimal places after scaling). */
       rounded: boolean;
       /** A lone separator before three digits was read by the file's convention. */
       separatorGuess: 'decimal comma' | 'decimal point' | null;
@@ -170,20 +174,20 @@ function readAmount(core: string, decimalComma: boolean): Amount | null {
 const POWERS = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 const SAFE_DIGITS = 15;
 
-/** digits × 10^(exponent) as cents, rounded half-up. */
-function toCents(int: string, frac: string, exponent: number): { cents: bigint; rounded: boolean } {
+/** digits × 10^(exponent) as units, rounded half-up. */
+function toUnits(int: string, frac: string, exponent: number): { units: bigint; rounded: boolean } {
   const digits = int + frac;
-  const shift = exponent + 2 - frac.length;
+  const shift = exponent + UNIT_DECIMALS - frac.length;
   if (shift >= 0 && digits.length + shift <= SAFE_DIGITS) {
     // Below 2^53 every step is an exact integer: no rounding can happen.
-    return { cents: BigInt(Number(digits) * 10 ** shift), rounded: false };
+    return { units: BigInt(Number(digits) * 10 ** shift), rounded: false };
   }
   const mantissa = BigInt(digits);
-  if (shift >= 0) return { cents: mantissa * (POWERS[shift] as bigint), rounded: false };
+  if (shift >= 0) return { units: mantissa * (POWERS[shift] as bigint), rounded: false };
   const divisor = POWERS[-shift] as bigint;
   const quotient = mantissa / divisor;
   const remainder = mantissa % divisor;
-  return { cents: remainder * 2n >= divisor ? quotient + 1n : quotient, rounded: remainder !== 0n };
+  return { units: remainder * 2n >= divisor ? quotient + 1n : quotient, rounded: remainder !== 0n };
 }
 
 /**
@@ -247,8 +251,8 @@ export function readMoney(raw: string, context: MoneyContext, columnScale: Scale
   if (amount === null) return { kind: 'unreadable', reason: 'not one number' };
   if (amount.int.length + amount.frac.length > MAX_DIGITS) return { kind: 'unreadable', reason: 'too many digits' };
   const applied = scale ?? columnScale;
-  const { cents, rounded } = toCents(amount.int, amount.frac, applied?.exponent ?? 0);
-  return { kind: 'amount', cents, currency, scale: applied, rounded, separatorGuess: amount.separatorGuess };
+  const { units, rounded } = toUnits(amount.int, amount.frac, applied?.exponent ?? 0);
+  return { kind: 'amount', units, currency, scale: applied, rounded, separatorGuess: amount.separatorGuess };
 }
 
 /**
@@ -282,11 +286,4 @@ export function decimalMarkShown(raw: string): 'comma' | 'point' | null {
   if (commas > 1) return 'point';
   if (digitsAfter === 3) return null;
   return lastMark === 44 ? 'comma' : 'point';
-}
-
-/** Cents → decimal string with two places: 120000050n → "1200000.50". */
-export function formatCents(cents: bigint): string {
-  const negative = cents < 0n;
-  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

@@ -10,21 +10,26 @@ import type { OedReference } from './oed-reference.js';
 import { readDelimitedRecords } from './records.js';
 import { ScheduleTable } from './schedule-table.js';
 import { sniffSchedule } from './sniff.js';
-import type { ReadScheduleResult, ScheduleRefused } from './types.js';
+import type { LocationSink } from './location-sink.js';
+import type { ReadScheduleResult, ScheduleLocation, ScheduleRefused } from './types.js';
 
-export interface ReadScheduleOptions {
+export interface ReadScheduleOptions<L = ScheduleLocation[]> {
   /** Name of the source file (for messages and as a tie-break hint: .tsv, .psv). */
   fileName: string;
   /** The request's currency part: three letters. Never inferred otherwise. */
   currency?: string;
   oed: OedReference;
+  /** Where locations go (objects in an array unless given; LocationJsonList keeps text only). */
+  locations?: LocationSink<L>;
 }
 
 function unsupported(fileName: string, reason: string): ScheduleRefused {
   return { ok: false, status: 415, code: 'unsupported_source', message: `${fileName || 'the file'}: ${reason}` };
 }
 
-export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): ReadScheduleResult {
+export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): ReadScheduleResult;
+export function readSchedule<L>(bytes: Uint8Array, options: ReadScheduleOptions<L> & { locations: LocationSink<L> }): ReadScheduleResult<L>;
+export function readSchedule<L>(bytes: Uint8Array, options: ReadScheduleOptions<L>): ReadScheduleResult<L> {
   const decoded = decodeSchedule(bytes);
   if (!decoded.ok) return unsupported(options.fileName, decoded.message);
   const shape = sniffSchedule(decoded.text, options.fileName, options.oed);
@@ -36,11 +41,13 @@ export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): R
     ...(currency === undefined || currency === '' ? {} : { currency }),
     encoding: decoded.encoding,
     notes: decoded.notes,
+    ...(options.locations === undefined ? {} : { locations: options.locations }),
   };
 
   if (shape.kind === 'json-lines') {
-    const table = new ScheduleTable({ ...common, numberFormat: { decimalComma: false, basis: null }, header: 'keyed' });
-    const reader = new JsonLinesReader(table);
+    const table = new ScheduleTable<L>({ ...common, numberFormat: { decimalComma: false, basis: null }, header: 'keyed' });
+    // The reader only feeds records; the table's location type is no concern of it.
+    const reader = new JsonLinesReader(table as unknown as ScheduleTable);
     readJsonLines(decoded.text, reader);
     if (reader.tooDeepLine !== undefined) return unsupported(options.fileName, `line ${reader.tooDeepLine} nests arrays and objects more than ${MAX_LINE_NESTING} levels deep; a schedule row is flat`);
     if (reader.objects === 0) return unsupported(options.fileName, 'no line of the file is a JSON object');
@@ -50,7 +57,7 @@ export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): R
 
   const { delimiter } = shape;
   const numberFormat = delimiter === ';' ? { decimalComma: true, basis: 'semicolon-delimited file' } : { decimalComma: false, basis: null };
-  const table = new ScheduleTable({ ...common, numberFormat, header: 'detect' });
+  const table = new ScheduleTable<L>({ ...common, numberFormat, header: 'detect' });
   readDelimitedRecords(
     decoded.text,
     delimiter,

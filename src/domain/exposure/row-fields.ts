@@ -69,3 +69,13 @@ export function readStoreys(text: string): FieldReading<number | null> {
   }
   return { value: null, reasons: [`storeys '${text}' is not a number of storeys; null`] };
 }
+
+/** A whole number of days (a period of indemnity: CEDE DaysCovered, OED BIPOI). */
+export function readDays(text: string): FieldReading<number | null> {
+  if (text === '') return { value: null, reasons: [] };
+  if (WHOLE.test(text)) {
+    const days = Math.trunc(Number(text));
+    if (days >= 0 && days <= 36_600) return { value: days, reasons: [] };
+  }
+  return { value: null, reasons: [`days covered '${text}' is not a number of days; null`] };
+}

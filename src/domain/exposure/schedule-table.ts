@@ -4,20 +4,27 @@
 // LOOKAHEAD_RECORDS records to find the header, so a stream can drive it.
 //
 // Per record, in order: blank → skipped; a repeat of the header (or a new header) → skipped, noted;
-// a totals row (labelled, or unlabelled with values equal to the sum above) → excluded, noted; a
-// row with no mapped value (a note or footer line) → skipped, noted, its text read for a stated
-// currency or peril; anything else → a location.
-import { isMoneyField, type LocationField, type MoneyField } from './columns.js';
+// a totals row (labelled in any column, or unlabelled with values equal to the sums above) →
+// excluded, disclosed with its figures; a row with no mapped value (a note or footer line) →
+// skipped, noted, its text read for a stated currency or peril; anything else → a location, handed
+// to the location sink (objects, or canonical JSON text for large schedules).
+//
+// Amounts are read exactly (ten-thousandths) and written with the ISO 4217 minor unit of the
+// location's currency. A location whose currency is not settled when read (no declared currency,
+// none in its own cells) waits: a footer or a later row may still state the schedule's currency.
+import { isMoneyField, OED_IDENTIFIER_FIELDS, type LocationField, type MoneyField, type OedIdentifierField } from './columns.js';
 import { resolveCurrency, currencyToken, type CurrencyToken } from './currency.js';
 import { FidelityLog, type UnmappedHandle } from './fidelity.js';
 import { readLayout, type Layout, type LayoutColumn } from './layout.js';
-import { decimalMarkShown, formatCents, readMoney, type MoneyContext, type MoneyReading } from './money.js';
+import { LocationArray, type LocationSink, type Settled } from './location-sink.js';
+import { formatUnits, minorUnits, roundToMinor } from './minor-units.js';
+import { decimalMarkShown, readMoney, type MoneyContext, type MoneyReading } from './money.js';
 import { codeConstruction, codeOccupancy } from './occupancy.js';
 import type { OedReference } from './oed-reference.js';
 import { perilsNamed, type PerilsNamed } from './peril-words.js';
-import { readLocationCoordinates, readStoreys, readYearBuilt } from './row-fields.js';
+import { readDays, readLocationCoordinates, readStoreys, readYearBuilt } from './row-fields.js';
 import { readLineStatement } from './statements.js';
-import { isTotalsLabel, RunningSums } from './totals.js';
+import { RunningSums, totalsLabelKind, type SumsCheck, type TotalsKind } from './totals.js';
 import type {
   AddressAsGiven,
   CoveragePart,
@@ -25,12 +32,14 @@ import type {
   Exposure,
   PerilCode,
   ScheduleLocation,
+  OedIdentifiers,
   ScheduleRefused,
   SourceEncoding,
+  TotalsRow,
 } from './types.js';
 import { COVERAGE_PARTS } from './types.js';
 
-export interface ScheduleTableOptions {
+export interface ScheduleTableOptions<L = ScheduleLocation[]> {
   readonly oed: OedReference;
   /** Currency the request declared (three upper-case letters), if any. */
   readonly currency?: string;
@@ -44,9 +53,11 @@ export interface ScheduleTableOptions {
   readonly encoding: SourceEncoding;
   /** File-level notes from decoding, written first. */
   readonly notes?: readonly string[];
+  /** Where locations go; objects in an array unless given. */
+  readonly locations?: LocationSink<L>;
 }
 
-export type TableOutcome = { ok: true; exposure: Exposure; peril?: { code: PerilCode } } | ScheduleRefused;
+export type TableOutcome<L = ScheduleLocation[]> = { ok: true; exposure: Exposure<L>; peril?: { code: PerilCode } } | ScheduleRefused;
 
 export const LOOKAHEAD_RECORDS = 50;
 const MAX_CONFLICT_DETAILS = 20;
@@ -57,7 +68,50 @@ const SEEN_LIMIT = 1024;
 const ADDRESS_PARTS = ['street', 'city', 'area', 'postcode', 'country'] as const;
 const SCALE_NAMES: Readonly<Record<number, string>> = { 3: 'thousand', 6: 'million', 9: 'billion' };
 const HAS_DIGIT = /\d/;
-const NUMERIC_FIELDS: ReadonlySet<LocationField> = new Set<LocationField>(['latitude', 'longitude', 'coordinates', 'year_built', 'storeys', 'buildings', 'contents', 'business_interruption', 'other', 'tiv']);
+const NUMERIC_FIELDS: ReadonlySet<LocationField> = new Set<LocationField>(['latitude', 'longitude', 'coordinates', 'year_built', 'storeys', 'buildings', 'contents', 'business_interruption', 'other', 'tiv', 'bi_period_days']);
+const MONEY_ORDER: readonly MoneyField[] = ['buildings', 'contents', 'business_interruption', 'other', 'tiv'];
+/** Key of the sums of locations that carry no currency. */
+const NO_CURRENCY = '';
+
+/** Sums of settled values (in the minor unit of their currency) per coverage part. */
+interface PartSums {
+  parts: Map<CoveragePart, bigint>;
+  total: bigint;
+  any: boolean;
+}
+
+/**
+ * The amounts of locations waiting for the schedule's currency, per field in column arrays (a
+ * large schedule without a stated currency keeps 300,000 of these, not 300,000 maps).
+ */
+class PendingAmounts {
+  private readonly fields = new Map<MoneyField, (bigint | undefined)[]>();
+  private readonly finelyRounded: number[] = [];
+  readonly lines: number[] = [];
+
+  push(line: number, units: ReadonlyMap<MoneyField, bigint>, finelyRounded: number): void {
+    const at = this.lines.length;
+    this.lines.push(line);
+    this.finelyRounded.push(finelyRounded);
+    for (const [field, amount] of units) {
+      let column = this.fields.get(field);
+      if (column === undefined) {
+        column = [];
+        this.fields.set(field, column);
+      }
+      column[at] = amount;
+    }
+  }
+
+  get(at: number): { units: Map<MoneyField, bigint>; finelyRounded: number } {
+    const units = new Map<MoneyField, bigint>();
+    for (const [field, column] of this.fields) {
+      const amount = column[at];
+      if (amount !== undefined) units.set(field, amount);
+    }
+    return { units, finelyRounded: this.finelyRounded[at] ?? 0 };
+  }
+}
 
 interface MoneyCell {
   index: number;
@@ -66,8 +120,10 @@ interface MoneyCell {
 }
 
 interface MoneyCells {
-  cents: Map<MoneyField, bigint>;
+  units: Map<MoneyField, bigint>;
   readings: MoneyCell[];
+  /** Bits (MONEY_ORDER) of the fields whose text had more than four decimals. */
+  finelyRounded: number;
 }
 
 interface Pending {
@@ -86,7 +142,7 @@ function isBlank(cells: readonly string[]): boolean {
   return true;
 }
 
-export class ScheduleTable {
+export class ScheduleTable<L = ScheduleLocation[]> {
   private readonly fidelity = new FidelityLog();
   private money: MoneyContext;
   private numberBasis: string | null;
@@ -104,21 +160,20 @@ export class ScheduleTable {
   private pending: Pending[] = [];
   private pendingRecords = 0;
 
-  private readonly locations: ScheduleLocation[] = [];
-  /** The currency each location's own cells state: a code, null for several, undefined for none. */
-  private readonly rowCurrency: (string | null | undefined)[] = [];
-  private readonly locationLines: number[] = [];
+  private readonly sink: LocationSink<L>;
+  private readonly pendingAmounts = new PendingAmounts();
+  /** Settled values summed per currency (NO_CURRENCY for locations without one). */
+  private readonly settledSums = new Map<string, PartSums>();
+  private readonly totalsRows: TotalsRow[] = [];
   private readonly sums = new RunningSums();
-  private readonly partTotals = new Map<CoveragePart, bigint>();
-  private total = 0n;
-  private anyTotal = false;
   private readonly refs = new Map<string, number>();
   private readonly stated = new Map<string, number>();
   private readonly conflicts: string[] = [];
   private conflictCount = 0;
   private readonly perils = new Map<PerilCode, number>();
   private readonly perilsUnread = new Map<string, { line: number; count: number }>();
-  private rounded = 0;
+  /** Values rounded to their currency's minor unit, per currency (NO_CURRENCY: two places). */
+  private readonly rounded = new Map<string, number>();
   private readonly currencyCells = new Map<string, CurrencyToken | null>();
   private readonly perilCells = new Map<string, PerilsNamed>();
   private tivOnlyColumn: string | null = null;
@@ -126,7 +181,8 @@ export class ScheduleTable {
   private refColumnSeen = false;
   private anyMapped = false;
 
-  constructor(private readonly options: ScheduleTableOptions) {
+  constructor(private readonly options: ScheduleTableOptions<L>) {
+    this.sink = options.locations ?? (new LocationArray() as unknown as LocationSink<L>);
     this.declared = options.currency;
     this.money = { currencies: options.oed.currencies, decimalComma: options.numberFormat.decimalComma };
     this.numberBasis = options.numberFormat.basis;
@@ -158,7 +214,7 @@ export class ScheduleTable {
     this.fidelity.row(line, reason);
   }
 
-  finish(): TableOutcome {
+  finish(): TableOutcome<L> {
     if (this.layout === null) this.chooseHeader();
     const f = this.fidelity;
     if (this.conflictCount > 0 && this.declared !== undefined) {
@@ -179,25 +235,42 @@ export class ScheduleTable {
     if (this.tivOnlyColumn !== null && !this.partColumnSeen) {
       f.note(`column '${this.tivOnlyColumn}' gives total insured values without coverage parts; values are totals only`);
     }
-    if (this.rounded > 0) f.note(`${this.rounded} value(s) had more than two decimal places and were rounded half-up to cents`);
-    this.notePerils();
 
-    const exposure: Exposure = {
-      locations: this.locations,
-      values: this.scheduleValues(),
-      source_fidelity: { encoding: this.options.encoding, unmapped_columns: [], guessed_units: [], ambiguous_rows: [], notes: [] },
-    };
+    // The schedule's currency settles the locations that waited for it.
     const codes = [...this.stated.keys()].sort();
     const currency = this.declared ?? (codes.length === 1 ? codes[0] : undefined);
+    const several = currency === undefined && codes.length > 1;
+    const pending = this.pendingAmounts;
+    const locations = this.sink.finish((at): Settled => {
+      const line = pending.lines[at] ?? 0;
+      const { units, finelyRounded } = pending.get(at);
+      if (currency !== undefined) return { currency, values: this.settleValues(units, finelyRounded, currency, true) };
+      const values = this.settleValues(units, finelyRounded, undefined, !several);
+      if (several && values.total !== null) f.row(line, 'values carry no currency while the file states several; left out of the totals');
+      return { values };
+    });
+    for (const [code, count] of [...this.rounded].sort((a, b) => a[0].localeCompare(b[0]))) {
+      const digits = minorUnits(code === NO_CURRENCY ? undefined : code);
+      f.note(digits === 2
+        ? `${count} value(s) had more than two decimal places and were rounded half-up to cents`
+        : `${count} value(s) had more decimal places than ${code}'s ISO 4217 minor unit (${digits}) and were rounded half-up`);
+    }
+    this.notePerils();
+
+    const exposure: Exposure<L> = {
+      locations,
+      values: this.sumsValues(currency ?? NO_CURRENCY),
+      source_fidelity: { encoding: this.options.encoding, unmapped_columns: [], guessed_units: [], ambiguous_rows: [], notes: [] },
+    };
     if (currency !== undefined) {
       exposure.currency = currency;
-      for (const location of this.locations) location.currency = currency;
-    } else if (codes.length > 1) {
+    } else if (several) {
       f.note(`the file states several currencies (${codes.join(', ')}); each location keeps its own and totals are per currency`);
       exposure.values = { total: null };
-      exposure.values_by_currency = this.valuesByCurrency(codes);
+      exposure.values_by_currency = Object.fromEntries(codes.map((code) => [code, this.sumsValues(code)]));
     }
     exposure.source_fidelity = f.build(this.options.encoding, (column) => this.isUnnamed(column));
+    if (this.totalsRows.length > 0) exposure.source_fidelity.totals_rows = this.totalsRows;
     const named = [...this.perils.keys()];
     return named.length === 1 && named[0] !== undefined
       ? { ok: true, exposure, peril: { code: named[0] } }
@@ -347,28 +420,32 @@ export class ScheduleTable {
     }
 
     // Totals row by label: in the ref cell, or (ref empty, no coordinates: "Total Plaza" with a
-    // position is an address) in a street, city, area or unmapped cell.
+    // position is an address) in any text cell, whichever column the broker had room in.
     const ref = cellOf(cells, layout, 'ref') ?? '';
     const latText = cellOf(cells, layout, 'latitude') ?? '';
     const lonText = cellOf(cells, layout, 'longitude') ?? '';
     const pairText = cellOf(cells, layout, 'coordinates') ?? '';
     const located = latText !== '' || lonText !== '' || pairText !== '';
-    let label: string | null = ref !== '' && isTotalsLabel(ref) ? ref : null;
-    if (label === null && ref === '' && !located) {
+    let label: string | null = null;
+    let kind: TotalsKind | null = ref === '' ? null : totalsLabelKind(ref);
+    if (kind !== null) label = ref;
+    else if (ref === '' && !located) {
       for (const column of layout.columns) {
-        if (column.field !== null && column.field !== 'street' && column.field !== 'city' && column.field !== 'area') continue;
+        if (column.field !== null && NUMERIC_FIELDS.has(column.field)) continue;
         const text = (cells[column.index] ?? '').trim();
-        if (isTotalsLabel(text)) {
+        kind = totalsLabelKind(text);
+        if (kind !== null) {
           label = text;
           break;
         }
       }
     }
     const values = this.moneyCells(cells, layout);
-    if (label !== null) {
-      const matches = this.sums.matches(values.cents, 1);
-      const tail = values.cents.size === 0 ? '' : matches ? '; its values equal the sum of the rows above' : '; its values do not equal the sum of the rows above';
-      f.row(line, `totals row ('${label}') excluded${tail}`);
+    if (label !== null && kind !== null) {
+      const check = this.sums.check(values.units, 1);
+      const tail = values.units.size === 0 ? '' : check.matched ? '; its values equal the sum of the rows above' : '; its values do not equal the sum of the rows above';
+      f.row(line, `${kind === 'subtotal' && !/^sub/i.test(label) ? 'subtotal' : 'totals'} row ('${label}') excluded${tail}`);
+      this.totalsRow(line, kind, label, values.units, check);
       this.sums.closeBlock();
       return;
     }
@@ -397,18 +474,16 @@ export class ScheduleTable {
     const constructionText = cellOf(cells, layout, 'construction') ?? '';
     const yearText = cellOf(cells, layout, 'year_built') ?? '';
 
-    // Totals row without a label: no ref, nothing but money, each value the sum of its column.
-    if (
-      ref === '' &&
-      values.cents.size > 0 &&
-      !located &&
-      Object.keys(address).length === 0 &&
-      occupancyText === '' && constructionText === '' && yearText === '' &&
-      this.sums.matches(values.cents, 2)
-    ) {
-      f.row(line, 'row with no ref whose values equal the sum of the rows above read as a totals row; excluded');
-      this.sums.closeBlock();
-      return;
+    // Totals row without a label: no ref, no coordinates, each value the sum of its column,
+    // whatever its other cells say.
+    if (ref === '' && values.units.size > 0 && !located) {
+      const check = this.sums.check(values.units, 2);
+      if (check.matched) {
+        f.row(line, 'row with no ref whose values equal the sum of the rows above read as a totals row; excluded');
+        this.totalsRow(line, 'total', null, values.units, check);
+        this.sums.closeBlock();
+        return;
+      }
     }
 
     // A location.
@@ -445,9 +520,23 @@ export class ScheduleTable {
       occupancy: { code: occupancy.code, text: occupancy.text },
       construction: { code: construction.code, text: construction.text },
       year_built: yearBuilt.value,
-      values: this.locationValues(line, values.cents),
+      values: { total: null },
     };
     if (storeys !== undefined) location.storeys = storeys.value;
+    const daysText = cellOf(cells, layout, 'bi_period_days');
+    if (daysText !== undefined) {
+      const days = readDays(daysText);
+      for (const reason of days.reasons) f.row(line, reason);
+      location.bi_period_days = days.value;
+    }
+    let oed: OedIdentifiers | undefined;
+    for (const field of Object.keys(OED_IDENTIFIER_FIELDS) as OedIdentifierField[]) {
+      const text = cellOf(cells, layout, field);
+      if (text === undefined || text === '') continue;
+      oed ??= {};
+      oed[OED_IDENTIFIER_FIELDS[field]] = text;
+    }
+    if (oed !== undefined) location.oed = oed;
 
     const perilText = cellOf(cells, layout, 'peril');
     if (perilText !== undefined && perilText !== '') {
@@ -473,8 +562,33 @@ export class ScheduleTable {
     }
     const distinct = rowCurrencies.length <= 1 || rowCurrencies.every((c) => c === rowCurrencies[0]) ? rowCurrencies.slice(0, 1) : [...new Set(rowCurrencies)].sort();
     if (distinct.length > 1) f.row(line, `values in several currencies (${distinct.join(', ')})`);
-    this.rowCurrency.push(distinct.length === 0 ? undefined : distinct.length === 1 ? distinct[0] : null);
+    // Settled now when the request declared a currency or the row states its own (a row stating
+    // several keeps none); otherwise it waits for the end of the file.
+    const own = distinct.length === 0 ? undefined : distinct.length === 1 ? distinct[0] : null;
+    const settled = this.declared ?? own;
 
+    const stated = values.units.get('tiv');
+    if (stated !== undefined) {
+      let partSum: bigint | null = null;
+      for (const part of COVERAGE_PARTS) {
+        const amount = values.units.get(part);
+        if (amount !== undefined) partSum = (partSum ?? 0n) + amount;
+      }
+      if (partSum !== null && partSum !== stated) {
+        const digits = minorUnits(settled ?? undefined);
+        f.row(line, `stated total ${formatUnits(stated, digits)} differs from the sum of parts ${formatUnits(partSum, digits)}; total is the stated total`);
+      }
+    }
+    this.sums.add(values.units);
+    if (settled === undefined) {
+      this.pendingAmounts.push(line, values.units, values.finelyRounded);
+      this.sink.addPending(location);
+    } else {
+      const code = settled ?? undefined;
+      location.values = this.settleValues(values.units, values.finelyRounded, code, code !== undefined);
+      if (code !== undefined) location.currency = code;
+      this.sink.add(location);
+    }
     for (let i = 0; i < layout.columns.length; i++) {
       const handle = this.unmapped[i];
       if (handle != null && handle.open) FidelityLog.sample(handle, (cells[i] ?? '').trim());
@@ -484,16 +598,28 @@ export class ScheduleTable {
       for (let i = layout.columns.length; i < cells.length; i++) if ((cells[i] ?? '').trim() !== '') extra++;
       if (extra > 0) f.row(line, `${extra} value(s) beyond the header's ${layout.columns.length} columns ignored`);
     }
+  }
 
-    this.sums.add(values.cents);
-    this.locations.push(location);
-    this.locationLines.push(line);
+  /** Discloses a totals row with what it states and the sums it was checked against. */
+  private totalsRow(line: number, kind: TotalsKind, label: string | null, units: ReadonlyMap<MoneyField, bigint>, check: SumsCheck): void {
+    const digits = minorUnits(this.declared ?? (this.stated.size === 1 ? [...this.stated.keys()][0] : undefined));
+    const stated: TotalsRow['stated'] = {};
+    const summed: TotalsRow['summed'] = {};
+    for (const field of MONEY_ORDER) {
+      const amount = units.get(field);
+      if (amount === undefined) continue;
+      const key = field === 'tiv' ? 'total' : field;
+      stated[key] = formatUnits(amount, digits);
+      summed[key] = formatUnits(check.summed.get(field) ?? 0n, digits);
+    }
+    this.totalsRows.push({ row: line, kind, label, matched: check.matched, stated, summed, rows_summed: check.rows });
   }
 
   /** Money cells of a row, read without side effects: cents per field and the readings. */
   private moneyCells(cells: readonly string[], layout: Layout): MoneyCells {
-    const cents = new Map<MoneyField, bigint>();
+    const units = new Map<MoneyField, bigint>();
     const readings: MoneyCell[] = [];
+    let finelyRounded = 0;
     for (const index of layout.mapped) {
       const column = layout.columns[index] as LayoutColumn;
       const field = column.field;
@@ -503,9 +629,12 @@ export class ScheduleTable {
       const reading = readMoney(raw, this.money, column.scale);
       if (reading.kind === 'empty') continue;
       readings.push({ index, raw, reading });
-      if (reading.kind === 'amount') cents.set(field, reading.cents);
+      if (reading.kind === 'amount') {
+        units.set(field, reading.units);
+        if (reading.rounded) finelyRounded |= 1 << MONEY_ORDER.indexOf(field);
+      }
     }
-    return { cents, readings };
+    return { units, readings, finelyRounded };
   }
 
   /** Books a location's money cells: unreadable notes, guesses, rounding, currencies stated. */
@@ -518,7 +647,6 @@ export class ScheduleTable {
         continue;
       }
       if (reading.kind !== 'amount') continue;
-      if (reading.rounded) this.rounded++;
       if (reading.separatorGuess !== null && this.numberBasis !== null) {
         this.fidelity.guess('number_format', this.money.decimalComma ? 'decimal comma' : 'decimal point', this.numberBasis);
       }
@@ -577,33 +705,54 @@ export class ScheduleTable {
     if (this.conflicts.length < MAX_CONFLICT_DETAILS) this.conflicts.push(detail);
   }
 
-  private locationValues(line: number, cents: ReadonlyMap<MoneyField, bigint>): CoverageValues {
+  /**
+   * A location's values in its currency's minor unit (rounded half-up, counted), added to the sums
+   * of that currency when `sum`. A total is the stated TIV, else the sum of the parts as written.
+   */
+  private settleValues(units: ReadonlyMap<MoneyField, bigint>, finelyRounded: number, currency: string | undefined, sum: boolean): CoverageValues {
+    const digits = minorUnits(currency);
+    const key = currency ?? NO_CURRENCY;
+    let sums: PartSums | undefined;
+    if (sum) {
+      sums = this.settledSums.get(key);
+      if (sums === undefined) {
+        sums = { parts: new Map(), total: 0n, any: false };
+        this.settledSums.set(key, sums);
+      }
+    }
+    let roundedHere = 0;
+    const round = (field: MoneyField, amount: bigint): bigint => {
+      const rounded = roundToMinor(amount, digits);
+      if (rounded !== amount || (finelyRounded & (1 << MONEY_ORDER.indexOf(field))) !== 0) roundedHere++;
+      return rounded;
+    };
     const values: CoverageValues = { total: null };
     let partSum = 0n;
     let anyPart = false;
     for (const part of COVERAGE_PARTS) {
-      const amount = cents.get(part);
+      const amount = units.get(part);
       if (amount === undefined) continue;
-      values[part] = formatCents(amount);
-      partSum += amount;
+      const rounded = round(part, amount);
+      values[part] = formatUnits(rounded, digits);
+      partSum += rounded;
       anyPart = true;
-      this.partTotals.set(part, (this.partTotals.get(part) ?? 0n) + amount);
+      if (sums !== undefined) sums.parts.set(part, (sums.parts.get(part) ?? 0n) + rounded);
     }
-    const stated = cents.get('tiv');
+    const stated = units.get('tiv');
     let total: bigint | null = null;
     if (stated !== undefined) {
-      total = stated;
-      if (anyPart && partSum !== stated) {
-        this.fidelity.row(line, `stated total ${formatCents(stated)} differs from the sum of parts ${formatCents(partSum)}; total is the stated total`);
-      }
+      total = round('tiv', stated);
     } else if (anyPart) {
       total = partSum;
     }
     if (total !== null) {
-      values.total = formatCents(total);
-      this.total += total;
-      this.anyTotal = true;
+      values.total = formatUnits(total, digits);
+      if (sums !== undefined) {
+        sums.total += total;
+        sums.any = true;
+      }
     }
+    if (roundedHere > 0) this.rounded.set(key, (this.rounded.get(key) ?? 0) + roundedHere);
     return values;
   }
 
@@ -656,47 +805,15 @@ export class ScheduleTable {
     }
   }
 
-  private scheduleValues(): CoverageValues {
-    const values: CoverageValues = { total: this.anyTotal ? formatCents(this.total) : null };
+  /** Schedule totals of the locations settled in a currency (NO_CURRENCY: those without one). */
+  private sumsValues(key: string): CoverageValues {
+    const sums = this.settledSums.get(key);
+    const digits = minorUnits(key === NO_CURRENCY ? undefined : key);
+    const values: CoverageValues = { total: sums?.any === true ? formatUnits(sums.total, digits) : null };
     for (const part of COVERAGE_PARTS) {
-      const amount = this.partTotals.get(part);
-      if (amount !== undefined) values[part] = formatCents(amount);
+      const amount = sums?.parts.get(part);
+      if (amount !== undefined) values[part] = formatUnits(amount, digits);
     }
     return values;
-  }
-
-  private valuesByCurrency(codes: readonly string[]): Record<string, CoverageValues> {
-    const sums = new Map<string, { parts: Map<CoveragePart, bigint>; total: bigint; any: boolean }>();
-    for (const code of codes) sums.set(code, { parts: new Map(), total: 0n, any: false });
-    const toCents = (s: string) => BigInt(s.replace('.', ''));
-    this.locations.forEach((location, i) => {
-      const code = this.rowCurrency[i];
-      if (code === null) return; // noted where read: values in several currencies
-      if (code === undefined) {
-        if (location.values.total !== null) this.fidelity.row(this.locationLines[i] ?? 0, 'values carry no currency while the file states several; left out of the totals');
-        return;
-      }
-      location.currency = code;
-      const sum = sums.get(code);
-      if (sum === undefined) return;
-      for (const part of COVERAGE_PARTS) {
-        const value = location.values[part];
-        if (value !== undefined) sum.parts.set(part, (sum.parts.get(part) ?? 0n) + toCents(value));
-      }
-      if (location.values.total !== null) {
-        sum.total += toCents(location.values.total);
-        sum.any = true;
-      }
-    });
-    const out: Record<string, CoverageValues> = {};
-    for (const [code, sum] of sums) {
-      const values: CoverageValues = { total: sum.any ? formatCents(sum.total) : null };
-      for (const part of COVERAGE_PARTS) {
-        const amount = sum.parts.get(part);
-        if (amount !== undefined) values[part] = formatCents(amount);
-      }
-      out[code] = values;
-    }
-    return out;
   }
 }

@@ -6,7 +6,8 @@ export const COVERAGE_PARTS = ['buildings', 'contents', 'business_interruption',
 export type CoveragePart = (typeof COVERAGE_PARTS)[number];
 
 /**
- * Money as a decimal string with exactly two places ("1200000.00"), never a binary float.
+ * Money as a decimal string with the currency's ISO 4217 minor unit ("1200000.00" USD, "1200000"
+ * JPY, "1200.500" BHD; two places when no currency is known), never a binary float.
  * Parts are present only when the source gave them; total is null when a row states no value.
  */
 export interface CoverageValues {
@@ -47,6 +48,32 @@ export interface ScheduleLocation {
   currency?: string;
   /** The row's perils covered as given (OED LocPerilsCovered, e.g. "WW1" or "WTC;WSS"), when the file has that column. */
   perils_covered?: string;
+  /** Business interruption period of indemnity in days (OED BIPOI, CEDE DaysCovered), when given. */
+  bi_period_days?: number | null;
+  /** OED identifiers as given, under their OED names (LocNumber is ref), when the file has them. */
+  oed?: OedIdentifiers;
+}
+
+export interface OedIdentifiers {
+  PortNumber?: string;
+  AccNumber?: string;
+  LocName?: string;
+}
+
+/** A totals or subtotal row left out of the locations, with the figures it was checked against. */
+export interface TotalsRow {
+  row: number;
+  kind: 'total' | 'subtotal';
+  /** The label as written; null for an unlabelled row read by its sums. */
+  label: string | null;
+  /** Whether each amount it states equals the sum of its column over the rows above. */
+  matched: boolean;
+  /** What the row states, per value column read (coverage parts, and total for a stated TIV). */
+  stated: Partial<Record<CoveragePart | 'total', string>>;
+  /** The sums of those columns it was compared with. */
+  summed: Partial<Record<CoveragePart | 'total', string>>;
+  /** Location rows those sums cover. */
+  rows_summed: number;
 }
 
 export interface UnmappedColumn {
@@ -80,10 +107,12 @@ export interface SourceFidelity {
   ambiguous_rows: AmbiguousRow[];
   /** File-level observations (encoding fallback, layout, several currencies or perils...). */
   notes: string[];
+  /** Totals and subtotal rows excluded from the locations, checked against the column sums (present when any). */
+  totals_rows?: TotalsRow[];
 }
 
-export interface Exposure {
-  locations: ScheduleLocation[];
+export interface Exposure<L = ScheduleLocation[]> {
+  locations: L;
   /** Schedule totals per coverage part; total is null when the file states several currencies. */
   values: CoverageValues;
   /** Only when the file states several currencies: totals per currency. */
@@ -110,12 +139,12 @@ export type Delimiter = ',' | ';' | '\t' | '|';
 
 export type MediaTypeRead = 'text/csv' | 'text/tab-separated-values' | 'application/x-ndjson';
 
-export interface ScheduleRead {
+export interface ScheduleRead<L = ScheduleLocation[]> {
   ok: true;
   /** What the reader actually read (comma, semicolon and pipe files are all text/csv; see delimiter). */
   mediaTypeRead: MediaTypeRead;
   delimiter?: Delimiter;
-  exposure: Exposure;
+  exposure: Exposure<L>;
   /** Set only when the file names exactly one peril of the vocabulary. */
   peril?: { code: PerilCode };
 }
@@ -128,4 +157,4 @@ export interface ScheduleRefused {
   details?: string[];
 }
 
-export type ReadScheduleResult = ScheduleRead | ScheduleRefused;
+export type ReadScheduleResult<L = ScheduleLocation[]> = ScheduleRead<L> | ScheduleRefused;

@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decimalMarkShown, formatCents, readMoney, scaleWord, type MoneyContext } from '../../../src/domain/exposure/money.js';
+import { formatUnits } from '../../../src/domain/exposure/minor-units.js';
+import { decimalMarkShown, readMoney, scaleWord, type MoneyContext } from '../../../src/domain/exposure/money.js';
+
+/** Amounts are read into ten-thousandths; these cases are written in cents. */
+const formatCents = (cents: bigint) => formatUnits(cents * 100n, 2);
 import { oedReference } from './support.js';
 
 const anglo: MoneyContext = { currencies: oedReference().currencies, decimalComma: false };
@@ -37,7 +41,7 @@ test('what brokers type, read to exact cents with the currency written', () => {
   ];
   for (const [text, cents, written, code] of cases) {
     const reading = amount(text);
-    assert.equal(reading.cents, cents, text);
+    assert.equal(reading.units, cents * 100n, text);
     assert.equal(reading.currency?.written ?? null, written, text);
     assert.equal(reading.currency?.code ?? null, code, text);
   }
@@ -54,31 +58,34 @@ test('scale words: k, m, Mio, bn; a bare m is flagged as a guess', () => {
   assert.equal(amount('1.2 Mio').scale?.guessed, false);
   // a column scale applies when the cell has none, and the cell's own wins
   const thousands = scaleWord('000s');
-  assert.equal((readMoney('12,500', anglo, thousands) as { cents: bigint }).cents, 1_250_000_000n);
-  assert.equal((readMoney('1.5m', anglo, thousands) as { cents: bigint }).cents, 150_000_000n);
+  assert.equal((readMoney('12,500', anglo, thousands) as { units: bigint }).units, 1_250_000_000_00n);
+  assert.equal((readMoney('1.5m', anglo, thousands) as { units: bigint }).units, 150_000_000_00n);
 });
 
 test('a lone mark before three digits is read by the file convention and says so', () => {
-  assert.equal(amount('1,200').cents, 120_000n);
+  assert.equal(amount('1,200').units, 120_000_00n);
   assert.equal(amount('1,200').separatorGuess, 'decimal point');
-  assert.equal(amount('1.200').cents, 120n);
-  assert.equal(amount('1,200', continental).cents, 120n);
-  assert.equal(amount('1.200', continental).cents, 120_000n);
+  assert.equal(amount('1.200').units, 120_00n);
+  assert.equal(amount('1,200', continental).units, 120_00n);
+  assert.equal(amount('1.200', continental).units, 120_000_00n);
   assert.equal(amount('1.200', continental).separatorGuess, 'decimal comma');
   // not ambiguous: more than three digits before, two after, a leading zero, several marks
-  assert.equal(amount('1234,567').cents, 123_457n);
-  assert.equal(amount('0,500').cents, 50n);
-  assert.equal(amount('1,20').cents, 120n);
+  assert.equal(amount('1234,567').units, 1_234_5670n);
+  assert.equal(amount('0,500').units, 5000n);
+  assert.equal(amount('1,20').units, 1_2000n);
   assert.equal(amount('1,200,000').separatorGuess, null);
 });
 
-test('more than two decimals are rounded half-up to cents and flagged', () => {
-  assert.deepEqual([amount('0.005').cents, amount('0.005').rounded], [1n, true]);
-  assert.deepEqual([amount('0.0049').cents, amount('0.0049').rounded], [0n, true]);
-  assert.deepEqual([amount('120000000.555').cents, amount('120000000.555').rounded], [12_000_000_056n, true]);
+test('amounts are exact to four decimals (the finest ISO 4217 minor unit); more are rounded half-up and flagged', () => {
+  // Read exactly: three decimals are a BHD or KWD amount, not a rounding.
+  assert.deepEqual([amount('0.005').units, amount('0.005').rounded], [50n, false]);
+  assert.deepEqual([amount('1200.125').units, amount('1200.125').rounded], [12_001_250n, false]);
+  assert.deepEqual([amount('0.00005').units, amount('0.00005').rounded], [1n, true]);
+  assert.deepEqual([amount('0.000049').units, amount('0.000049').rounded], [0n, true]);
+  assert.deepEqual([amount('120000000.55555').units, amount('120000000.55555').rounded], [1_200_000_005_556n, true]);
   assert.equal(amount('1.25').rounded, false);
   // beyond 2^53 the digits still go through exactly
-  assert.equal(amount('98765432109876543210.99').cents, 9_876_543_210_987_654_321_099n);
+  assert.equal(amount('98765432109876543210.99').units, 987_654_321_098_765_432_109_900n);
 });
 
 test('empty markers are empty; negatives, ranges, percentages and words are unreadable', () => {
@@ -108,23 +115,28 @@ test('decimalMarkShown: the decimal mark an amount shows unambiguously', () => {
   for (const [text, shown] of cases) assert.equal(decimalMarkShown(text), shown, text);
 });
 
-test('formatCents writes two places', () => {
-  assert.equal(formatCents(0n), '0.00');
-  assert.equal(formatCents(5n), '0.05');
-  assert.equal(formatCents(120_000_050n), '1200000.50');
-  assert.equal(formatCents(-150n), '-1.50');
+test('formatUnits writes the minor unit of the currency, rounding half-up', () => {
+  assert.equal(formatUnits(0n, 2), '0.00');
+  assert.equal(formatUnits(500n, 2), '0.05');
+  assert.equal(formatUnits(12_000_005_000n, 2), '1200000.50');
+  assert.equal(formatUnits(-15_000n, 2), '-1.50');
+  assert.equal(formatUnits(12_000_005_000n, 0), '1200001');
+  assert.equal(formatUnits(12_000_004_999n, 0), '1200000');
+  assert.equal(formatUnits(12_001_250n, 3), '1200.125');
+  assert.equal(formatUnits(12_001_255n, 3), '1200.126');
+  assert.equal(formatUnits(12_001_255n, 4), '1200.1255');
 });
 
 test('property: any cents written as a decimal string (or with grouping) read back exactly', () => {
   fc.assert(
     fc.property(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.constantFrom('', '$', 'EUR ', '€'), (cents, prefix) => {
       const plain = formatCents(cents);
-      assert.equal(amount(prefix + plain).cents, cents);
+      assert.equal(amount(prefix + plain).units, cents * 100n);
       const [int = '', frac = ''] = plain.split('.');
       const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + '.' + frac;
-      assert.equal(amount(prefix + grouped).cents, cents);
+      assert.equal(amount(prefix + grouped).units, cents * 100n);
       const continentalText = int.replace(/\B(?=(\d{3})+(?!\d))/g, '.') + ',' + frac;
-      assert.equal(amount(prefix + continentalText, continental).cents, cents);
+      assert.equal(amount(prefix + continentalText, continental).units, cents * 100n);
     }),
   );
 });

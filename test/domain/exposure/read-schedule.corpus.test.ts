@@ -88,6 +88,11 @@ test('01 title lines, DMS coordinates, $ amounts, a quoted newline and a grand t
         { row: 11, reason: "totals row ('Grand total') excluded; its values equal the sum of the rows above" },
       ],
       notes: ['header row on line 4; 2 line(s) above it read as title lines'],
+      totals_rows: [{
+        row: 11, kind: 'total', label: 'Grand total', matched: true, rows_summed: 4,
+        stated: { buildings: '4500000.50', contents: '550000.00', business_interruption: '1200000.00' },
+        summed: { buildings: '4500000.50', contents: '550000.00', business_interruption: '1200000.00' },
+      }],
     },
   });
 });
@@ -300,7 +305,9 @@ test('04 tab-delimited (CRLF), A$ and a currency column, storeys, two perils nam
   });
 });
 
-test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, rounding to cents', () => {
+// Before ISO 4217 minor units, these JPY amounts were written with two decimals ('5000000000.00',
+// L3 '120000000.56') and the OED identifiers were left unmapped.
+test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, JPY in whole yen, OED identifiers kept', () => {
   const r = read('05-oed-location.csv');
   assert.deepEqual(r.peril, { code: 'earthquake' }); // QEQ;QFF, QQ1, QEQ
   const jp = (street: string, city: string, postcode: string) => ({ street, city, postcode, country: 'JP' });
@@ -315,7 +322,8 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, ro
         construction: { code: 5151, text: '5151' },
         year_built: 1998,
         storeys: 20,
-        values: { buildings: '5000000000.00', other: '0.00', contents: '1000000000.00', business_interruption: '2000000000.00', total: '8000000000.00' },
+        values: { buildings: '5000000000', other: '0', contents: '1000000000', business_interruption: '2000000000', total: '8000000000' },
+        oed: { PortNumber: 'P1', AccNumber: 'A1', LocName: 'Head office' },
         currency: 'JPY',
         perils_covered: 'QEQ;QFF',
       },
@@ -328,7 +336,8 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, ro
         construction: { code: 5200, text: '5200' },
         year_built: 2010,
         storeys: 2,
-        values: { buildings: '800000000.00', other: '50000000.00', contents: '400000000.00', business_interruption: '0.00', total: '1250000000.00' },
+        values: { buildings: '800000000', other: '50000000', contents: '400000000', business_interruption: '0', total: '1250000000' },
+        oed: { PortNumber: 'P1', AccNumber: 'A1', LocName: 'Warehouse' },
         currency: 'JPY',
         perils_covered: 'QQ1',
       },
@@ -341,23 +350,20 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, ro
         construction: { code: 5050, text: '5050' },
         year_built: 1985,
         storeys: -1, // OED: unknown number of storeys, low rise
-        values: { buildings: '120000000.56', other: '0.00', contents: '30000000.00', business_interruption: '0.00', total: '150000000.56' },
+        values: { buildings: '120000001', other: '0', contents: '30000000', business_interruption: '0', total: '150000001' }, // 120000000.555 rounded half-up to whole yen
+        oed: { PortNumber: 'P1', AccNumber: 'A1', LocName: 'Staff housing' },
         currency: 'JPY',
         perils_covered: 'QEQ',
       },
     ],
-    values: { buildings: '5920000000.56', contents: '1430000000.00', business_interruption: '2000000000.00', other: '50000000.00', total: '9400000000.56' },
+    values: { buildings: '5920000001', contents: '1430000000', business_interruption: '2000000000', other: '50000000', total: '9400000001' },
     currency: 'JPY',
     source_fidelity: {
       encoding: 'utf-8',
-      unmapped_columns: [
-        { column: 'PortNumber', sample: ['P1'] },
-        { column: 'AccNumber', sample: ['A1'] },
-        { column: 'LocName', sample: ['Head office', 'Warehouse', 'Staff housing'] },
-      ],
+      unmapped_columns: [],
       guessed_units: [],
       ambiguous_rows: [{ row: 4, reason: 'occupancy code 9999 is not in the OED occupancy table' }],
-      notes: ['1 value(s) had more than two decimal places and were rounded half-up to cents'],
+      notes: ["1 value(s) had more decimal places than JPY's ISO 4217 minor unit (0) and were rounded half-up"],
     },
   });
 });
@@ -451,6 +457,16 @@ test('07 two blocks: subtotal, repeated header, duplicate ref, grand total, foot
         { row: 11, reason: 'row has no location data; skipped' },
       ],
       notes: [],
+      totals_rows: [
+        {
+          row: 4, kind: 'subtotal', label: 'Subtotal Texas', matched: true, rows_summed: 2,
+          stated: { buildings: '3000000.00', contents: '500000.00' }, summed: { buildings: '3000000.00', contents: '500000.00' },
+        },
+        {
+          row: 10, kind: 'total', label: 'Total', matched: true, rows_summed: 5,
+          stated: { buildings: '5750000.00', contents: '850000.00' }, summed: { buildings: '5750000.00', contents: '850000.00' },
+        },
+      ],
     },
   });
 });
@@ -607,6 +623,11 @@ test('10 an unlabelled totals row (no ref, values sum the rows above) and a row 
         { row: 5, reason: 'row with no ref whose values equal the sum of the rows above read as a totals row; excluded' },
       ],
       notes: [],
+      totals_rows: [{
+        row: 5, kind: 'total', label: null, matched: true, rows_summed: 3,
+        stated: { buildings: '1200000.00', contents: '250000.00', business_interruption: '50000.00' },
+        summed: { buildings: '1200000.00', contents: '250000.00', business_interruption: '50000.00' },
+      }],
     },
   });
 });

@@ -5,14 +5,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { formatCents } from '../../../src/domain/exposure/money.js';
+import { formatUnits, minorUnits } from '../../../src/domain/exposure/minor-units.js';
+
+const formatCents = (cents: bigint) => formatUnits(cents * 100n, 2);
 import { readSchedule } from '../../../src/domain/exposure/read-schedule.js';
 import { COVERAGE_PARTS, type ReadScheduleResult, type ScheduleRead } from '../../../src/domain/exposure/types.js';
 import { oedReference } from './support.js';
 
 const oed = oedReference();
-const MONEY = /^\d+\.\d{2}$/;
-const cents = (money: string) => BigInt(money.replace('.', ''));
+/** Money has exactly the ISO 4217 minor unit of its currency (two places without one). */
+const money = (currency: string | undefined) => {
+  const digits = minorUnits(currency);
+  return new RegExp(digits === 0 ? '^\\d+$' : `^\\d+\\.\\d{${digits}}$`);
+};
+/** A money string in its minor unit as an integer (sums of one currency share the unit). */
+const minor = (value: string) => BigInt(value.replace('.', ''));
+const formatMinor = (value: bigint, currency: string | undefined) => {
+  const digits = minorUnits(currency);
+  return formatUnits(value * 10n ** BigInt(4 - digits), digits);
+};
 
 /** What every answer must satisfy, whatever the input. */
 function checkAnswer(result: ReadScheduleResult, lines: number): void {
@@ -34,16 +45,16 @@ function checkAnswer(result: ReadScheduleResult, lines: number): void {
     if (location.latitude !== null) assert.ok(Math.abs(location.latitude) <= 90);
     if (location.longitude !== null) assert.ok(Math.abs(location.longitude) <= 180);
     assert.equal(location.latitude === null, location.longitude === null);
-    for (const value of Object.values(location.values)) if (value !== null) assert.match(value, MONEY);
+    for (const value of Object.values(location.values)) if (value !== null) assert.match(value, money(location.currency));
   }
   if (exposure.values_by_currency === undefined) {
     // Schedule totals are the sums of the locations' values, part by part.
     for (const part of COVERAGE_PARTS) {
       const values = exposure.locations.map((l) => l.values[part]).filter((v): v is string => v !== undefined);
-      assert.equal(exposure.values[part], values.length === 0 ? undefined : formatCents(values.reduce((sum, v) => sum + cents(v), 0n)));
+      assert.equal(exposure.values[part], values.length === 0 ? undefined : formatMinor(values.reduce((sum, v) => sum + minor(v), 0n), exposure.currency));
     }
     const totals = exposure.locations.map((l) => l.values.total).filter((v): v is string => v !== null);
-    assert.equal(exposure.values.total, totals.length === 0 ? null : formatCents(totals.reduce((sum, v) => sum + cents(v), 0n)));
+    assert.equal(exposure.values.total, totals.length === 0 ? null : formatMinor(totals.reduce((sum, v) => sum + minor(v), 0n), exposure.currency));
   }
 }
 

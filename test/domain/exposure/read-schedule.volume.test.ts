@@ -3,7 +3,9 @@
 // DESIGN.md: benchmarks are not timed tests).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCents } from '../../../src/domain/exposure/money.js';
+import { formatUnits } from '../../../src/domain/exposure/minor-units.js';
+
+const formatCents = (cents: bigint) => formatUnits(cents * 100n, 2);
 import { readSchedule } from '../../../src/domain/exposure/read-schedule.js';
 import { oedReference } from './support.js';
 
