@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { LAB_MODELS, labModel } from '../domain/lab/models.js';
 import { LabSpecError, readWindstormSpec } from '../domain/lab/windstorm-lane.js';
-import { TermsError, describeTerms } from '../domain/lab/financial-terms.js';
+import { TermsError, termsSpec } from '../domain/lab/financial-terms.js';
 import { canonicalJson, contentAddress } from './canonical-json.js';
 import { refusals } from './errors.js';
 import { callerOf, requireActive } from './api/accounts.js';
@@ -35,7 +35,7 @@ function normalizedSpec(body: unknown): Record<string, unknown> {
       version: model!.version,
       samples,
       exposure: byObject ? { object_id: exposure!.object_id } : { points: read.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
-      terms: read.terms ? describeTerms(read.terms) : null,
+      terms: read.terms ? termsSpec(read.terms) : null,
     };
   } catch (error) {
     if (error instanceof LabSpecError || error instanceof TermsError) {

@@ -134,3 +134,114 @@ eachDialect('lab refusals, metering after cancellation, tenancy', async (dialect
     await svc.close();
   }
 });
+
+// r3 terms written for this test: every piece binds on some event of the three INSIDE points
+// (place losses reach 950,000; the account sum reaches 1,700,000).
+const TERMS = {
+  policy: { place_deductible: 10_000, place_limit: 600_000, account_deductible: 25_000, account_limit: 1_200_000 },
+  reinsurance: {
+    quota_share: { ceded_share: 0.2 },
+    layers: [{ attachment: 50_000, limit: 100_000 }, { attachment: 200_000, limit: 300_000 }, { attachment: 600_000, limit: 200_000 }],
+  },
+};
+
+/** The same terms worked by hand on one event's place losses (no helper of the service). */
+function byHand(places: number[]) {
+  const p = TERMS.policy;
+  let placeDed = 0;
+  let placeAbove = 0;
+  let sum = 0;
+  for (const g of places) {
+    const d = Math.min(g, p.place_deductible);
+    const i = Math.min(g - d, p.place_limit);
+    placeDed += d;
+    placeAbove += g - d - i;
+    sum += i;
+  }
+  const accDed = Math.min(sum, p.account_deductible);
+  const insured = Math.min(sum - accDed, p.account_limit);
+  const qs = TERMS.reinsurance.quota_share.ceded_share * insured;
+  const retained = insured - qs;
+  const layers = TERMS.reinsurance.layers.map((l) => Math.min(l.limit, Math.max(0, retained - l.attachment)));
+  const net = retained - layers.reduce((s, x) => s + x, 0);
+  return { ground_up: places.reduce((s, x) => s + x, 0), placeDed, placeAbove, accDed, accAbove: sum - accDed - insured, insured, qs, layers, net };
+}
+
+eachDialect('r3 terms run over HTTP: perspectives and terms_summary match the terms worked by hand on each place\'s event losses', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    const { key } = await signup(svc.api);
+    const submit = async (body: unknown) => {
+      const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body });
+      assert.ok(answer.status === 200 || answer.status === 202, answer.text);
+      const done = await finished(svc, key, `/runs/${answer.body.id}`);
+      assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+      return done;
+    };
+    const run = await submit({ model: MODEL, samples: 0, exposure: { points: INSIDE }, terms: TERMS });
+    const result = run.result;
+    const periods: number = result.model_data.periods;
+    // Each place's ground-up event losses, from a run of that point alone (no terms).
+    const alone = await Promise.all(INSIDE.map((p) => submit({ model: MODEL, samples: 0, exposure: { points: [p] } })));
+    const placeLoss = alone.map((r) => new Map<number, number>(r.result.metrics.elt.map((e: any) => [e.event_id, e.loss])));
+    const occurrences = new Map<number, number>();
+    for (const r of alone) for (const e of r.result.metrics.elt) occurrences.set(e.event_id, e.occurrences);
+    const total = { ground_up: 0, placeDed: 0, placeAbove: 0, accDed: 0, accAbove: 0, insured: 0, qs: 0, layers: [0, 0, 0], net: 0 };
+    const insuredByEvent = new Map<number, number>();
+    const netByEvent = new Map<number, number>();
+    for (const [eventId, occ] of occurrences) {
+      const h = byHand(placeLoss.map((m) => m.get(eventId) ?? 0));
+      insuredByEvent.set(eventId, h.insured);
+      netByEvent.set(eventId, h.net);
+      for (const k of ['ground_up', 'placeDed', 'placeAbove', 'accDed', 'accAbove', 'insured', 'qs', 'net'] as const) total[k] += (occ * h[k]) / periods;
+      h.layers.forEach((x, k) => { total.layers[k]! += (occ * x) / periods; });
+    }
+    const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+    assert.ok(total.layers.every((x) => x > 0) && total.placeAbove > 0 && total.accAbove > 0, 'every piece of the terms binds somewhere');
+    const s = result.terms_summary;
+    close(s.ground_up, total.ground_up, 'ground-up');
+    close(s.ground_up, result.metrics.average_annual_loss.mean, 'ground-up against metrics');
+    close(s.retained_by_deductibles.place, total.placeDed, 'place deductibles');
+    close(s.retained_by_deductibles.account, total.accDed, 'account deductible');
+    close(s.above_limits.place, total.placeAbove, 'above place limits');
+    close(s.above_limits.account, total.accAbove, 'above the account limit');
+    close(s.insured, total.insured, 'insured');
+    close(s.ceded.quota_share, total.qs, 'quota share');
+    s.ceded.layers.forEach((l: any, k: number) => {
+      assert.deepEqual([l.attachment, l.limit], [TERMS.reinsurance.layers[k]!.attachment, TERMS.reinsurance.layers[k]!.limit]);
+      close(l.aal, total.layers[k]!, `layer ${k + 1}`);
+    });
+    close(s.net, total.net, 'net');
+    // Conservation: ground-up = retained + ceded pieces + net.
+    close(s.retained_by_deductibles.total + s.above_limits.total + s.ceded.total + s.net, s.ground_up, 'conservation');
+    // The insured and net views are full lab-metrics/1 blocks over the same event losses.
+    const { il, ri } = result.perspectives;
+    assert.equal(il.schema, 'lab-metrics/1');
+    assert.equal(ri.schema, 'lab-metrics/1');
+    close(il.average_annual_loss.mean, total.insured, 'insured view AAL');
+    close(ri.average_annual_loss.mean, total.net, 'net view AAL');
+    for (const e of il.elt) close(e.loss, insuredByEvent.get(e.event_id)!, `insured event ${e.event_id}`);
+    for (const e of ri.elt) close(e.loss, netByEvent.get(e.event_id)!, `net event ${e.event_id}`);
+    assert.equal(il.elt.length, [...insuredByEvent.values()].filter((x) => x > 0).length);
+    assert.deepEqual(result.terms.policy, TERMS.policy);
+
+    // Equivalent terms (members reordered, defaults spelled out) are the same run.
+    const again = await call(svc.urls.lab, 'POST', '/runs', { key, body: {
+      terms: { reinsurance: { layers: TERMS.reinsurance.layers, quota_share: { ceded_share: 0.2 } }, policy: { ...TERMS.policy } },
+      exposure: { points: INSIDE }, samples: 0, model: MODEL,
+    } });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.id, run.id);
+
+    // Sampled: terms act sample by sample; the ground-up view is the run without terms.
+    const sampled = await submit({ model: MODEL, samples: 10, exposure: { points: INSIDE }, terms: TERMS });
+    const plain = await submit({ model: MODEL, samples: 10, exposure: { points: INSIDE } });
+    close(sampled.result.metrics.average_annual_loss.mean, plain.result.metrics.average_annual_loss.mean, 'sampled ground-up with and without terms');
+    const t = sampled.result.terms_summary;
+    close(t.retained_by_deductibles.total + t.above_limits.total + t.ceded.total + t.net, t.ground_up, 'sampled conservation');
+    assert.ok(t.conservation.checks > 0 && t.conservation.max_relative_gap <= 1e-9);
+    close(sampled.result.perspectives.il.average_annual_loss.mean, t.insured, 'sampled insured view');
+  } finally {
+    await svc.close();
+  }
+});
