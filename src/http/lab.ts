@@ -8,6 +8,7 @@ import { canonicalJson, contentAddress } from './canonical-json.js';
 import { refusals } from './errors.js';
 import { callerOf, requireActive } from './api/accounts.js';
 import { jobView } from '../jobs/view.js';
+import { piwindGridExtent } from '../jobs/lab-run.js';
 
 export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
 const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms'];
@@ -47,21 +48,36 @@ function normalizedSpec(body: unknown): Record<string, unknown> {
 }
 
 export function labRoutes(app: FastifyInstance, services: Services) {
-  app.get('/models', async () => ({
-    schema_version: LAB_RUN_SCHEMA_VERSION,
-    models: LAB_MODELS.map((m) => {
-      const snapshot = services.feeds?.get(m.model_data.feed_id, m.model_data.version);
-      return {
-        id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
-        pinned_inputs: snapshot
-          ? { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, files: snapshot.manifest.files.map((f) => ({ name: f.name, sha256: f.sha256 })) }
-          : { ...m.model_data, available: false },
-        caps: m.caps,
-        spec: m.spec,
-      };
-    }),
-    note: 'Lab results come from externally built open models, labelled as such; they are distinct from the registry\'s validated models.',
-  }));
+  // The grid is read from the pinned file once; a failed read is not kept.
+  let extents: Promise<unknown[]> | null = null;
+  const gridExtents = () => {
+    if (!extents) {
+      const mine = Promise.all(LAB_MODELS.map((m) => piwindGridExtent(services.feeds, m.model_data.feed_id, m.model_data.version)));
+      extents = mine;
+      mine.catch(() => { if (extents === mine) extents = null; });
+    }
+    return extents;
+  };
+
+  app.get('/models', async () => {
+    const footprints = await gridExtents();
+    return {
+      schema_version: LAB_RUN_SCHEMA_VERSION,
+      models: LAB_MODELS.map((m, i) => {
+        const snapshot = services.feeds?.get(m.model_data.feed_id, m.model_data.version);
+        return {
+          id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
+          pinned_inputs: snapshot
+            ? { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, files: snapshot.manifest.files.map((f) => ({ name: f.name, sha256: f.sha256 })) }
+            : { ...m.model_data, available: false },
+          // footprint: the model's grid from the pinned area-peril dictionary (null when not pinned here).
+          caps: { ...m.caps, footprint: footprints[i] ?? null },
+          spec: m.spec,
+        };
+      }),
+      note: 'Lab results come from externally built open models, labelled as such; they are distinct from the registry\'s validated models.',
+    };
+  });
 
   app.post('/runs', async (request, reply) => {
     await requireActive(services, request);

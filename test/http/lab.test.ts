@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, signup, startService, waitForJob, type TestService } from '../support/service.js';
 import { form } from '../support/schedules.js';
-import { manifestOf } from '../support/feeds.js';
+import { manifestOf, rawFile } from '../support/feeds.js';
 
 const MODEL = 'oasislmf-windstorm';
 // Points written for the test inside the demonstration footprint (lat 52.734-52.795, lon -0.918 to -0.857).
@@ -12,6 +12,22 @@ const INSIDE = [
   { lat: 52.76, lon: -0.89, value: 250_000 },
   { lat: 52.79, lon: -0.86, value: 500_000 },
 ];
+
+// The model's grid as the pinned areaperil_dict gives it: the extent of every cell's corners.
+const GRID = (() => {
+  const lines = rawFile('oasis-piwind', 'areaperil_dict.csv').toString('utf8').trim().split(/\r?\n/);
+  const head = lines[0]!.split(',').map((h) => h.trim().toUpperCase());
+  const lats: number[] = [];
+  const lons: number[] = [];
+  for (const line of lines.slice(1)) {
+    const cols = line.split(',');
+    for (let k = 1; k <= 4; k++) {
+      lats.push(Number(cols[head.indexOf(`LAT${k}`)]));
+      lons.push(Number(cols[head.indexOf(`LON${k}`)]));
+    }
+  }
+  return { min_lat: Math.min(...lats), max_lat: Math.max(...lats), min_lon: Math.min(...lons), max_lon: Math.max(...lons) };
+})();
 
 async function finished(svc: TestService, key: string, path: string): Promise<any> {
   const until = Date.now() + 120_000;
@@ -35,7 +51,7 @@ eachDialect('GET /models lists the windstorm lane with its revision, pinned inpu
     const manifest = manifestOf('oasis-piwind');
     assert.equal(model.pinned_inputs.files.length, manifest.files.length);
     for (const f of manifest.files) assert.equal(model.pinned_inputs.files.find((x: any) => x.name === f.name).sha256, f.sha256);
-    assert.deepEqual(model.caps.footprint, { min_lat: 52.734, max_lat: 52.795, min_lon: -0.918, max_lon: -0.857 });
+    assert.deepEqual(model.caps.footprint, GRID);
     assert.equal((await call(svc.urls.lab, 'GET', '/models')).status, 401);
   } finally {
     await svc.close();
@@ -241,6 +257,34 @@ eachDialect('r3 terms run over HTTP: perspectives and terms_summary match the te
     close(t.retained_by_deductibles.total + t.above_limits.total + t.ceded.total + t.net, t.ground_up, 'sampled conservation');
     assert.ok(t.conservation.checks > 0 && t.conservation.max_relative_gap <= 1e-9);
     close(sampled.result.perspectives.il.average_annual_loss.mean, t.insured, 'sampled insured view');
+  } finally {
+    await svc.close();
+  }
+});
+
+eachDialect('points exactly on the edges of the published footprint are modeled; only points the lookup cannot place are unmodeled', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    const { key } = await signup(svc.api);
+    const footprint = (await call(svc.urls.lab, 'GET', '/models', { key })).body.models.find((m: any) => m.id === MODEL).caps.footprint;
+    assert.deepEqual(footprint, GRID);
+    const midLat = (GRID.min_lat + GRID.max_lat) / 2;
+    const midLon = (GRID.min_lon + GRID.max_lon) / 2;
+    const edges = [
+      { lat: footprint.min_lat, lon: midLon, value: 1_000_000 }, { lat: footprint.max_lat, lon: midLon, value: 1_000_000 },
+      { lat: midLat, lon: footprint.min_lon, value: 1_000_000 }, { lat: midLat, lon: footprint.max_lon, value: 1_000_000 },
+    ];
+    const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [...edges, { lat: footprint.min_lat - 1e-6, lon: midLon, value: 1 }] } } });
+    const done = await finished(svc, key, `/runs/${answer.body.id}`);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    assert.deepEqual(done.result.unmodeled.places, [{ index: 4, reason: 'outside_demonstration_footprint' }]);
+    assert.equal(done.result.exposure.modeled, 4);
+    assert.deepEqual(done.result.model_data.footprint, GRID);
+    // The southern edge alone carries its own loss.
+    const south = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [edges[0]] } } });
+    const southDone = await finished(svc, key, `/runs/${south.body.id}`);
+    assert.equal(southDone.result.unmodeled.count, 0);
+    assert.ok(southDone.result.metrics.average_annual_loss.mean > 0);
   } finally {
     await svc.close();
   }

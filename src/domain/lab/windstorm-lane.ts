@@ -10,12 +10,12 @@
 //   terms_summary    with terms: where the ground-up AAL went
 //   unmodeled        count and places [{index, reason}]
 
-import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE, WINDSTORM_FOOTPRINT, type LabLocation } from './lookup.js';
+import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE, type LabLocation } from './lookup.js';
 import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from './ground-up.js';
 import { normalizeTerms, describeTerms, TermsError, type FinancialTerms, type NormalizedTerms } from './financial-terms.js';
 import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from './metrics.js';
 import { SENSITIVITY_FACTORS, sensitivityBlock } from './sensitivity.js';
-import type { PiwindModel } from './piwind-model.js';
+import type { GridExtent, PiwindModel } from './piwind-model.js';
 
 export const WINDSTORM_LABEL = 'Externally built open model: the Oasis LMF PiWind demonstration (toy) windstorm model, run through this service\'s own re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models. Its hazard is synthetic, not observed.';
 
@@ -74,7 +74,7 @@ export interface TermsSummary {
 export interface WindstormResult {
   lane: 'windstorm';
   model: { id: string; revision: string; engine: string; label: string; version: string | null };
-  model_data: ModelDataIdentity & { periods: number; periods_source: string; events: number };
+  model_data: ModelDataIdentity & { periods: number; periods_source: string; events: number; footprint: GridExtent | null };
   run: { samples: number; seed: string | null; loss_basis: string | null; allocation_rule: 1 };
   exposure: {
     places: number;
@@ -150,10 +150,16 @@ export function readWindstormSpec(spec: unknown, revision = 'r3'): { samples: nu
   return { samples: samples as number, locations, points, terms };
 }
 
-const LANE_ASSUMPTIONS = [
+function footprintText(f: GridExtent | null): string {
+  return f === null
+    ? 'The model data has no area-peril cell: every point is unmodeled.'
+    : `The footprint is the model's grid, the extent of its area-peril cells (lat ${f.min_lat} to ${f.max_lat}, lon ${f.min_lon} to ${f.max_lon}, edges included); a point is unmodeled only when the lookup finds no area-peril cell for it (outside that extent, or in no cell of a covered peril).`;
+}
+
+const laneAssumptions = (model: PiwindModel): string[] => [
   'Keys as the PiWind built-in lookup (lookup_config.json): LocPerilsCovered split on ";" and expanded by the OED peril groups, kept for WTC (wind) and WSS (storm surge); the area-peril cell by point-in-polygon against areaperil_dict, boundaries inside, no nearest fallback (a point on an edge shared by two cells takes the lower area-peril id); one item per peril and coverage type (1 buildings from the buildings value, 3 contents from the contents value), zero values dropped; the vulnerability from vulnerability_dict on (peril, coverage type, OED occupancy code).',
   `Bare points: the value is a buildings value, occupancy OED ${POINT_OCCUPANCY_CODE} (residential), perils ${DEFAULT_PERILS_COVERED} (wind with storm surge). Locations without LocPerilsCovered take ${DEFAULT_PERILS_COVERED}; without an occupancy code, OED's default ${DEFAULT_OCCUPANCY_CODE}.`,
-  `Points outside the demonstration footprint (lat ${WINDSTORM_FOOTPRINT.min_lat} to ${WINDSTORM_FOOTPRINT.max_lat}, lon ${WINDSTORM_FOOTPRINT.min_lon} to ${WINDSTORM_FOOTPRINT.max_lon}, bounds included) are unmodeled.`,
+  footprintText(model.extent),
   'Effective damage distribution per event and item: footprint intensity probabilities times vulnerability damage probabilities, the CDF cut where it first exceeds 0.99999994 (getmodel); mean damage ratio = sum of probability x bin interpolation value.',
   'Sampling as gulpy: one Latin-hypercube set of uniforms per (event, location) shared by the location\'s items (default group = location), inverted through the effective CDF, linear inside a bin whose interpolation value is its midpoint (quadratic otherwise, point bins at bin_to). Uniforms from xoshiro128** seeded per event from the run seed. The peril correlation groups of model_settings are not applied.',
   'Allocation rule 1: perils on one coverage summed, capped at the coverage value, split back pro rata, on every sample and on the mean.',
@@ -210,14 +216,14 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
       label: WINDSTORM_LABEL,
       version: model.version,
     },
-    model_data: { ...options.modelData, periods, periods_source: model.occurrence.periodsSource, events: model.events.length },
+    model_data: { ...options.modelData, periods, periods_source: model.occurrence.periodsSource, events: model.events.length, footprint: model.extent },
     run: { samples, seed: null, loss_basis: null, allocation_rule: 1 },
     exposure: { places: locations.length, modeled, items: portfolio.itemPeril.length, items_by_peril_coverage: byPC },
     unmodeled: { count: portfolio.unmodeled.length, places: portfolio.unmodeled.map((u) => ({ index: u.index, reason: u.reason })), reasons: unmodeledReasons },
     mean_damage: null,
     metrics: null,
     ground_up_by_peril_coverage: null,
-    assumptions: LANE_ASSUMPTIONS,
+    assumptions: laneAssumptions(model),
     warnings,
   };
   if (terms) base.terms = describeTerms(terms);
