@@ -11,14 +11,14 @@ import { jobView } from '../jobs/view.js';
 import { piwindGridExtent } from '../jobs/lab-run.js';
 
 export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
-const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms'];
+const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];
 
 /**
  * The spec after defaults are filled in: what the run's content address is taken over, so member
  * order, spelled-out defaults and equivalent terms give one run.
  */
 function normalizedSpec(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw refusals.invalidRequest(422, 'A run spec is a JSON object: {model, samples, exposure, terms?}.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw refusals.invalidRequest(422, 'A run spec is a JSON object: {model, samples, exposure, terms?, correlation?}.');
   const spec = body as Record<string, unknown>;
   const faults = Object.keys(spec).filter((k) => !SPEC_MEMBERS.includes(k)).map((k) => `unknown member ${k} (a spec has ${SPEC_MEMBERS.join(', ')})`);
   const model = labModel(spec.model);
@@ -30,13 +30,14 @@ function normalizedSpec(body: unknown): Record<string, unknown> {
   const samples = spec.samples ?? 0;
   try {
     // Object exposure is read on the job; validate the rest with an empty schedule in its place.
-    const read = readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms }, model!.revision);
+    const read = readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms, correlation: spec.correlation }, model!.revision);
     return {
       model: model!.id,
       version: model!.version,
       samples,
       exposure: byObject ? { object_id: exposure!.object_id } : { points: read.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
       terms: read.terms ? termsSpec(read.terms) : null,
+      correlation: read.correlation,
     };
   } catch (error) {
     if (error instanceof LabSpecError || error instanceof TermsError) {

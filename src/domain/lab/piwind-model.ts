@@ -82,7 +82,8 @@ export interface LookupPlan {
 
 export interface ModelSettingsSummary {
   defaultSamples: number | null;
-  supportedPerils: { id: string; desc: string }[];
+  /** peril_correlation_group null when the model settings give none for the peril. */
+  supportedPerils: { id: string; desc: string; peril_correlation_group: number | null }[];
   correlation: { peril_correlation_group: number; damage_correlation_value: number; hazard_correlation_value: number }[];
 }
 
@@ -330,11 +331,15 @@ function parseLookupConfig(cfg: Record<string, unknown>): LookupPlan {
 
 function parseSettings(s: Record<string, unknown> | null): ModelSettingsSummary | null {
   if (!s) return null;
-  const lookup = (s.lookup_settings ?? {}) as { supported_perils?: { id?: unknown; desc?: unknown }[] };
+  const lookup = (s.lookup_settings ?? {}) as { supported_perils?: { id?: unknown; desc?: unknown; peril_correlation_group?: unknown }[] };
   const corr = Array.isArray(s.correlation_settings) ? (s.correlation_settings as Record<string, unknown>[]) : [];
   return {
     defaultSamples: typeof s.model_default_samples === 'number' ? s.model_default_samples : null,
-    supportedPerils: (lookup.supported_perils ?? []).map((p) => ({ id: String(p.id ?? ''), desc: String(p.desc ?? '') })),
+    supportedPerils: (lookup.supported_perils ?? []).map((p) => ({
+      id: String(p.id ?? ''),
+      desc: String(p.desc ?? ''),
+      peril_correlation_group: Number.isInteger(p.peril_correlation_group) ? (p.peril_correlation_group as number) : null,
+    })),
     correlation: corr.map((c) => ({
       peril_correlation_group: Number(c.peril_correlation_group),
       damage_correlation_value: Number(c.damage_correlation_value),
