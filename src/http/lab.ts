@@ -3,22 +3,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { LAB_MODELS, labModel } from '../domain/lab/models.js';
 import { LabSpecError, readWindstormSpec } from '../domain/lab/windstorm-lane.js';
-import { TermsError, describeTerms } from '../domain/lab/financial-terms.js';
+import { TermsError, termsSpec } from '../domain/lab/financial-terms.js';
 import { canonicalJson, contentAddress } from './canonical-json.js';
 import { refusals } from './errors.js';
 import { callerOf, requireActive } from './api/accounts.js';
 import { jobView } from '../jobs/view.js';
 import type { HostDirectory } from './servers.js';
+import { piwindGridExtent } from '../jobs/lab-run.js';
 
 export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
-const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms'];
+const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];
 
 /**
  * The spec after defaults are filled in: what the run's content address is taken over, so member
  * order, spelled-out defaults and equivalent terms give one run.
  */
 function normalizedSpec(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw refusals.invalidRequest(422, 'A run spec is a JSON object: {model, samples, exposure, terms?}.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw refusals.invalidRequest(422, 'A run spec is a JSON object: {model, samples, exposure, terms?, correlation?}.');
   const spec = body as Record<string, unknown>;
   const faults = Object.keys(spec).filter((k) => !SPEC_MEMBERS.includes(k)).map((k) => `unknown member ${k} (a spec has ${SPEC_MEMBERS.join(', ')})`);
   const model = labModel(spec.model);
@@ -30,13 +31,14 @@ function normalizedSpec(body: unknown): Record<string, unknown> {
   const samples = spec.samples ?? 0;
   try {
     // Object exposure is read on the job; validate the rest with an empty schedule in its place.
-    const read = readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms }, model!.revision);
+    const read = readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms, correlation: spec.correlation }, model!.revision);
     return {
       model: model!.id,
       version: model!.version,
       samples,
       exposure: byObject ? { object_id: exposure!.object_id } : { points: read.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
-      terms: read.terms ? describeTerms(read.terms) : null,
+      terms: read.terms ? termsSpec(read.terms) : null,
+      correlation: read.correlation,
     };
   } catch (error) {
     if (error instanceof LabSpecError || error instanceof TermsError) {
@@ -50,21 +52,36 @@ function normalizedSpec(body: unknown): Record<string, unknown> {
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
   // A run's job lives on the API host: its link is absolute.
   const jobUrl = (request: FastifyRequest, jobId: string) => `${directory.baseUrl('api', request)}/jobs/${jobId}`;
-  app.get('/models', async () => ({
-    schema_version: LAB_RUN_SCHEMA_VERSION,
-    models: LAB_MODELS.map((m) => {
-      const snapshot = services.feeds?.get(m.model_data.feed_id, m.model_data.version);
-      return {
-        id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
-        pinned_inputs: snapshot
-          ? { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, files: snapshot.manifest.files.map((f) => ({ name: f.name, sha256: f.sha256 })) }
-          : { ...m.model_data, available: false },
-        caps: m.caps,
-        spec: m.spec,
-      };
-    }),
-    note: 'Lab results come from externally built open models, labelled as such; they are distinct from the registry\'s validated models.',
-  }));
+  // The grid is read from the pinned file once; a failed read is not kept.
+  let extents: Promise<unknown[]> | null = null;
+  const gridExtents = () => {
+    if (!extents) {
+      const mine = Promise.all(LAB_MODELS.map((m) => piwindGridExtent(services.feeds, m.model_data.feed_id, m.model_data.version)));
+      extents = mine;
+      mine.catch(() => { if (extents === mine) extents = null; });
+    }
+    return extents;
+  };
+
+  app.get('/models', async () => {
+    const footprints = await gridExtents();
+    return {
+      schema_version: LAB_RUN_SCHEMA_VERSION,
+      models: LAB_MODELS.map((m, i) => {
+        const snapshot = services.feeds?.get(m.model_data.feed_id, m.model_data.version);
+        return {
+          id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
+          pinned_inputs: snapshot
+            ? { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, files: snapshot.manifest.files.map((f) => ({ name: f.name, sha256: f.sha256 })) }
+            : { ...m.model_data, available: false },
+          // footprint: the model's grid from the pinned area-peril dictionary (null when not pinned here).
+          caps: { ...m.caps, footprint: footprints[i] ?? null },
+          spec: m.spec,
+        };
+      }),
+      note: 'Lab results come from externally built open models, labelled as such; they are distinct from the registry\'s validated models.',
+    };
+  });
 
   app.post('/runs', async (request, reply) => {
     await requireActive(services, request);

@@ -1,6 +1,6 @@
 // The lab run verb: the windstorm lane over pinned PiWind model data, in a compute thread.
 import type { Services } from '../services.js';
-import { parsePiwindModel, type PiwindModel } from '../domain/lab/piwind-model.js';
+import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/piwind-model.js';
 import { runWindstorm, type WindstormSpec } from '../domain/lab/windstorm-lane.js';
 import { labModel } from '../domain/lab/models.js';
 import type { LabLocation } from '../domain/lab/lookup.js';
@@ -25,6 +25,17 @@ function piwind(store: FeedStore, feedId: string, version: string): Promise<Piwi
     for (const [name, bytes] of files) if (name.endsWith('.csv') || name.endsWith('.json')) texts[name] = bytes.toString('utf8');
     return parsePiwindModel(texts, { occurrenceBin: files.get('occurrence_lt.bin') });
   });
+}
+
+/**
+ * The model's grid (the extent of the pinned areaperil_dict's cells, edges inclusive), read by the
+ * same parser the lane keys points with; null when the model data is not pinned here.
+ */
+export async function piwindGridExtent(store: FeedStore | undefined, feedId: string, version: string): Promise<GridExtent | null> {
+  const snapshot = store?.get(feedId, version);
+  if (!store || !snapshot) return null;
+  const text = (await store.readFile(snapshot, 'areaperil_dict.csv')).toString('utf8');
+  return parseAreaPerilGrid({ 'areaperil_dict.csv': text }).extent;
 }
 
 /** Runs in a compute thread: the lane's result as canonical JSON. */

@@ -29,9 +29,10 @@ export class TermsError extends Error {
 
 export interface PolicyTerms {
   place_deductible?: number;
-  place_limit?: number;
+  /** null or absent: unlimited. */
+  place_limit?: number | null;
   account_deductible?: number;
-  account_limit?: number;
+  account_limit?: number | null;
 }
 
 export interface Layer {
@@ -245,8 +246,12 @@ export function assertConserved(b: TermsBreakdown): void {
   }
 }
 
-/** The terms as stated back in a result (limits null when unlimited). */
-export function describeTerms(t: NormalizedTerms): Record<string, unknown> {
+/**
+ * The terms in the input shape with every default spelled out (limits null when unlimited): what a
+ * run's spec stores and its content address covers. normalizeTerms reads it back to the same terms,
+ * so the service's normalised spec and the lane's validation agree by construction.
+ */
+export function termsSpec(t: NormalizedTerms): FinancialTerms {
   const lim = (x: number) => (x === Infinity ? null : x);
   return {
     policy: {
@@ -255,7 +260,14 @@ export function describeTerms(t: NormalizedTerms): Record<string, unknown> {
       account_deductible: t.accountDeductible,
       account_limit: lim(t.accountLimit),
     },
-    reinsurance: { quota_share: { ceded_share: t.cededShare }, layers: t.layers.map((l) => ({ ...l })) },
+    reinsurance: { quota_share: { ceded_share: t.cededShare }, layers: t.layers.map((l) => ({ attachment: l.attachment, limit: l.limit })) },
+  };
+}
+
+/** The terms as stated back in a result: the spec's shape plus the order they act in. */
+export function describeTerms(t: NormalizedTerms): Record<string, unknown> {
+  return {
+    ...termsSpec(t),
     order: 'place deductible, place limit, account deductible, account limit; quota share on the insured loss; layers (lowest first) on the loss retained after the quota share',
   };
 }

@@ -11,20 +11,21 @@
 //     interpolation value is the bin's midpoint (|x - 1/2| <= 5e-6), the framework's quadratic rule
 //     otherwise; u at or above the last cumulative value becomes that value less 3e-8 in the last bin
 //     (gulpy's cap).
-// Random numbers: one set of `samples` uniforms per (event, location), shared by all the location's
-// items: the framework's default group_id comes from the location fields (PiWind damage_group_fields
-// PortNumber, AccNumber, LocNumber), and items of one group share their random numbers. The set is a
-// Latin hypercube, as gulpy's default generator draws it: strata k = 0..S-1 each get one uniform
-// (k + 1 - v_k)/S, v_k from one 32-bit output ((x + 0.5)/2^32), in a random order. Streams: xoshiro128**
-// (src/domain/random.ts) seeded per event with SplitMix64(seed) XOR (2·event_id + s), s = 0 for the
-// damage uniforms and s = 1 for the order of the strata. Damage uniforms are drawn location by
-// location, locations grouped by class (same area-perils, vulnerabilities and coverages; classes in
-// the order of their first location in the schedule, schedule order inside a class), strata in
-// order. The order of the strata is drawn only when terms act on sums of places (account terms,
-// layers), where the pairing of samples across places matters; sums per place do not depend on it,
-// so the ground-up figures are the same with or without terms (up to floating-point rounding).
-// The peril correlation groups of model_settings (damage correlation 0.5 / 0.7) are NOT applied:
-// numbers of different locations are independent.
+// Random numbers: one set of `samples` uniforms per event and damage group (correlation.ts: by
+// default location × peril correlation group, as the framework's damage group ids are; optionally
+// per location or per item); a group's items share its set. The set is a Latin hypercube, as gulpy's
+// default generator draws it: strata k = 0..S-1 each get one uniform (k + 1 - v_k)/S, v_k from one
+// 32-bit output ((x + 0.5)/2^32), in a random order. Streams: xoshiro128** (src/domain/random.ts)
+// seeded per event with SplitMix64(seed) XOR (2·event_id + s), s = 0 for the damage uniforms and
+// s = 1 for the order of the strata. Damage uniforms are drawn location by location, locations
+// grouped by class (same area-perils, vulnerabilities, coverages and groups; classes in the order of
+// their first location in the schedule, schedule order inside a class), a location's groups in
+// order, strata in order. Every group also draws an order of its strata (stream 1), used only where
+// the pairing of samples matters: across places when terms act on sums of places (account terms,
+// layers), and inside a location with more than one group when its samples are combined (several
+// perils on a coverage, or terms). Drawing it always keeps both streams independent of the terms,
+// so the ground-up figures are the same with or without terms (up to floating-point rounding). Numbers of different locations are independent
+// (the damage correlation values of correlation_settings are not applied).
 // Allocation rule 1 (gulcalc -a1): the items (perils) of one coverage are summed, capped at the
 // coverage value, and split back pro rata; applied to every sample and to the mean, as gulpy does.
 // A location's ground-up loss is the sum over its coverages. With samples > 0 an event's loss is the
@@ -36,6 +37,7 @@ import type { PiwindModel } from './piwind-model.js';
 import type { KeyedPortfolio } from './lookup.js';
 import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms, type TermsBreakdown } from './financial-terms.js';
 import { binMode, scaledBinMeans } from './sensitivity.js';
+import { DEFAULT_DAMAGE_GROUP, itemDamageGroups, type DamageGroupRule } from './correlation.js';
 
 /** getmodel stops the damage CDF at the first bin where the running sum exceeds this. */
 export const CDF_CUTOFF = 0.99999994;
@@ -54,6 +56,8 @@ export interface GroundUpOptions {
   /** Damage-ratio scale factors; the first must be 1 (the base run), the others are sensitivities. */
   factors?: readonly number[];
   terms?: NormalizedTerms | null;
+  /** Which items share random numbers (correlation.ts); DEFAULT_DAMAGE_GROUP when absent. */
+  damageGroup?: DamageGroupRule;
 }
 
 /** Occurrence-weighted sums (Σ over events of occurrences × event mean): divide by periods for AAL. */
@@ -220,6 +224,7 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
   const nP = portfolio.perils.length;
   const itemStart = portfolio.locItemStart;
   const covTiv = portfolio.covTiv;
+  const itemGroup = itemDamageGroups(model, portfolio, options.damageGroup ?? DEFAULT_DAMAGE_GROUP);
   const classOf = new Map<string, number>();
   const clsItemsFlat: number[] = [];
   const clsItemStartArr: number[] = [0];
@@ -227,7 +232,7 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
   for (let l = 0; l < nL; l++) {
     const parts: string[] = [];
     for (let it = itemStart[l]!; it < itemStart[l + 1]!; it++) {
-      parts.push(`${portfolio.itemAreaperil[it]}:${portfolio.itemVulnerability[it]}:${portfolio.itemCoverage[it]}:${portfolio.itemPeril[it]}`);
+      parts.push(`${portfolio.itemAreaperil[it]}:${portfolio.itemVulnerability[it]}:${portfolio.itemCoverage[it]}:${portfolio.itemPeril[it]}:${itemGroup[it]}`);
     }
     const key = parts.join(';');
     let c = classOf.get(key);
@@ -246,8 +251,12 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
   const ciVuln = new Int32Array(nClsItems);
   const ciCov = new Uint8Array(nClsItems);
   const ciPeril = new Uint8Array(nClsItems);
+  const ciGroup = new Int32Array(nClsItems);
+  let maxGroups = 1;
   for (let x = 0; x < nClsItems; x++) {
     const it = clsItemsFlat[x]!;
+    ciGroup[x] = itemGroup[it]!;
+    if (itemGroup[it]! + 1 > maxGroups) maxGroups = itemGroup[it]! + 1;
     ciAp[x] = portfolio.itemAreaperil[it]!;
     ciVuln[x] = portfolio.itemVulnerability[it]!;
     ciCov[x] = portfolio.itemCoverage[it]!;
@@ -294,6 +303,8 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
   const hDist = new Int32Array(maxItems);
   const hCov = new Uint8Array(maxItems);
   const hPeril = new Uint8Array(maxItems);
+  const hGroup = new Int32Array(maxItems);
+  const groupHits = new Int32Array(maxGroups);
   const covHits = new Int32Array(nC);
   const covMean = new Float64Array(nF * nC);
   const U = new Float64Array(K);
@@ -333,7 +344,7 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
     dists.count = staticCount;
     dynamicKey.clear();
     const rng = S > 0 ? seededRandom(eventStreamSeed(seed, eventId, 0)) : null;
-    const rngPerm = order ? seededRandom(eventStreamSeed(seed, eventId, 1)) : null;
+    const rngPerm = S > 1 ? seededRandom(eventStreamSeed(seed, eventId, 1)) : null;
     sPIL.fill(0);
     evPlace.fill(0);
     evPC.fill(0);
@@ -345,6 +356,7 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
       // The class's items this event reaches, with their damage distributions.
       let nh = 0;
       covHits.fill(0);
+      groupHits.fill(0);
       for (let x = clsItemStart[cls]!; x < clsItemStart[cls + 1]!; x++) {
         const j = apEntry[ciAp[x]!]!;
         if (j < 0) continue;
@@ -381,6 +393,8 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
         hDist[nh] = d;
         hCov[nh] = ciCov[x]!;
         hPeril[nh] = ciPeril[x]!;
+        hGroup[nh] = ciGroup[x]!;
+        groupHits[ciGroup[x]!]! += 1;
         covHits[ciCov[x]!]! += 1;
         nh++;
       }
@@ -424,29 +438,46 @@ export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, optio
             evPC[hPeril[j]! * nC + c]! += covTiv[tivAt + c]! * dists.mean[hDist[j]! * nF]! * (a > 1 ? 1 / a : 1);
           }
         } else {
-          // Latin hypercube strata, ascending; then each item's CDF inverted along them.
-          const byPrefix = !rowsMode && K >= PREFIX_MIN_SAMPLES;
-          if (byPrefix) drawStrataWithPrefix(rng!, U, P, K);
-          else drawStrata(rng!, U, K);
-          if (order) shuffle(rngPerm!, perm, K);
+          // Per damage group with items hit: Latin hypercube strata, ascending; then each item's CDF
+          // inverted along them.
           if (!rowsMode) {
             // One item per coverage and no terms: only sums over the samples are needed.
+            const byPrefix = K >= PREFIX_MIN_SAMPLES;
             let g0 = 0;
-            for (let j = 0; j < nh; j++) {
-              const c = hCov[j]!;
-              const tiv = covTiv[tivAt + c]!;
-              if (byPrefix) sumByPrefix(U, P, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums);
-              else sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, null, 0, null);
-              g0 += tiv * sums[0]!;
-              for (let f = 1; f < nF; f++) evGU[f]! += tiv * sums[f]!;
-              evPC[hPeril[j]! * nC + c]! += tiv * sums[0]!;
+            for (let g = 0; g < maxGroups; g++) {
+              if (groupHits[g] === 0) continue;
+              if (byPrefix) drawStrataWithPrefix(rng!, U, P, K);
+              else drawStrata(rng!, U, K);
+              // Drawn though unused here, so the order stream never depends on terms or peril mix.
+              if (K > 1) shuffle(rngPerm!, perm, K);
+              for (let j = 0; j < nh; j++) {
+                if (hGroup[j] !== g) continue;
+                const c = hCov[j]!;
+                const tiv = covTiv[tivAt + c]!;
+                if (byPrefix) sumByPrefix(U, P, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums);
+                else sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, null, 0, null);
+                g0 += tiv * sums[0]!;
+                for (let f = 1; f < nF; f++) evGU[f]! += tiv * sums[f]!;
+                evPC[hPeril[j]! * nC + c]! += tiv * sums[0]!;
+              }
             }
             evGU[0]! += g0;
             placeGroundUp[l]! += (w * g0) / K;
             continue;
           }
-          // Rows are written in sample order (stratum k lands on sample perm[k]).
-          for (let j = 0; j < nh; j++) sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, rows, j * K, order ? perm : null);
+          // Rows are written in sample order (stratum k of a group lands on sample perm[k]); groups
+          // are paired at random when several are combined at the location.
+          let groupsHit = 0;
+          for (let g = 0; g < maxGroups; g++) if (groupHits[g]! > 0) groupsHit++;
+          const permute = K > 1 && (order || groupsHit > 1);
+          for (let g = 0; g < maxGroups; g++) {
+            if (groupHits[g] === 0) continue;
+            drawStrata(rng!, U, K);
+            if (K > 1) shuffle(rngPerm!, perm, K);
+            for (let j = 0; j < nh; j++) {
+              if (hGroup[j] === g) sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, rows, j * K, permute ? perm : null);
+            }
+          }
           combineRows(rows, K, nh, hCov, hPeril, covHits, nC, F, covTiv, tivAt, gRow, evPC);
         }
 

@@ -16,13 +16,10 @@
 // framework matches them as written); a location is keyed once per peril even when two codes name the
 // same peril (the framework's explode/drop_duplicates can leave such a duplicate); a point exactly on
 // an edge shared by two cells takes the lower area-peril id (a spatial join returns both, which would
-// double the item). The lane's own rule comes first: points outside the demonstration footprint box
-// are unmodeled.
+// double the item). A point outside the model's grid (the extent of its area-peril cells, edges
+// inclusive) is in no cell; it is reported as outside the footprint rather than as a cell miss.
 
-import type { AreaPerilCell, PiwindModel } from './piwind-model.js';
-
-/** The lab's windstorm demonstration footprint (SPEC, Limits): inclusive bounds. */
-export const WINDSTORM_FOOTPRINT = { min_lat: 52.734, max_lat: 52.795, min_lon: -0.918, max_lon: -0.857 } as const;
+import type { AreaPerilCell, GridExtent, PiwindModel } from './piwind-model.js';
 
 /** LocPerilsCovered when a location states none: WW1, windstorm with storm surge (both model perils). */
 export const DEFAULT_PERILS_COVERED = 'WW1';
@@ -53,7 +50,7 @@ export type UnmodeledReason =
 
 export const UNMODELED_REASONS: Readonly<Record<UnmodeledReason, string>> = {
   no_coordinates: 'the place has no usable latitude and longitude',
-  outside_demonstration_footprint: 'the place is outside the demonstration footprint (lat 52.734 to 52.795, lon -0.918 to -0.857)',
+  outside_demonstration_footprint: 'the place is outside the model\'s grid (the extent of its area-peril cells, edges included; GET /models caps.footprint), so no cell holds it',
   no_model_peril_covered: 'LocPerilsCovered names neither wind (WTC) nor storm surge (WSS), directly or through an OED peril group',
   no_insured_value: 'the place has no positive buildings or contents value',
   no_area_peril: 'the point falls in no area-peril cell of a covered peril (no nearest-cell fallback)',
@@ -146,9 +143,9 @@ export function findCell(model: PiwindModel, peril: string, lon: number, lat: nu
   return found ? { cell: found, ties } : null;
 }
 
-function insideFootprint(lat: number, lon: number): boolean {
-  const f = WINDSTORM_FOOTPRINT;
-  return lat >= f.min_lat && lat <= f.max_lat && lon >= f.min_lon && lon <= f.max_lon;
+/** Inside the grid's extent, edges inclusive (the same comparison a cell's bounds use). */
+export function insideExtent(extent: GridExtent | null, lat: number, lon: number): boolean {
+  return extent !== null && lat >= extent.min_lat && lat <= extent.max_lat && lon >= extent.min_lon && lon <= extent.max_lon;
 }
 
 function value(v: number | null | undefined): number {
@@ -179,7 +176,7 @@ export function keyLocations(model: PiwindModel, locations: readonly LabLocation
       unmodeled.push({ index, reason: 'no_coordinates' });
       return;
     }
-    if (!insideFootprint(lat, lon)) {
+    if (!insideExtent(model.extent, lat, lon)) {
       unmodeled.push({ index, reason: 'outside_demonstration_footprint' });
       return;
     }

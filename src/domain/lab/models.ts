@@ -1,5 +1,4 @@
 // The lab's models: identifiers, versions with their revision, the pinned model data they read, caps.
-import { WINDSTORM_FOOTPRINT } from './lookup.js';
 import { MAX_SAMPLES } from './ground-up.js';
 
 export interface LabModel {
@@ -27,13 +26,13 @@ export const LAB_MODELS: readonly LabModel[] = [
     caps: {
       samples_max: MAX_SAMPLES,
       places_max: 100_000,
-      footprint: WINDSTORM_FOOTPRINT,
       reinsurance_layers_max: 3,
     },
     spec: {
       model: 'this identifier',
       samples: `integer 0 to ${MAX_SAMPLES}; 0 = analytical mean damage only (always reported)`,
-      exposure: '{points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1) or {object_id} (the stored schedule, keyed as the framework\'s lookup does)',
+      exposure: '{points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model\'s grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework\'s lookup does)',
+      correlation: 'optional: {damage_group: "location_peril_group" (default, the framework\'s: one random set per location and peril correlation group; PiWind samples wind and storm surge independently) | "location" (one set per location, perils fully correlated) | "item" (one set per item)}; part of the run\'s content address; no effect with samples 0',
       terms: 'from r3, optional: {policy: {place_deductible, place_limit, account_deductible, account_limit}, reinsurance: {quota_share: {ceded_share}, layers: [{attachment, limit}] (up to three, stacked from the lowest)}}',
     },
     label: 'Externally built open model (Oasis LMF PiWind demonstration windstorm data) run through this service\'s re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models.',

@@ -82,7 +82,8 @@ export interface LookupPlan {
 
 export interface ModelSettingsSummary {
   defaultSamples: number | null;
-  supportedPerils: { id: string; desc: string }[];
+  /** peril_correlation_group null when the model settings give none for the peril. */
+  supportedPerils: { id: string; desc: string; peril_correlation_group: number | null }[];
   correlation: { peril_correlation_group: number; damage_correlation_value: number; hazard_correlation_value: number }[];
 }
 
@@ -125,6 +126,8 @@ export interface PiwindModel {
   intensityBins: IntensityBin[];
   /** Cells per peril, ascending area-peril id. */
   cells: Map<string, AreaPerilCell[]>;
+  /** The model's grid: the extent of every cell of areaperil_dict (null when it has none). */
+  extent: GridExtent | null;
   maxAreaperilId: number;
   /** vulnerability_dict: `${peril}|${coverage_type}|${occupancy}` → vulnerability id. */
   vulnerabilityDict: Map<string, number>;
@@ -328,17 +331,97 @@ function parseLookupConfig(cfg: Record<string, unknown>): LookupPlan {
 
 function parseSettings(s: Record<string, unknown> | null): ModelSettingsSummary | null {
   if (!s) return null;
-  const lookup = (s.lookup_settings ?? {}) as { supported_perils?: { id?: unknown; desc?: unknown }[] };
+  const lookup = (s.lookup_settings ?? {}) as { supported_perils?: { id?: unknown; desc?: unknown; peril_correlation_group?: unknown }[] };
   const corr = Array.isArray(s.correlation_settings) ? (s.correlation_settings as Record<string, unknown>[]) : [];
   return {
     defaultSamples: typeof s.model_default_samples === 'number' ? s.model_default_samples : null,
-    supportedPerils: (lookup.supported_perils ?? []).map((p) => ({ id: String(p.id ?? ''), desc: String(p.desc ?? '') })),
+    supportedPerils: (lookup.supported_perils ?? []).map((p) => ({
+      id: String(p.id ?? ''),
+      desc: String(p.desc ?? ''),
+      peril_correlation_group: Number.isInteger(p.peril_correlation_group) ? (p.peril_correlation_group as number) : null,
+    })),
     correlation: corr.map((c) => ({
       peril_correlation_group: Number(c.peril_correlation_group),
       damage_correlation_value: Number(c.damage_correlation_value),
       hazard_correlation_value: Number(c.hazard_correlation_value),
     })),
   };
+}
+
+/** The bounding box of a model's area-peril cells, edges inclusive (degrees). */
+export interface GridExtent {
+  min_lat: number;
+  max_lat: number;
+  min_lon: number;
+  max_lon: number;
+}
+
+/**
+ * The area-peril cells of areaperil_dict.csv per peril (ascending id) and the model's grid: the
+ * extent of all its cells. Every cell lies inside the extent, so a point outside it is in no cell.
+ */
+export function parseAreaPerilGrid(texts: Record<string, string>): { cells: Map<string, AreaPerilCell[]>; extent: GridExtent | null; maxAreaperilId: number } {
+  let maxAp = 0;
+  const ap = table(texts, 'areaperil_dict.csv')!;
+  const aPeril = column(ap, 'PERIL_ID');
+  const aCov = ap.header.indexOf('coverage_type');
+  const aId = column(ap, 'AREA_PERIL_ID');
+  const corners = [1, 2, 3, 4].map((k) => [column(ap, `LON${k}`), column(ap, `LAT${k}`)] as const);
+  const byKey = new Map<string, AreaPerilCell>();
+  for (let r = 0; r < ap.rows.length; r++) {
+    const peril = str(ap, r, aPeril);
+    const id = int(ap, r, aId);
+    if (id < 1) throw new PiwindModelError(`areaperil_dict.csv line ${ap.lines[r]}: AREA_PERIL_ID ${id} is below 1`);
+    const pts = corners.map(([x, y]) => [num(ap, r, x), num(ap, r, y)] as [number, number]);
+    const key = `${peril}|${id}`;
+    const cov = aCov >= 0 ? int(ap, r, aCov) : 0;
+    const have = byKey.get(key);
+    if (have) {
+      if (have.corners.some((c, i) => c[0] !== pts[i]![0] || c[1] !== pts[i]![1])) {
+        throw new PiwindModelError(`areaperil_dict.csv gives ${peril} area-peril ${id} two different polygons`);
+      }
+      if (!have.coverage_types.includes(cov)) have.coverage_types.push(cov);
+      continue;
+    }
+    const lons = pts.map((p) => p[0]);
+    const lats = pts.map((p) => p[1]);
+    const minLon = Math.min(...lons);
+    const maxLon = Math.max(...lons);
+    const minLat = Math.min(...lats);
+    const maxLat = Math.max(...lats);
+    const combos = new Set(pts.map((p) => `${p[0] === minLon ? 'a' : p[0] === maxLon ? 'b' : 'x'}${p[1] === minLat ? 'a' : p[1] === maxLat ? 'b' : 'x'}`));
+    const rectangle = combos.size === 4 && !['xa', 'xb', 'ax', 'bx', 'xx'].some((c) => combos.has(c));
+    byKey.set(key, {
+      areaperil_id: id, peril, coverage_types: [cov], corners: pts,
+      min_lon: minLon, max_lon: maxLon, min_lat: minLat, max_lat: maxLat, rectangle,
+    });
+    if (id > maxAp) maxAp = id;
+  }
+  const cells = new Map<string, AreaPerilCell[]>();
+  const idOwner = new Map<number, string>();
+  for (const cell of byKey.values()) {
+    const owner = idOwner.get(cell.areaperil_id);
+    if (owner !== undefined && owner !== cell.peril) {
+      throw new PiwindModelError(`areaperil_dict.csv uses area-peril id ${cell.areaperil_id} for both ${owner} and ${cell.peril}`);
+    }
+    idOwner.set(cell.areaperil_id, cell.peril);
+    const list = cells.get(cell.peril) ?? [];
+    list.push(cell);
+    cells.set(cell.peril, list);
+  }
+  for (const list of cells.values()) list.sort((a, b) => a.areaperil_id - b.areaperil_id);
+
+  let extent: GridExtent | null = null;
+  for (const cell of byKey.values()) {
+    if (extent === null) extent = { min_lat: cell.min_lat, max_lat: cell.max_lat, min_lon: cell.min_lon, max_lon: cell.max_lon };
+    else {
+      if (cell.min_lat < extent.min_lat) extent.min_lat = cell.min_lat;
+      if (cell.max_lat > extent.max_lat) extent.max_lat = cell.max_lat;
+      if (cell.min_lon < extent.min_lon) extent.min_lon = cell.min_lon;
+      if (cell.max_lon > extent.max_lon) extent.max_lon = cell.max_lon;
+    }
+  }
+  return { cells, extent, maxAreaperilId: maxAp };
 }
 
 /** Parses the PiWind files (texts keyed by file name) into the in-memory model. */
@@ -535,54 +618,9 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
   }
 
   // Area-peril cells.
-  const ap = table(texts, 'areaperil_dict.csv')!;
-  const aPeril = column(ap, 'PERIL_ID');
-  const aCov = ap.header.indexOf('coverage_type');
-  const aId = column(ap, 'AREA_PERIL_ID');
-  const corners = [1, 2, 3, 4].map((k) => [column(ap, `LON${k}`), column(ap, `LAT${k}`)] as const);
-  const byKey = new Map<string, AreaPerilCell>();
-  for (let r = 0; r < ap.rows.length; r++) {
-    const peril = str(ap, r, aPeril);
-    const id = int(ap, r, aId);
-    if (id < 1) throw new PiwindModelError(`areaperil_dict.csv line ${ap.lines[r]}: AREA_PERIL_ID ${id} is below 1`);
-    const pts = corners.map(([x, y]) => [num(ap, r, x), num(ap, r, y)] as [number, number]);
-    const key = `${peril}|${id}`;
-    const cov = aCov >= 0 ? int(ap, r, aCov) : 0;
-    const have = byKey.get(key);
-    if (have) {
-      if (have.corners.some((c, i) => c[0] !== pts[i]![0] || c[1] !== pts[i]![1])) {
-        throw new PiwindModelError(`areaperil_dict.csv gives ${peril} area-peril ${id} two different polygons`);
-      }
-      if (!have.coverage_types.includes(cov)) have.coverage_types.push(cov);
-      continue;
-    }
-    const lons = pts.map((p) => p[0]);
-    const lats = pts.map((p) => p[1]);
-    const minLon = Math.min(...lons);
-    const maxLon = Math.max(...lons);
-    const minLat = Math.min(...lats);
-    const maxLat = Math.max(...lats);
-    const combos = new Set(pts.map((p) => `${p[0] === minLon ? 'a' : p[0] === maxLon ? 'b' : 'x'}${p[1] === minLat ? 'a' : p[1] === maxLat ? 'b' : 'x'}`));
-    const rectangle = combos.size === 4 && !['xa', 'xb', 'ax', 'bx', 'xx'].some((c) => combos.has(c));
-    byKey.set(key, {
-      areaperil_id: id, peril, coverage_types: [cov], corners: pts,
-      min_lon: minLon, max_lon: maxLon, min_lat: minLat, max_lat: maxLat, rectangle,
-    });
-    if (id > maxAp) maxAp = id;
-  }
-  const cells = new Map<string, AreaPerilCell[]>();
-  const idOwner = new Map<number, string>();
-  for (const cell of byKey.values()) {
-    const owner = idOwner.get(cell.areaperil_id);
-    if (owner !== undefined && owner !== cell.peril) {
-      throw new PiwindModelError(`areaperil_dict.csv uses area-peril id ${cell.areaperil_id} for both ${owner} and ${cell.peril}`);
-    }
-    idOwner.set(cell.areaperil_id, cell.peril);
-    const list = cells.get(cell.peril) ?? [];
-    list.push(cell);
-    cells.set(cell.peril, list);
-  }
-  for (const list of cells.values()) list.sort((a, b) => a.areaperil_id - b.areaperil_id);
+  const grid = parseAreaPerilGrid(texts);
+  const cells = grid.cells;
+  if (grid.maxAreaperilId > maxAp) maxAp = grid.maxAreaperilId;
 
   // Vulnerability dictionary.
   const vd = table(texts, 'vulnerability_dict.csv')!;
@@ -638,6 +676,7 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
     damageBins,
     intensityBins,
     cells,
+    extent: grid.extent,
     maxAreaperilId: maxAp,
     vulnerabilityDict,
     lookup,

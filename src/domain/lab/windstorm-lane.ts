@@ -10,12 +10,13 @@
 //   terms_summary    with terms: where the ground-up AAL went
 //   unmodeled        count and places [{index, reason}]
 
-import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE, WINDSTORM_FOOTPRINT, type LabLocation } from './lookup.js';
+import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE, type LabLocation } from './lookup.js';
 import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from './ground-up.js';
 import { normalizeTerms, describeTerms, TermsError, type FinancialTerms, type NormalizedTerms } from './financial-terms.js';
 import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from './metrics.js';
 import { SENSITIVITY_FACTORS, sensitivityBlock } from './sensitivity.js';
-import type { PiwindModel } from './piwind-model.js';
+import type { GridExtent, PiwindModel } from './piwind-model.js';
+import { readCorrelation, describeDamageGroups, type CorrelationSpec } from './correlation.js';
 
 export const WINDSTORM_LABEL = 'Externally built open model: the Oasis LMF PiWind demonstration (toy) windstorm model, run through this service\'s own re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models. Its hazard is synthetic, not observed.';
 
@@ -38,6 +39,8 @@ export interface WindstormSpec {
   samples: number;
   exposure: WindstormExposure;
   terms?: FinancialTerms | null;
+  /** Damage correlation groups (correlation.ts); the framework's default when absent. */
+  correlation?: CorrelationSpec | null;
 }
 
 export interface ModelDataIdentity {
@@ -74,8 +77,8 @@ export interface TermsSummary {
 export interface WindstormResult {
   lane: 'windstorm';
   model: { id: string; revision: string; engine: string; label: string; version: string | null };
-  model_data: ModelDataIdentity & { periods: number; periods_source: string; events: number };
-  run: { samples: number; seed: string | null; loss_basis: string | null; allocation_rule: 1 };
+  model_data: ModelDataIdentity & { periods: number; periods_source: string; events: number; footprint: GridExtent | null };
+  run: { samples: number; seed: string | null; loss_basis: string | null; allocation_rule: 1; correlation: CorrelationSpec };
   exposure: {
     places: number;
     modeled: number;
@@ -99,7 +102,7 @@ function finite(v: unknown): v is number {
 }
 
 /** Validates the spec (throws LabSpecError naming every fault) and turns points into locations. */
-export function readWindstormSpec(spec: unknown, revision = 'r3'): { samples: number; locations: LabLocation[]; points: boolean; terms: NormalizedTerms | null } {
+export function readWindstormSpec(spec: unknown, revision = 'r3'): { samples: number; locations: LabLocation[]; points: boolean; terms: NormalizedTerms | null; correlation: CorrelationSpec } {
   const details: string[] = [];
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new LabSpecError(['the spec must be an object']);
   const s = spec as Record<string, unknown>;
@@ -146,16 +149,23 @@ export function readWindstormSpec(spec: unknown, revision = 'r3'): { samples: nu
       }
     }
   }
+  const correlation = readCorrelation(s.correlation, details);
   if (details.length > 0) throw new LabSpecError(details);
-  return { samples: samples as number, locations, points, terms };
+  return { samples: samples as number, locations, points, terms, correlation };
 }
 
-const LANE_ASSUMPTIONS = [
+function footprintText(f: GridExtent | null): string {
+  return f === null
+    ? 'The model data has no area-peril cell: every point is unmodeled.'
+    : `The footprint is the model's grid, the extent of its area-peril cells (lat ${f.min_lat} to ${f.max_lat}, lon ${f.min_lon} to ${f.max_lon}, edges included); a point is unmodeled only when the lookup finds no area-peril cell for it (outside that extent, or in no cell of a covered peril).`;
+}
+
+const laneAssumptions = (model: PiwindModel, correlation: CorrelationSpec): string[] => [
   'Keys as the PiWind built-in lookup (lookup_config.json): LocPerilsCovered split on ";" and expanded by the OED peril groups, kept for WTC (wind) and WSS (storm surge); the area-peril cell by point-in-polygon against areaperil_dict, boundaries inside, no nearest fallback (a point on an edge shared by two cells takes the lower area-peril id); one item per peril and coverage type (1 buildings from the buildings value, 3 contents from the contents value), zero values dropped; the vulnerability from vulnerability_dict on (peril, coverage type, OED occupancy code).',
   `Bare points: the value is a buildings value, occupancy OED ${POINT_OCCUPANCY_CODE} (residential), perils ${DEFAULT_PERILS_COVERED} (wind with storm surge). Locations without LocPerilsCovered take ${DEFAULT_PERILS_COVERED}; without an occupancy code, OED's default ${DEFAULT_OCCUPANCY_CODE}.`,
-  `Points outside the demonstration footprint (lat ${WINDSTORM_FOOTPRINT.min_lat} to ${WINDSTORM_FOOTPRINT.max_lat}, lon ${WINDSTORM_FOOTPRINT.min_lon} to ${WINDSTORM_FOOTPRINT.max_lon}, bounds included) are unmodeled.`,
+  footprintText(model.extent),
   'Effective damage distribution per event and item: footprint intensity probabilities times vulnerability damage probabilities, the CDF cut where it first exceeds 0.99999994 (getmodel); mean damage ratio = sum of probability x bin interpolation value.',
-  'Sampling as gulpy: one Latin-hypercube set of uniforms per (event, location) shared by the location\'s items (default group = location), inverted through the effective CDF, linear inside a bin whose interpolation value is its midpoint (quadratic otherwise, point bins at bin_to). Uniforms from xoshiro128** seeded per event from the run seed. The peril correlation groups of model_settings are not applied.',
+  describeDamageGroups(model, correlation.damage_group),
   'Allocation rule 1: perils on one coverage summed, capped at the coverage value, split back pro rata, on every sample and on the mean.',
   'An event\'s loss is the mean over its samples (terms applied sample by sample first), or the analytical mean with samples 0. Post-loss amplification (lossfactors) is not applied: the lookup strategy does not key amplification ids.',
   'Periods come from the occurrence file; events outside events_p are not run.',
@@ -171,7 +181,7 @@ function eventLosses(run: GroundUpRun, values: Float64Array): EventLoss[] {
 /** Runs the windstorm lane over a parsed PiWind model. */
 export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, options: WindstormOptions): WindstormResult {
   const revision = options.revision ?? 'r3';
-  const { samples, locations, terms } = readWindstormSpec(spec, revision);
+  const { samples, locations, terms, correlation } = readWindstormSpec(spec, revision);
   const seed = options.seed ?? DEFAULT_WINDSTORM_SEED;
   const portfolio = keyLocations(model, locations);
   const periods = model.occurrence.periods;
@@ -210,14 +220,14 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
       label: WINDSTORM_LABEL,
       version: model.version,
     },
-    model_data: { ...options.modelData, periods, periods_source: model.occurrence.periodsSource, events: model.events.length },
-    run: { samples, seed: null, loss_basis: null, allocation_rule: 1 },
+    model_data: { ...options.modelData, periods, periods_source: model.occurrence.periodsSource, events: model.events.length, footprint: model.extent },
+    run: { samples, seed: null, loss_basis: null, allocation_rule: 1, correlation },
     exposure: { places: locations.length, modeled, items: portfolio.itemPeril.length, items_by_peril_coverage: byPC },
     unmodeled: { count: portfolio.unmodeled.length, places: portfolio.unmodeled.map((u) => ({ index: u.index, reason: u.reason })), reasons: unmodeledReasons },
     mean_damage: null,
     metrics: null,
     ground_up_by_peril_coverage: null,
-    assumptions: LANE_ASSUMPTIONS,
+    assumptions: laneAssumptions(model, correlation),
     warnings,
   };
   if (terms) base.terms = describeTerms(terms);
@@ -234,11 +244,11 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   }
 
   const factors = [1, ...SENSITIVITY_FACTORS];
-  const run = runGroundUp(model, portfolio, { samples, seed, factors, terms });
+  const run = runGroundUp(model, portfolio, { samples, seed, factors, terms, damageGroup: correlation.damage_group });
   const lossBasis = samples === 0
     ? 'analytical mean damage per event (gulcalc sidx -1) with allocation rule 1'
     : `mean over ${samples} Latin-hypercube samples per event with allocation rule 1`;
-  base.run = { samples, seed: samples > 0 ? run.seed : null, loss_basis: lossBasis, allocation_rule: 1 };
+  base.run = { samples, seed: samples > 0 ? run.seed : null, loss_basis: lossBasis, allocation_rule: 1, correlation };
   if (run.massless > 0) warnings.push(`${run.massless} item-event(s) had a damage distribution without probability mass and no loss.`);
 
   const occurrences: Occurrence[] = [];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyTerms, normalizeTerms, partsTotal, TermsError, type TermsBreakdown } from '../../../src/domain/lab/financial-terms.js';
+import { applyTerms, normalizeTerms, partsTotal, termsSpec, TermsError, type TermsBreakdown } from '../../../src/domain/lab/financial-terms.js';
 
 // Hand-built event: three places with ground-up losses 50, 300 and 1,200 (total 1,550).
 const PLACES = [50, 300, 1200];
@@ -103,4 +103,19 @@ test('terms are validated and every fault is named', () => {
   }
   assert.equal(normalizeTerms({ policy: { account_limit: 5 } }).nonlinearAcrossPlaces, true);
   assert.equal(normalizeTerms({ policy: { place_limit: 5 }, reinsurance: { quota_share: { ceded_share: 0.5 } } }).nonlinearAcrossPlaces, false);
+});
+
+test('the spec form of terms reads back to the same terms (what a run stores is what the lane accepts)', () => {
+  const cases = [
+    {},
+    { policy: { place_limit: 250 } },
+    { policy: { account_deductible: 10, account_limit: 900 }, reinsurance: { quota_share: { ceded_share: 0.3 } } },
+    { reinsurance: { layers: [{ attachment: 0, limit: 100 }, { attachment: 100, limit: 50 }, { attachment: 400, limit: 1 }] } },
+  ];
+  for (const terms of cases) {
+    const t = normalizeTerms(terms);
+    const stored = JSON.parse(JSON.stringify(termsSpec(t)));
+    assert.deepEqual(normalizeTerms(stored), t, JSON.stringify(terms));
+    assert.deepEqual(termsSpec(normalizeTerms(stored)), stored);
+  }
 });

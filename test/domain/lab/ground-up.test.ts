@@ -77,11 +77,12 @@ test('locations are keyed into items as the built-in lookup does, with every unm
   ]);
   assert.equal(portfolio.dropped.boundary_ties, 1);
   assert.equal(portfolio.dropped.zero_value, 2); // B's and C's contents
-  // Corners count as inside too; a hair outside the grid does not.
+  // Corners count as inside too; a hair outside the grid (the extent of its cells) does not.
+  assert.deepEqual(model.extent, { min_lat: 52.74, max_lat: 52.75, min_lon: -0.91, max_lon: -0.89 });
   const corner = keyLocations(model, [{ latitude: 52.74, longitude: -0.91, perils_covered: 'WTC', occupancy_code: 1050, buildings_value: 1 }]);
   assert.equal(corner.itemAreaperil[0], 1);
   const outside = keyLocations(model, [{ latitude: 52.7500001, longitude: -0.905, perils_covered: 'WTC', occupancy_code: 1050, buildings_value: 1 }]);
-  assert.deepEqual(outside.unmodeled, [{ index: 0, reason: 'no_area_peril' }]);
+  assert.deepEqual(outside.unmodeled, [{ index: 0, reason: 'outside_demonstration_footprint' }]);
 });
 
 test('analytical mean damage matches the hand computation to the cent, allocation rule 1 included', () => {

@@ -83,7 +83,6 @@ function reference(locs: LabLocation[]) {
   locs.forEach((l, i) => {
     const lat = l.latitude!;
     const lon = l.longitude!;
-    if (!(lat >= 52.734 && lat <= 52.795 && lon >= -0.918 && lon <= -0.857)) return;
     const perils = new Set(l.perils_covered!.split(';').flatMap((c) => groups[c] ?? []));
     for (const peril of ['WTC', 'WSS']) {
       if (!perils.has(peril)) continue;
@@ -203,4 +202,43 @@ test('ground-up AAL with samples agrees with the analytical one within the Monte
   assert.ok(rel(r.mean_damage!.aal, exact.aal) < 1e-9);
   assert.equal(r.run.seed, '424242');
   assert.match(r.metrics!.loss_basis, /mean over 100 Latin-hypercube samples/);
+});
+
+// The model's grid, read here from the rows of areaperil_dict: the extent of every cell's corners.
+const allCells = rows('areaperil_dict.csv');
+const GRID = {
+  min_lat: Math.min(...allCells.flatMap(latsOf)), max_lat: Math.max(...allCells.flatMap(latsOf)),
+  min_lon: Math.min(...allCells.flatMap(lonsOf)), max_lon: Math.max(...allCells.flatMap(lonsOf)),
+};
+
+test('the footprint is the model\'s grid, edges inclusive: points exactly on each edge are modeled with their loss', () => {
+  assert.deepEqual(model.extent, GRID);
+  const midLat = (GRID.min_lat + GRID.max_lat) / 2;
+  const midLon = (GRID.min_lon + GRID.max_lon) / 2;
+  const edges: Array<[string, number, number]> = [
+    ['south', GRID.min_lat, midLon], ['north', GRID.max_lat, midLon], ['west', midLat, GRID.min_lon], ['east', midLat, GRID.max_lon],
+    ['south-west corner', GRID.min_lat, GRID.min_lon], ['north-east corner', GRID.max_lat, GRID.max_lon],
+  ];
+  for (const [name, lat, lon] of edges) {
+    const place: LabLocation = { ref: name, latitude: lat, longitude: lon, perils_covered: 'WW1', occupancy_code: 1050, buildings_value: 1_000_000, contents_value: 100_000 };
+    const r = runWindstorm(model, { samples: 0, exposure: { locations: [place] } }, { modelData: identity });
+    const exact = reference([place]);
+    assert.equal(r.unmodeled.count, 0, `${name}: ${JSON.stringify(r.unmodeled.places)}`);
+    assert.equal(r.exposure.items, exact.items.length, name);
+    assert.ok(exact.items.length > 0, name);
+    assert.ok(rel(r.metrics!.average_annual_loss.mean, exact.aal) < 1e-9, `${name}: ${r.metrics!.average_annual_loss.mean} vs ${exact.aal}`);
+  }
+  // The southern edge carries loss (the cells along it are hit by the model's events).
+  const south = runWindstorm(model, { samples: 0, exposure: { points: [{ lat: GRID.min_lat, lon: midLon, value: 1_000_000 }] } }, { modelData: identity });
+  assert.ok(south.metrics!.average_annual_loss.mean > 0);
+  assert.deepEqual(south.model_data.footprint, GRID);
+  // Just outside each edge: no cell, so unmodeled (outside the grid) and no loss figure.
+  const eps = 1e-9;
+  const outside = [
+    { lat: GRID.min_lat - eps, lon: midLon }, { lat: GRID.max_lat + eps, lon: midLon },
+    { lat: midLat, lon: GRID.min_lon - eps }, { lat: midLat, lon: GRID.max_lon + eps },
+  ];
+  const o = runWindstorm(model, { samples: 0, exposure: { points: outside.map((p) => ({ ...p, value: 1 })) } }, { modelData: identity });
+  assert.deepEqual(o.unmodeled.places.map((p) => p.reason), ['outside_demonstration_footprint', 'outside_demonstration_footprint', 'outside_demonstration_footprint', 'outside_demonstration_footprint']);
+  assert.equal(o.metrics, null);
 });

@@ -69,7 +69,8 @@ export const TINY_LOCATIONS = [
   { ref: 'C', latitude: 52.745, longitude: -0.9, perils_covered: 'WW2', occupancy_code: 1050, buildings_value: 10_000, contents_value: null },
   { ref: 'D', latitude: 52.70, longitude: -0.905, perils_covered: 'WTC', occupancy_code: 1050, buildings_value: 1, contents_value: 1 },
   { ref: 'E', latitude: 52.745, longitude: -0.905, perils_covered: 'QEQ;OO1', occupancy_code: 1050, buildings_value: 1, contents_value: 1 },
-  { ref: 'F', latitude: 52.745, longitude: -0.87, perils_covered: 'WTC', occupancy_code: 1050, buildings_value: 1, contents_value: 1 },
+  // F: inside the grid (cell 2) but covering storm surge only, which has no cell there.
+  { ref: 'F', latitude: 52.745, longitude: -0.895, perils_covered: 'WSS', occupancy_code: 1050, buildings_value: 1, contents_value: 1 },
   { ref: 'G', latitude: 52.745, longitude: -0.905, perils_covered: 'WTC', occupancy_code: 9999, buildings_value: 1, contents_value: 1 },
   { ref: 'H', latitude: 52.745, longitude: -0.905, perils_covered: 'WTC', occupancy_code: 1050, buildings_value: 0, contents_value: 0 },
   { ref: 'I', latitude: null, longitude: -0.905, perils_covered: 'WTC', occupancy_code: 1050, buildings_value: 1, contents_value: 1 },
