@@ -121,7 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     database: {
       connectTimeoutMs: integer(env, 'CATRISK_DB_CONNECT_TIMEOUT_MS', 5_000, 100),
-      statementTimeoutMs: integer(env, 'CATRISK_DB_STATEMENT_TIMEOUT_MS', 30_000, 100),
+      statementTimeoutMs: integer(env, 'CATRISK_DB_STATEMENT_TIMEOUT_MS', 15_000, 100),
       idleTimeoutMs: integer(env, 'CATRISK_DB_IDLE_TIMEOUT_MS', 30_000, 100),
       keepAliveMs: integer(env, 'CATRISK_DB_KEEPALIVE_MS', 10_000, 1_000),
     },

@@ -37,7 +37,8 @@ export async function createServices(config: Config, options: { log?: Logger } =
   const log = options.log ?? pino({ level: config.logLevel }, pino.destination(2));
   const database = openDatabase({
     databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database,
-    onConnectionError: (error) => log.warn({ err: error }, 'database connection lost; reconnecting on next use'),
+    // Message and code only: pg hangs the whole client (connection settings included) on the error.
+    onConnectionError: (error) => log.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost; reconnecting on next use'),
   });
   await migrate(database.db, database.dialect);
   const accounts = new AccountStore(database.db);

@@ -69,7 +69,8 @@ export function openDatabase(options: {
     // pg emits 'error' on a client whose backend is terminated or whose socket dies; unhandled, it
     // kills the process. The pool listens only while a client is idle, so every client gets a
     // listener of its own for the time it is checked out; the failed queries reject on their own.
-    pool.on('error', onError);
+    // The pool re-emits an idle client's error, which the client's own listener already reported.
+    pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', onError));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new BoundedPool(pool, limits.statementTimeoutMs + 1_000) }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };

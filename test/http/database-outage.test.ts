@@ -57,7 +57,8 @@ test('backends terminated under load: no crash, 503 with Retry-After, recovery, 
   const shared = await scratchWithState();
   const env = {
     DATABASE_URL: shared.scratch.url, CATRISK_STATE_DIR: shared.stateDir, CATRISK_JOB_POLL_MS: '25', CATRISK_JOB_LEASE_MS: '5000',
-    CATRISK_RATE_LIMIT: '100000',
+    // The outage is the point of the test: its expected error lines would only bury a failure.
+    CATRISK_RATE_LIMIT: '100000', CATRISK_LOG_LEVEL: process.env.CATRISK_TEST_LOG ?? 'fatal',
   };
   const api = await spawnService('serve', { ...env, CATRISK_IN_PROCESS_WORKERS: 'false' });
   const worker = await spawnService('worker', env);
@@ -144,6 +145,7 @@ test('a stalled database link: requests answer 503 in bounded time, the worker i
   const env = {
     DATABASE_URL: viaProxy.toString(), CATRISK_STATE_DIR: shared.stateDir, CATRISK_JOB_POLL_MS: '25', CATRISK_RATE_LIMIT: '100000',
     CATRISK_DB_STATEMENT_TIMEOUT_MS: '1000', CATRISK_DB_CONNECT_TIMEOUT_MS: '1000', CATRISK_SHUTDOWN_TIMEOUT_MS: '3000',
+    CATRISK_LOG_LEVEL: process.env.CATRISK_TEST_LOG ?? 'fatal',
   };
   const api = await spawnService('serve', env);
   try {
