@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
 import { largeSchedule } from '../test/support/schedules.js';
+import pg from 'pg';
+import { startStallingProxy } from '../test/support/tcp-proxy.js';
 
 function print(line: Record<string, unknown>) {
   console.log(JSON.stringify(line));
@@ -304,7 +306,65 @@ async function labBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench };
+/** PostgreSQL losing or stalling its connections: what callers see, and how long shutdown takes. */
+async function databaseBench() {
+  const adminUrl = process.env.CATRISK_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `catrisk_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const target = new URL(adminUrl);
+  const proxy = await startStallingProxy(target.hostname, Number(target.port || 5432));
+  const viaProxy = new URL(url);
+  viaProxy.host = proxy.address;
+  try {
+    const svc = await startBuiltService({ DATABASE_URL: url.toString() });
+    const key = await signup(svc.urls.api!);
+    await latency('GET /account on PostgreSQL (sequential, bounded pool)', `${svc.urls.api}/account`, key);
+    // Terminate every backend while one caller reads: time until the first 200 again.
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` };
+    const recoveries: number[] = [];
+    let refused = 0;
+    for (let round = 0; round < 10; round += 1) {
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      const t = performance.now();
+      for (;;) {
+        const response = await fetch(`${svc.urls.api}/account`, { headers });
+        await response.arrayBuffer();
+        if (response.status === 200) break;
+        refused += 1;
+      }
+      recoveries.push(performance.now() - t);
+    }
+    recoveries.sort((a, b) => a - b);
+    print({ bench: 'every backend terminated: kill to first 200 again', rounds: 10, median_ms: Number(recoveries[5]!.toFixed(1)), max_ms: Number(recoveries[9]!.toFixed(1)), answers_503: refused });
+    let t = performance.now();
+    await svc.stop();
+    print({ bench: 'SIGTERM to exit, database answering', ms: Math.round(performance.now() - t) });
+
+    // Through a link that stops forwarding: how soon a request is answered 503, and shutdown.
+    const stalled = await startBuiltService({ DATABASE_URL: viaProxy.toString() });
+    const stalledKey = await signup(stalled.urls.api!);
+    proxy.stall();
+    t = performance.now();
+    const answer = await fetch(`${stalled.urls.api}/account`, { headers: { ...headers, authorization: `Bearer ${stalledKey}` } });
+    await answer.arrayBuffer();
+    print({ bench: 'stalled link: request to 503 (default timeouts)', status: answer.status, ms: Math.round(performance.now() - t) });
+    void fetch(`${stalled.urls.api}/account`, { headers: { ...headers, authorization: `Bearer ${stalledKey}` } }).catch(() => {});
+    await new Promise((r) => setTimeout(r, 100));
+    t = performance.now();
+    await stalled.stop();
+    print({ bench: 'stalled link: SIGTERM to exit with a request in flight (default bound 10 s)', ms: Math.round(performance.now() - t) });
+  } finally {
+    await proxy.close();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, database: databaseBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -43,6 +43,19 @@ export interface Config {
     readonly leaseMs: number;
     readonly pollMs: number;
   };
+  /** PostgreSQL link limits, so a dropped or stalled connection fails queries instead of hanging them. */
+  readonly database: {
+    /** Longest wait to open a connection or to get one from the pool. */
+    readonly connectTimeoutMs: number;
+    /** The server cancels a statement running longer; the client gives up on it a second later. */
+    readonly statementTimeoutMs: number;
+    /** An unused pooled connection is closed, and a transaction left idle is ended by the server, after this. */
+    readonly idleTimeoutMs: number;
+    /** TCP keep-alive probes start after this much silence on a connection. */
+    readonly keepAliveMs: number;
+  };
+  /** SIGTERM ends the process within this, even when queries hang. */
+  readonly shutdownTimeoutMs: number;
   readonly build: { readonly version: string; readonly commit: string };
   readonly logLevel: string;
 }
@@ -138,6 +151,13 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: integer(env, 'CATRISK_JOB_LEASE_MS', 30_000, 100),
       pollMs: integer(env, 'CATRISK_JOB_POLL_MS', 250, 5),
     },
+    database: {
+      connectTimeoutMs: integer(env, 'CATRISK_DB_CONNECT_TIMEOUT_MS', 5_000, 100),
+      statementTimeoutMs: integer(env, 'CATRISK_DB_STATEMENT_TIMEOUT_MS', 15_000, 100),
+      idleTimeoutMs: integer(env, 'CATRISK_DB_IDLE_TIMEOUT_MS', 30_000, 100),
+      keepAliveMs: integer(env, 'CATRISK_DB_KEEPALIVE_MS', 10_000, 1_000),
+    },
+    shutdownTimeoutMs: integer(env, 'CATRISK_SHUTDOWN_TIMEOUT_MS', 10_000, 100),
     build: {
       version: env.CATRISK_VERSION || readPackageVersion(),
       commit: env.CATRISK_COMMIT || 'unknown',

@@ -31,10 +31,21 @@ async function serve(withHosts: boolean) {
     if (stopping) return;
     stopping = true;
     services.log.info({ signal }, 'shutting down');
-    // Stop accepting, let in-flight requests finish, then release running jobs for another worker.
-    await Promise.all(hosts.map((h) => h.app.close()));
-    await services.close();
-    process.exit(0);
+    // A hung query must not hold the process past the bound; jobs not released by then are
+    // taken over when their lease lapses (at once on SQLite, when the process starts again).
+    setTimeout(() => {
+      services.log.error({ ms: config.shutdownTimeoutMs }, 'shutdown bound reached; exiting without a clean release');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    try {
+      // Stop accepting, let in-flight requests finish, then release running jobs for another worker.
+      await Promise.all(hosts.map((h) => h.app.close()));
+      await services.close();
+      process.exit(0);
+    } catch (error) {
+      services.log.error({ err: error }, 'shutdown could not release everything');
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

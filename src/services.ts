@@ -35,7 +35,11 @@ export interface Services {
 export async function createServices(config: Config, options: { log?: Logger } = {}): Promise<Services> {
   // Logs go to standard error: standard output carries the one JSON line per host.
   const log = options.log ?? pino({ level: config.logLevel }, pino.destination(2));
-  const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir });
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database,
+    // Message and code only: pg hangs the whole client (connection settings included) on the error.
+    onConnectionError: (error) => log.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost; reconnecting on next use'),
+  });
   await migrate(database.db, database.dialect);
   const accounts = new AccountStore(database.db);
   const jobs = new JobStore(database.db, database.dialect);
@@ -70,6 +74,9 @@ export function startWorker(services: Services): Worker {
     leaseMs: services.config.jobs.leaseMs,
     pollMs: services.config.jobs.pollMs,
     log: services.log.child({ part: 'worker' }),
+    // SQLite is one process by design: whatever is still running at start-up was left by the
+    // previous incarnation. On PostgreSQL another live process may hold it: leases decide there.
+    takeBackOnStart: services.database.dialect === 'sqlite',
   });
   services.worker = worker;
   worker.start();

@@ -120,6 +120,10 @@ export const refusals = {
   notFound: (what = 'No such route') => new ApiError(404, 'not_found', what),
   invalidRequest: (status: 400 | 422, message: string, details?: string[]) =>
     new ApiError(status, 'invalid_request', message, details),
+  /** The database dropped the connection or did not answer in time; the service itself is up. */
+  databaseUnavailable: () =>
+    new ApiError(503, 'server_error', 'The database is unreachable for the moment; retry shortly.',
+      undefined, { 'retry-after': '2' }),
   accountCancelled: () =>
     new ApiError(402, 'account_cancelled', 'This account cancelled its plan; billable verbs no longer run. Sign up again for a new account and key.'),
 };

@@ -11,6 +11,7 @@ import { isAnonymousAgent } from './user-agents.js';
 import { parserRefusal, rawHead, writeRawRefusal, type ParserError } from './unreadable-requests.js';
 import type { Services } from '../services.js';
 import { secretDigest } from '../store/accounts.js';
+import { isDatabaseUnavailable } from '../store/database.js';
 import type { RateDecision } from '../store/rate-counters.js';
 
 export type HostName = 'api' | 'docs' | 'mcp' | 'data' | 'lab';
@@ -199,6 +200,7 @@ export function sendError(reply: FastifyReply, error: ApiError) {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) return refusals.databaseUnavailable();
   const e = error as { statusCode?: number; validation?: unknown[]; code?: string; message?: string; validationContext?: string };
   if (Array.isArray(e.validation)) {
     const where = e.validationContext ?? 'body';

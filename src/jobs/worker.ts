@@ -1,7 +1,10 @@
 // The worker loop: claims jobs under a lease, runs the verb's handler, records the outcome.
+// Database failures never end the loop: claims back off and retry, and an outcome is retried
+// until it is recorded, the lease is lost or the worker stops.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ApiError } from '../http/errors.js';
+import { isDatabaseUnavailable } from '../store/database.js';
 import type { JobRow, JobStore } from '../store/jobs.js';
 
 export interface JobInput {
@@ -21,6 +24,18 @@ export interface WorkerOptions {
   leaseMs: number;
   pollMs: number;
   log: Logger;
+  /**
+   * Take back, before the first claim, every job left running by another owner. Only where one
+   * process runs by design (SQLite): those jobs were left by this service's previous incarnation.
+   */
+  takeBackOnStart?: boolean;
+}
+
+/** The longest pause between retries while the database is failing. */
+const MAX_BACKOFF_MS = 5_000;
+
+function backoff(baseMs: number, failures: number): number {
+  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(failures, 16));
 }
 
 export class Worker {
@@ -30,12 +45,16 @@ export class Worker {
   private stopped = true;
   private polling = false;
   private repoll = false;
+  private claimFailures = 0;
+  private takeBackPending: boolean;
 
   constructor(
     private readonly jobs: JobStore,
     private readonly handlers: ReadonlyMap<string, JobHandler>,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.takeBackPending = options.takeBackOnStart ?? false;
+  }
 
   start(): void {
     this.stopped = false;
@@ -44,7 +63,7 @@ export class Worker {
 
   /** Called when a job is queued in this process, so it starts without waiting for a poll. */
   nudge(): void {
-    if (!this.stopped) this.schedule(0);
+    if (!this.stopped && this.claimFailures === 0) this.schedule(0);
   }
 
   /** Stops claiming, aborts what runs and puts it back in the queue for another worker. */
@@ -61,8 +80,9 @@ export class Worker {
 
   private schedule(ms: number) {
     if (this.timer) clearTimeout(this.timer);
+    // Not unref'd: this timer is what keeps a worker-only process alive while it waits for work,
+    // also when every database connection has just been dropped.
     this.timer = setTimeout(() => void this.poll(), ms);
-    this.timer.unref?.();
   }
 
   private async poll(): Promise<void> {
@@ -72,18 +92,28 @@ export class Worker {
     }
     this.polling = true;
     try {
+      if (this.takeBackPending) {
+        const taken = await this.jobs.requeueAbandoned(this.owner);
+        this.takeBackPending = false;
+        if (taken > 0) this.options.log.warn({ jobs: taken }, 'jobs left running by the previous start were put back in the queue');
+      }
       while (!this.stopped && this.running.size < this.options.concurrency) {
         const row = await this.jobs.claim(this.owner, this.options.leaseMs, [...this.handlers.keys()]);
+        this.claimFailures = 0;
         if (!row) break;
         void this.run(row);
       }
     } catch (error) {
-      this.options.log.error({ err: error }, 'job claim failed');
+      this.claimFailures += 1;
+      this.options.log.error({ err: error, failures: this.claimFailures }, 'job claim failed; retrying');
     } finally {
       this.polling = false;
     }
     if (this.stopped) return;
-    if (this.repoll) {
+    if (this.claimFailures > 0) {
+      this.repoll = false;
+      this.schedule(backoff(this.options.pollMs, this.claimFailures));
+    } else if (this.repoll) {
       this.repoll = false;
       this.schedule(0);
     } else {
@@ -97,7 +127,10 @@ export class Worker {
     const heartbeat = setInterval(() => {
       void this.jobs.heartbeat(row.id, this.owner, this.options.leaseMs).then((held) => {
         if (!held) controller.abort();
-      }).catch(() => {});
+      }, (error: unknown) => {
+        // The lease may lapse while the database is away; finish then tells whether it held.
+        this.options.log.warn({ err: error, job: row.id }, 'lease heartbeat failed');
+      });
     }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
     heartbeat.unref?.();
     try {
@@ -110,16 +143,36 @@ export class Worker {
         subject: JSON.parse(row.subject),
         input: JSON.parse(row.input),
         signal: controller.signal,
-      }).then((result) => ({ result: result ?? {} }), (error: unknown) => ({ error: this.errorBody(error, row) }));
+      }).then((result) => ({ ok: true as const, result: result ?? {} }), (error: unknown) => ({ ok: false as const, error }));
       if (controller.signal.aborted) return;
-      const finished = await this.jobs.finish(row.id, this.owner, outcome);
-      if (!finished) this.options.log.warn({ job: row.id }, 'job lease lost before finishing; outcome discarded');
+      if (!outcome.ok && isDatabaseUnavailable(outcome.error)) {
+        // The job did not fail, the database did: run it again (handlers write the same objects).
+        this.options.log.warn({ err: outcome.error, job: row.id }, 'job interrupted by the database; put back in the queue');
+        await this.retry(row, 'requeue', () => this.jobs.requeue(row.id, this.owner));
+        return;
+      }
+      const recorded = outcome.ok ? { result: outcome.result } : { error: this.errorBody(outcome.error, row) };
+      const finished = await this.retry(row, 'finish', () => this.jobs.finish(row.id, this.owner, recorded));
+      if (finished === false) this.options.log.warn({ job: row.id }, 'job lease lost before finishing; outcome discarded');
     } catch (error) {
       this.options.log.error({ err: error, job: row.id }, 'job bookkeeping failed');
     } finally {
       clearInterval(heartbeat);
       this.running.delete(row.id);
       if (!this.stopped) this.schedule(0);
+    }
+  }
+
+  /** Retries a bookkeeping write until it answers or the worker stops (then undefined). */
+  private async retry<T>(row: JobRow, what: string, write: () => Promise<T>): Promise<T | undefined> {
+    for (let failures = 1; ; failures += 1) {
+      try {
+        return await write();
+      } catch (error) {
+        if (this.stopped) return undefined;
+        this.options.log.warn({ err: error, job: row.id, failures }, `job ${what} failed; retrying`);
+        await new Promise((resolve) => setTimeout(resolve, backoff(this.options.pollMs, failures)).unref?.());
+      }
     }
   }
 

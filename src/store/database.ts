@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { loadConfig, type Config } from '../config.js';
 import type { Tables } from './tables.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,13 +18,61 @@ export interface Database {
 // PostgreSQL returns int8 as strings; every bigint here is a millisecond time or a count.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-export function openDatabase(options: { databaseUrl?: string; stateDir: string }): Database {
+export type DatabaseLimits = Config['database'];
+
+/** A query given up on because the database did not answer in time (its connection is dropped). */
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+// Socket-level failures, and PostgreSQL's connection_exception class (08xxx), admin/crash
+// shutdown, cannot-connect-now, too-many-connections and a statement cancelled by its timeout.
+const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNREACHABLE_SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+// pg and pg-pool raise these as plain Errors without a code.
+const UNREACHABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/** True when an error means the database could not be reached or did not answer, not that the query was wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (/^08[0-9A-Z]{3}$/.test(code) || UNREACHABLE_SERVER_CODES.has(code) || UNREACHABLE_SOCKET_CODES.has(code)) return true;
+  }
+  return UNREACHABLE_MESSAGES.test(error.message);
+}
+
+export function openDatabase(options: {
+  databaseUrl?: string;
+  stateDir: string;
+  limits?: DatabaseLimits;
+  /** Told of connection failures that no query was waiting on (logged, never fatal). */
+  onConnectionError?: (error: Error) => void;
+}): Database {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection closed by the server (restart, failover) must not crash the process;
-    // the pool replaces it on the next checkout.
+    const limits = options.limits ?? loadConfig({}).database;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: limits.connectTimeoutMs,
+      idleTimeoutMillis: limits.idleTimeoutMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: limits.keepAliveMs,
+      statement_timeout: limits.statementTimeoutMs,
+      idle_in_transaction_session_timeout: limits.idleTimeoutMs,
+    });
+    const onError = options.onConnectionError ?? (() => {});
+    // pg emits 'error' on a client whose backend is terminated or whose socket dies; unhandled, it
+    // kills the process. The pool listens only while a client is idle, so every client gets a
+    // listener of its own for the time it is checked out; the failed queries reject on their own.
+    // The pool re-emits an idle client's error, which the client's own listener already reported.
     pool.on('error', () => {});
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    pool.on('connect', (client) => client.on('error', onError));
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new BoundedPool(pool, limits.statementTimeoutMs + 1_000) }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(options.stateDir, { recursive: true });
@@ -49,4 +98,51 @@ export function openDatabase(options: { databaseUrl?: string; stateDir: string }
   };
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Gives up on a query the server has not answered within the limit (a stalled link, where the
+ * server's own statement_timeout cannot reach us) and drops its connection: a pg client cannot
+ * run another query while one is outstanding, so it must never go back to the pool.
+ */
+class BoundedPool implements PostgresPool {
+  private readonly wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+
+  constructor(private readonly pool: pg.Pool, private readonly queryTimeoutMs: number) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.pool.connect();
+    let bounded = this.wrapped.get(client);
+    if (!bounded) {
+      bounded = this.bound(client);
+      this.wrapped.set(client, bounded);
+    }
+    return bounded;
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+
+  private bound(client: pg.PoolClient): PostgresPoolClient {
+    const limit = this.queryTimeoutMs;
+    let broken = false;
+    return {
+      query(text: string, parameters: ReadonlyArray<unknown>) {
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            broken = true;
+            client.connection.stream.destroy();
+            reject(new DatabaseUnavailableError(`The database did not answer within ${limit} ms.`));
+          }, limit);
+        });
+        return Promise.race([client.query(text, [...parameters]), timedOut]).finally(() => clearTimeout(timer));
+      },
+      release() {
+        // An error tells the pool to discard the client instead of reusing it.
+        client.release(broken ? new DatabaseUnavailableError('connection dropped after a timeout') : undefined);
+      },
+    } as unknown as PostgresPoolClient; // no cursor: the dialect is not given one
+  }
 }

@@ -73,6 +73,28 @@ export class JobStore {
     return Number(r.numUpdatedRows) > 0;
   }
 
+  /** Puts one job this owner runs back in the queue (interrupted, not failed); false if the lease was lost. */
+  async requeue(id: string, owner: string, now = new Date()): Promise<boolean> {
+    const r = await this.db.updateTable('jobs')
+      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Puts back every running job some other owner holds, whatever its lease. Only sound where one
+   * process runs by design (SQLite) and before this owner claims: those jobs were left by the
+   * process's previous incarnation, which cannot be running them any more.
+   */
+  async requeueAbandoned(owner: string, now = new Date()): Promise<number> {
+    const r = await this.db.updateTable('jobs')
+      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .where('status', '=', 'running')
+      .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '<>', owner)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
   /** Puts this owner's running jobs back in the queue (clean shutdown). */
   async release(owner: string, now = new Date()): Promise<number> {
     const r = await this.db.updateTable('jobs')

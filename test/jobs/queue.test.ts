@@ -116,3 +116,23 @@ eachDialect('the worker runs handlers and records success or the error envelope'
     assert.ok(!crash.message.includes('boom'), 'no internals leak into the job');
   });
 });
+
+eachDialect('requeueAbandoned takes back running jobs other owners hold, never this owner\'s nor finished ones', async (dialect) => {
+  await withStore(dialect, async (_db, jobs, accountId) => {
+    const before = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} }, new Date(1000));
+    const mine = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} }, new Date(2000));
+    const done = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} }, new Date(3000));
+    const queued = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} }, new Date(4000));
+    assert.equal((await jobs.claim('previous', 600_000, ['ingest']))?.id, before.id);
+    assert.equal((await jobs.claim('current', 600_000, ['ingest']))?.id, mine.id);
+    assert.equal((await jobs.claim('previous', 600_000, ['ingest']))?.id, done.id);
+    assert.equal(await jobs.finish(done.id, 'previous', { result: {} }), true);
+    assert.equal(await jobs.requeueAbandoned('current'), 1, 'only the live-leased job of the other owner');
+    assert.equal((await jobs.get(before.id, accountId))?.status, 'queued');
+    assert.equal((await jobs.get(mine.id, accountId))?.lease_owner, 'current');
+    assert.equal((await jobs.get(done.id, accountId))?.status, 'succeeded');
+    assert.equal((await jobs.get(queued.id, accountId))?.status, 'queued');
+    // Taken back at once, long before the ten-minute lease would have lapsed.
+    assert.equal((await jobs.claim('current', 600_000, ['ingest']))?.id, before.id);
+  });
+});
