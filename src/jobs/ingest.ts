@@ -27,9 +27,9 @@ export function ingestHandler(services: Services): JobHandler {
       provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: new Date().toISOString() },
     };
     const read = await runTask<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]);
-    if (await services.objects.insertJson(job.accountId, objectId, read.status, read.documentJson)) {
-      await services.accounts.recordUsage(job.accountId, 'object', objectId);
-    }
+    await services.objects.insertJson(job.accountId, objectId, read.status, read.documentJson);
+    // Idempotent, so a job re-run after a crash between the two writes still records the object once.
+    await services.accounts.recordUsage(job.accountId, 'object', objectId);
     return { objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId };
   };
 }
