@@ -148,11 +148,12 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
   },
 });
 
-export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+/** Applies every migration, or those up to `target` (tests build an older database that way). */
+export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string): Promise<string[]> {
   const migrations = migrationsFor(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).map((r) => r.migrationName);
 }
