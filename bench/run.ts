@@ -1,6 +1,8 @@
 // npm run bench [http|feeds|ingest ...]: prints figures for BENCHMARKS.md. Benchmarks, never timed tests.
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
 import { largeSchedule } from '../test/support/schedules.js';
@@ -364,7 +366,68 @@ async function databaseBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, database: databaseBench };
+/** A large ingested object read back: 16 concurrent whole GETs, then every location page by page. */
+async function objectsBench() {
+  const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-bench-objects-'));
+  try {
+    const rows = 300_000;
+    let svc = await startBuiltService({ CATRISK_STATE_DIR: stateDir });
+    const api0 = svc.urls.api!;
+    const key = await signup(api0);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` };
+    const form = new FormData();
+    form.append('file', new Blob([largeSchedule(rows)], { type: 'text/csv' }), 'bench.csv');
+    form.append('currency', 'USD');
+    const location = (await fetch(`${api0}/ingest`, { method: 'POST', headers, body: form })).headers.get('location')!;
+    let job: { status: string; result?: { objects: Array<{ links: { self: string } }> } };
+    do {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await (await fetch(`${api0}${location}`, { headers })).json()) as typeof job;
+    } while (job.status === 'queued' || job.status === 'running');
+    const path = job.result!.objects[0]!.links.self;
+    // A fresh process, so its peak RSS is the reads' alone.
+    await svc.stop();
+    svc = await startBuiltService({ CATRISK_STATE_DIR: stateDir });
+    const api = svc.urls.api!;
+    const drain = async (url: string) => {
+      const response = await fetch(url, { headers });
+      let n = 0;
+      for await (const chunk of response.body!) n += (chunk as Uint8Array).byteLength;
+      return n;
+    };
+    const rssBefore = peakRssMb(svc.child.pid!);
+    const t0 = performance.now();
+    const sizes = await Promise.all(Array.from({ length: 16 }, () => drain(`${api}${path}`)));
+    print({
+      bench: '16 concurrent GET /objects/{id} of one large object', rows, object_mb: Number((sizes[0]! / 2 ** 20).toFixed(1)),
+      wall_s: Number(((performance.now() - t0) / 1000).toFixed(2)), service_peak_rss_mb_before: rssBefore, service_peak_rss_mb: peakRssMb(svc.child.pid!),
+    });
+    const t1 = performance.now();
+    let next: string | null = `${path}/locations?limit=1000`;
+    let pages = 0;
+    let seen = 0;
+    const times: number[] = [];
+    while (next) {
+      const t = performance.now();
+      const page = (await (await fetch(`${api}${next}`, { headers })).json()) as { locations: unknown[]; page: { next: string | null } };
+      times.push(performance.now() - t);
+      seen += page.locations.length;
+      next = page.page.next;
+      pages += 1;
+    }
+    times.sort((a, b) => a - b);
+    print({
+      bench: 'GET /objects/{id}/locations, every page of 1,000 following page.next', pages, locations: seen,
+      wall_s: Number(((performance.now() - t1) / 1000).toFixed(2)), p50_ms: Number(times[Math.floor(times.length / 2)]!.toFixed(1)),
+      p99_ms: Number(times[Math.floor(times.length * 0.99)]!.toFixed(1)), service_peak_rss_mb: peakRssMb(svc.child.pid!),
+    });
+    await svc.stop();
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

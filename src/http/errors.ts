@@ -59,6 +59,7 @@ export function genericCode(status: number): string {
     case 404: return 'not_found';
     case 405: return 'method_not_allowed';
     case 413: return 'payload_too_large';
+    case 412: return 'precondition_failed';
     case 415: return 'unsupported_media_type';
     case 429: return 'rate_limited';
     case 500: return 'internal_error';
@@ -91,8 +92,10 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'no_event_catalogue', status: [404], meaning: 'no catalog for the peril, feed or vintage asked, or the peril\'s record is a gridded series' },
   { code: 'no_event_footprint', status: [404], meaning: 'report-extract events have no footprint' },
   { code: 'not_found', status: [404], meaning: 'no such route, or no such object, job or account for the presented key' },
+  { code: 'object_changed', status: [409], meaning: 'the object\'s priced terms changed while a price ran; no premium written; on the price job' },
   { code: 'outside_feed_coverage', status: [422], meaning: 'no pinned snapshot covers the point' },
   { code: 'payload_too_large', status: [413], meaning: 'ingest file over 32 MB, or a body over its route\'s limit' },
+  { code: 'precondition_failed', status: [412], meaning: 'If-Match names no current version of the object (it changed since it was read); read it again' },
   { code: 'rate_limited', status: [429], meaning: 'the key (or address) is over its request limit; carries Retry-After' },
   { code: 'server_error', status: [500], meaning: 'a 5xx with no more specific code' },
   { code: 'unauthenticated', status: [401], meaning: 'the credential that arrived is wrong; never an expiry' },

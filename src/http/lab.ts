@@ -88,12 +88,13 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     const { accountId } = callerOf(request);
     const spec = normalizedSpec(request.body);
     const exposure = spec.exposure as { object_id?: string };
-    if (exposure.object_id !== undefined && !(await services.objects.getJson(exposure.object_id, accountId))) {
+    if (exposure.object_id !== undefined && !(await services.objects.head(exposure.object_id, accountId))) {
       throw refusals.notFound(`No object ${exposure.object_id} for this key`);
     }
     const id = `run_${contentAddress(spec).slice(0, 32)}`;
-    const fresh = await services.labRuns.addOwner({ run_id: id, account_id: accountId, job_id: null, spec: canonicalJson(spec), created_at: new Date().toISOString() });
-    if (fresh) await services.accounts.recordUsage(accountId, 'model_run', id);
+    await services.labRuns.addOwner({ run_id: id, account_id: accountId, job_id: null, spec: canonicalJson(spec), created_at: new Date().toISOString() });
+    // Recorded once per account and run however often it is submitted (and after a lost answer).
+    await services.accounts.recordUsage(accountId, 'model_run', id);
     const owner = (await services.labRuns.owner(id, accountId))!;
     const stored = await services.labRuns.result(id);
     if (stored === undefined && (owner.job_id === null || (await services.jobs.get(owner.job_id, accountId))?.status === 'failed')) {

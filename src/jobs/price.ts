@@ -3,7 +3,8 @@
 import type { Services } from '../services.js';
 import { technicalPrice, isPriceRefusal, type PriceDocument } from '../domain/pricing/technical-price.js';
 import type { StructureTerms } from '../domain/backtest/structure.js';
-import { applyPrice } from '../domain/risk-object/price.js';
+import { applyPrice, priceRecorded, samePricedInputs } from '../domain/risk-object/price.js';
+import { PRICED_INPUTS } from '../domain/risk-object/patch.js';
 import { canonicalJson, contentAddress } from '../http/canonical-json.js';
 import { ApiError } from '../http/errors.js';
 import type { FeedStore } from '../feeds/store.js';
@@ -25,14 +26,21 @@ export async function priceTask(input: PriceTaskInput, store: FeedStore | undefi
 export function priceHandler(services: Services): JobHandler {
   return async (job) => {
     const { object_id: objectId, window } = job.input as { object_id: string; window: Window };
-    const object = await services.objects.get(objectId, job.accountId);
-    if (!object) throw new ApiError(404, 'not_found', `Object ${objectId} no longer exists.`);
-    const input: PriceTaskInput = { objectId, terms: termsOf(object), window, feedsDir: services.config.feedsDir };
+    const priced = await services.objects.get(objectId, job.accountId);
+    if (!priced) throw new ApiError(404, 'not_found', `Object ${objectId} no longer exists.`);
+    const input: PriceTaskInput = { objectId, terms: termsOf(priced), window, feedsDir: services.config.feedsDir };
     const document = JSON.parse(await runTask<string>('price', input)) as PriceDocument & { id: string };
-    // Re-read: the object written is the one stored now, with the premium and the run recorded.
-    const current = await services.objects.get(objectId, job.accountId);
-    if (!current) throw new ApiError(404, 'not_found', `Object ${objectId} no longer exists.`);
-    await services.objects.replace(job.accountId, applyPrice(current, document, job.id, new Date().toISOString()));
+    // Written under compare-and-set, and only while the object holds exactly the terms priced: a
+    // PATCH of another block meanwhile is kept, a PATCH of a priced input fails the job.
+    const written = await services.objects.update(objectId, job.accountId, (current) => {
+      if (!samePricedInputs(priced, current)) {
+        throw new ApiError(409, 'object_changed',
+          `Object ${objectId}'s priced terms (${PRICED_INPUTS.join(', ')}) changed while the price ran; no premium was written. Price it again.`);
+      }
+      if (priceRecorded(current, document.id, job.id)) return { value: undefined };
+      return { write: applyPrice(current, document, job.id, new Date().toISOString()), value: undefined };
+    });
+    if (!written) throw new ApiError(404, 'not_found', `Object ${objectId} no longer exists.`);
     await services.accounts.recordUsage(job.accountId, 'model_run', document.id);
     return document;
   };

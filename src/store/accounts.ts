@@ -70,14 +70,19 @@ export class AccountStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Records a metered unit unless the account is cancelled (nothing is recorded after). */
+  /**
+   * Records a metered unit once per account, unit and subject, unless the account is cancelled
+   * (nothing is recorded after). Idempotent: a re-run or a repeated run records nothing more;
+   * true only when this call recorded it.
+   */
   async recordUsage(accountId: string, unit: 'object' | 'model_run', subjectId: string, now = new Date()): Promise<boolean> {
     const account = await this.account(accountId);
     if (!account || account.status !== 'active') return false;
-    await this.db.insertInto('usage')
+    const result = await this.db.insertInto('usage')
       .values({ id: randomUUID(), account_id: accountId, unit, subject_id: subjectId, recorded_at: now.toISOString() })
-      .execute();
-    return true;
+      .onConflict((oc) => oc.columns(['account_id', 'unit', 'subject_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
   async usage(accountId: string) {

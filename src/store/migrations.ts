@@ -1,6 +1,7 @@
 // One migration set for SQLite and PostgreSQL, applied at start. Portable types only.
 import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database.js';
+import { writeObjectChunks } from './object-chunks.js';
 
 const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
   '0001_foundation': {
@@ -114,13 +115,45 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0005_object_versions_chunks_and_usage_keys': {
+    async up(db: Kysely<any>) {
+      // Every write of an object is a compare-and-set on its version (lost updates were possible).
+      await db.schema.alterTable('objects').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema.alterTable('objects').addColumn('size', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      // The canonical bytes in chunks, kept per version, so a large object is served a chunk at a
+      // time and a read streaming one version is not torn by a write of the next.
+      await db.schema.createTable('object_chunks')
+        .addColumn('object_id', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('bytes', dialect === 'postgres' ? sql`bytea` : sql`blob`, (c) => c.notNull())
+        .addPrimaryKeyConstraint('object_chunks_pk', ['object_id', 'version', 'seq'])
+        .execute();
+      // Stored documents move into chunks one object at a time (a large one is never held twice over).
+      for (let after = ''; ;) {
+        const row = await db.selectFrom('objects').select(['id', 'document']).where('id', '>', after).orderBy('id').limit(1).executeTakeFirst();
+        if (!row) break;
+        const bytes = Buffer.from(row.document as string, 'utf8');
+        await writeObjectChunks(db, row.id, 1, bytes);
+        await db.updateTable('objects').set({ size: bytes.byteLength }).where('id', '=', row.id).execute();
+        after = row.id;
+      }
+      await db.schema.alterTable('objects').dropColumn('document').execute();
+      // A metered unit is recorded once per account, unit and subject (a re-run records nothing).
+      await sql`delete from usage where exists (select 1 from usage earlier where earlier.account_id = usage.account_id
+        and earlier.unit = usage.unit and earlier.subject_id = usage.subject_id
+        and (earlier.recorded_at < usage.recorded_at or (earlier.recorded_at = usage.recorded_at and earlier.id < usage.id)))`.execute(db);
+      await db.schema.createIndex('usage_once').on('usage').columns(['account_id', 'unit', 'subject_id']).unique().execute();
+    },
+  },
 });
 
-export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+/** Applies every migration, or those up to `target` (tests build an older database that way). */
+export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string): Promise<string[]> {
   const migrations = migrationsFor(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).map((r) => r.migrationName);
 }

@@ -1,9 +1,34 @@
-// Uploaded schedules and risk objects: the only SQL about them.
+// Uploaded schedules and risk objects: the only SQL about them. Every write of an object is a
+// compare-and-set on its version; its canonical bytes live in object_chunks, per version.
+import { Buffer } from 'node:buffer';
 import type { Kysely } from 'kysely';
 import type { Tables } from './tables.js';
 import { canonicalJson } from '../http/canonical-json.js';
+import { CHUNK_BYTES, writeObjectChunks } from './object-chunks.js';
 
 export type RiskObjectDocument = Record<string, unknown> & { id: string; status: string };
+
+/** What is known of an object without reading its document. */
+export interface ObjectHead {
+  version: number;
+  /** Bytes of the canonical JSON of that version. */
+  size: number;
+}
+
+export interface StoredObject extends ObjectHead {
+  document: RiskObjectDocument;
+}
+
+/** The outcome of a change given to update: a document to write, or nothing to write. */
+export interface Change<T> {
+  write?: RiskObjectDocument;
+  value: T;
+}
+
+/** A write lost its compare-and-set this many times in a row: the object is too busy to change now. */
+const UPDATE_ATTEMPTS = 500;
+
+export class ObjectBusy extends Error {}
 
 export class ObjectStore {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -26,32 +51,91 @@ export class ObjectStore {
     return this.insertJson(accountId, document.id, document.status, canonicalJson(document), now);
   }
 
-  /** As insert, for a document already written as canonical JSON text (large objects are written off-thread). */
-  async insertJson(accountId: string, id: string, status: string, json: string, now = new Date()): Promise<boolean> {
+  /** As insert, for a document already written as canonical JSON (large objects are written off-thread). */
+  async insertJson(accountId: string, id: string, status: string, json: string | Uint8Array, now = new Date()): Promise<boolean> {
     const at = now.toISOString();
-    const result = await this.db.insertInto('objects')
-      .values({ id, account_id: accountId, status, document: json, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.insertInto('objects')
+        .values({ id, account_id: accountId, status, version: 1, size: bytes.byteLength, created_at: at, updated_at: at })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+      await writeObjectChunks(trx, id, 1, bytes);
+      return true;
+    });
+  }
+
+  async head(id: string, accountId: string): Promise<ObjectHead | undefined> {
+    const row = await this.db.selectFrom('objects').select(['version', 'size'])
+      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return row ? { version: Number(row.version), size: Number(row.size) } : undefined;
+  }
+
+  /** The object with the version it was read at, from one statement (one consistent snapshot). */
+  async read(id: string, accountId: string): Promise<StoredObject | undefined> {
+    const rows = await this.db.selectFrom('objects')
+      .innerJoin('object_chunks', (j) => j.onRef('object_chunks.object_id', '=', 'objects.id').onRef('object_chunks.version', '=', 'objects.version'))
+      .select(['objects.version', 'objects.size', 'object_chunks.bytes'])
+      .where('objects.id', '=', id).where('objects.account_id', '=', accountId)
+      .orderBy('object_chunks.seq').execute();
+    if (rows.length === 0) return undefined;
+    const text = Buffer.concat(rows.map((r) => r.bytes)).toString('utf8');
+    return { version: Number(rows[0]!.version), size: Number(rows[0]!.size), document: JSON.parse(text) as RiskObjectDocument };
   }
 
   async get(id: string, accountId: string): Promise<RiskObjectDocument | undefined> {
-    const row = await this.db.selectFrom('objects').select('document')
-      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-    return row ? JSON.parse(row.document) as RiskObjectDocument : undefined;
+    return (await this.read(id, accountId))?.document;
   }
 
-  /** The stored canonical JSON text, sent as is (a large object is never parsed to be read). */
-  async getJson(id: string, accountId: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('objects').select('document')
-      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-    return row?.document;
+  /**
+   * The stored canonical bytes of one version from a byte offset on, a chunk at a time, read only as
+   * the consumer asks (a 100 MB object is never held whole). Throws if the version was superseded
+   * twice while being read (its chunks are gone): the reader must start again.
+   */
+  async *bytes(id: string, head: ObjectHead, from = 0): AsyncGenerator<Buffer> {
+    for (let seq = Math.floor(from / CHUNK_BYTES), at = seq * CHUNK_BYTES; at < head.size; seq += 1, at += CHUNK_BYTES) {
+      const row = await this.db.selectFrom('object_chunks').select('bytes')
+        .where('object_id', '=', id).where('version', '=', head.version).where('seq', '=', seq).executeTakeFirst();
+      if (!row) throw new Error(`object ${id} version ${head.version} was superseded while being read`);
+      const chunk = Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+      yield at < from ? chunk.subarray(from - at) : chunk;
+    }
   }
 
-  async replace(accountId: string, document: RiskObjectDocument, now = new Date()): Promise<void> {
-    await this.db.updateTable('objects')
-      .set({ status: document.status, document: canonicalJson(document), updated_at: now.toISOString() })
-      .where('id', '=', document.id).where('account_id', '=', accountId).execute();
+  /**
+   * Writes the document as the next version if the stored one is still expectedVersion; the new
+   * version, or undefined when another write came first. The previous version's chunks are kept
+   * (a read streaming it is not cut off); older ones are removed.
+   */
+  async replaceIf(accountId: string, document: RiskObjectDocument, expectedVersion: number, now = new Date()): Promise<number | undefined> {
+    const bytes = Buffer.from(canonicalJson(document), 'utf8');
+    const version = expectedVersion + 1;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('objects')
+        .set({ status: document.status, version, size: bytes.byteLength, updated_at: now.toISOString() })
+        .where('id', '=', document.id).where('account_id', '=', accountId).where('version', '=', expectedVersion)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      await writeObjectChunks(trx, document.id, version, bytes);
+      await trx.deleteFrom('object_chunks').where('object_id', '=', document.id).where('version', '<', expectedVersion).execute();
+      return version;
+    });
+  }
+
+  /**
+   * Read-modify-write without lost updates: change sees the stored object and is applied again to
+   * the newer object whenever another write came first. undefined when there is no such object.
+   */
+  async update<T>(id: string, accountId: string, change: (object: RiskObjectDocument, version: number) => Change<T>, now = new Date()): Promise<{ version: number; value: T } | undefined> {
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
+      const stored = await this.read(id, accountId);
+      if (!stored) return undefined;
+      const outcome = change(stored.document, stored.version);
+      if (!outcome.write) return { version: stored.version, value: outcome.value };
+      const version = await this.replaceIf(accountId, outcome.write, stored.version, now);
+      if (version !== undefined) return { version, value: outcome.value };
+    }
+    throw new ObjectBusy(`object ${id} changed ${UPDATE_ATTEMPTS} times while one change was being written`);
   }
 }

@@ -60,10 +60,19 @@ export interface ObjectsTable {
   id: string;
   account_id: string;
   status: string;
-  /** JSON text of the canonical risk object. */
-  document: string;
+  /** Bumped by every write; the compare-and-set token and the ETag. */
+  version: number;
+  /** Length in bytes of the current version's canonical JSON (its chunks in object_chunks). */
+  size: number;
   created_at: string;
   updated_at: string;
+}
+
+export interface ObjectChunksTable {
+  object_id: string;
+  version: number;
+  seq: number;
+  bytes: Uint8Array;
 }
 
 export interface StructuresTable {
@@ -106,6 +115,7 @@ export interface Tables {
   backtests: BacktestsTable;
   uploads: UploadsTable;
   objects: ObjectsTable;
+  object_chunks: ObjectChunksTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   jobs: JobsTable;

@@ -1,5 +1,18 @@
 // Writing a technical price to its object: the premium, status priced, the run in provenance.
-import type { RiskObject } from './patch.js';
+import { isDeepStrictEqual } from 'node:util';
+import { PRICED_INPUTS, type RiskObject } from './patch.js';
+
+/** True when both objects hold the same blocks a price is computed from (absent equals absent). */
+export function samePricedInputs(a: RiskObject, b: RiskObject): boolean {
+  return PRICED_INPUTS.every((block) => isDeepStrictEqual(a[block] ?? null, b[block] ?? null));
+}
+
+/** True when this job already wrote this price to the object (a job run again after a crash). */
+export function priceRecorded(object: RiskObject, priceId: string, jobId: string): boolean {
+  const premium = object.technical_premium as { price_id?: string } | undefined;
+  const runs = ((object.provenance as { runs?: Array<Record<string, unknown>> } | undefined)?.runs ?? []);
+  return premium?.price_id === priceId && runs.some((r) => r.kind === 'price' && r.run_id === priceId && r.job_id === jobId);
+}
 
 interface PriceLike {
   id: string;

@@ -1,10 +1,13 @@
 // Risk objects of the caller's account: create, read, PATCH.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { RISK_OBJECT_SCHEMA_VERSION } from '../../domain/risk-object/from-ingest.js';
 import { riskObjectViolations } from '../../domain/risk-object/schema.js';
 import { applyPatch } from '../../domain/risk-object/patch.js';
+import { LocationScanner, type LocationMark } from '../../domain/risk-object/location-scan.js';
+import { ObjectBusy, type Change, type RiskObjectDocument } from '../../store/objects.js';
 import { ApiError, refusals } from '../errors.js';
 import { callerOf, requireActive } from './accounts.js';
 import { acceptJob } from './jobs.js';
@@ -40,21 +43,52 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     const { accountId } = callerOf(request);
     await services.objects.insert(accountId, object);
     await services.accounts.recordUsage(accountId, 'object', id);
-    return reply.code(201).header('location', `/objects/${id}`).send(object);
+    return reply.code(201).header('location', `/objects/${id}`).header('etag', entityTag(1)).send(object);
   });
 
   app.get('/objects/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const json = await services.objects.getJson(id, callerOf(request).accountId);
-    if (json === undefined) throw refusals.notFound(`No object ${id} for this key`);
-    return reply.type('application/json; charset=utf-8').send(json);
+    const head = await services.objects.head(id, callerOf(request).accountId);
+    if (!head) throw refusals.notFound(`No object ${id} for this key`);
+    const tag = entityTag(head.version);
+    reply.header('etag', tag);
+    if (ifNoneMatchHolds(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    // The stored canonical bytes, a chunk at a time as the client reads them: never parsed, never
+    // held whole (a 100 MB object costs about one chunk per reader).
+    return reply.type('application/json; charset=utf-8').header('content-length', head.size)
+      .send(Readable.from(services.objects.bytes(id, head), { objectMode: false }));
+  });
+
+  app.get('/objects/:id/locations', async (request) => {
+    const { id } = request.params as { id: string };
+    const query = locationQuery(request.query);
+    const head = await services.objects.head(id, callerOf(request).accountId);
+    if (!head) throw refusals.notFound(`No object ${id} for this key`);
+    const mark = resumeMark(query.resume, id, head.version, query.offset);
+    const scanner = new LocationScanner(query.offset, query.limit, mark);
+    for await (const chunk of services.objects.bytes(id, head, mark?.offset ?? 0)) {
+      if (scanner.feed(chunk)) break;
+    }
+    const page = scanner.page();
+    let next: string | null = null;
+    if (page.next) {
+      const params = new URLSearchParams({ limit: String(query.limit), offset: String(page.next.index), resume: resumeToken(id, head.version, page.next) });
+      next = `/objects/${id}/locations?${params.toString()}`;
+    }
+    return {
+      schema_version: LOCATION_PAGE_SCHEMA_VERSION,
+      object_id: id,
+      locations: page.items.map((bytes) => JSON.parse(bytes.toString('utf8')) as unknown),
+      page: { limit: query.limit, offset: query.offset, next },
+      links: { self: `/objects/${id}/locations?${new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) }).toString()}`, object: `/objects/${id}` },
+    };
   });
 
   app.post('/objects/:id/price', async (request, reply) => {
     const { id } = request.params as { id: string };
     await requireActive(services, request);
     const { accountId } = callerOf(request);
-    if (!(await services.objects.getJson(id, accountId))) throw refusals.notFound(`No object ${id} for this key`);
+    if (!(await services.objects.head(id, accountId))) throw refusals.notFound(`No object ${id} for this key`);
     const body = (request.body ?? {}) as Record<string, unknown>;
     if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
       throw refusals.invalidRequest(422, 'The price request body is empty or {}: the object\'s own terms are priced (vary them with PATCH or a structure).',
@@ -63,14 +97,99 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     return acceptJob(services, reply, { accountId, verb: 'price', subject: { object_id: id }, input: { object_id: id, window: null } });
   });
 
-  app.patch('/objects/:id', async (request) => {
+  app.patch('/objects/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
-    const object = await services.objects.get(id, accountId);
-    if (!object) throw refusals.notFound(`No object ${id} for this key`);
-    const outcome = applyPatch(object, request.body, new Date().toISOString());
-    if (!outcome.ok) throw refusals.invalidRequest(422, outcome.message, outcome.details);
-    if (outcome.changed.length > 0) await services.objects.replace(accountId, outcome.object);
-    return outcome.object;
+    const condition = ifMatchTags(request.headers['if-match']);
+    const at = new Date().toISOString();
+    // Applied to the stored object under compare-and-set: a concurrent write makes it read and
+    // apply again, so no PATCH answered 200 is lost. With If-Match, the version read must be one named.
+    const written = await updateObject(services, id, accountId, (object, version) => {
+      if (condition !== undefined && !condition.some((tag) => tag === '*' || tag === entityTag(version))) {
+        throw new ApiError(412, 'precondition_failed',
+          `If-Match names ${condition.join(', ')}; the object is now at ${entityTag(version)} (it changed since it was read). GET it, re-apply the change and send again.`);
+      }
+      const outcome = applyPatch(object, request.body, at);
+      if (!outcome.ok) throw refusals.invalidRequest(422, outcome.message, outcome.details);
+      return { write: outcome.changed.length > 0 ? outcome.object : undefined, value: outcome.object };
+    });
+    if (!written) throw refusals.notFound(`No object ${id} for this key`);
+    return reply.header('etag', entityTag(written.version)).send(written.value);
   });
+}
+
+export const LOCATION_PAGE_SCHEMA_VERSION = '0.1.0';
+/** Page size of GET /objects/{id}/locations (as the event catalog's). */
+export const LOCATION_PAGE = { default: 100, ceiling: 1000 } as const;
+
+/** A strong validator: the bytes of one version of an object never change. */
+export function entityTag(version: number): string {
+  return `"${version}"`;
+}
+
+/** The entity tags of If-Match ('*' included); weak tags never match a strong comparison. */
+function ifMatchTags(header: string | string[] | undefined): string[] | undefined {
+  if (header === undefined) return undefined;
+  return (Array.isArray(header) ? header.join(',') : header).split(',').map((t) => t.trim()).filter((t) => t !== '');
+}
+
+function ifNoneMatchHolds(header: string | string[] | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  // If-None-Match compares weakly: W/"3" names version 3 as well.
+  return (ifMatchTags(header) ?? []).some((t) => t === '*' || t.replace(/^W\//, '') === tag);
+}
+
+/** ObjectStore.update with a store too busy to write answered as a retryable 503. */
+export async function updateObject<T>(services: Services, id: string, accountId: string, change: (object: RiskObjectDocument, version: number) => Change<T>) {
+  try {
+    return await services.objects.update(id, accountId, change);
+  } catch (error) {
+    if (error instanceof ObjectBusy) throw new ApiError(503, 'server_error', `Object ${id} is being changed by many writers at once; send again.`, undefined, { 'retry-after': '1' });
+    throw error;
+  }
+}
+
+interface LocationQuery { limit: number; offset: number; resume: string | undefined }
+
+function locationQuery(raw: unknown): LocationQuery {
+  const faults: string[] = [];
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
+    if (!['limit', 'offset', 'resume'].includes(key)) faults.push(`unknown parameter ${key} (read: limit, offset, resume)`);
+    else if (typeof value !== 'string') faults.push(`parameter ${key} is given more than once`);
+    else query[key] = value;
+  }
+  const integer = (key: string, fallback: number, min: number, max: number) => {
+    const text = query[key];
+    if (text === undefined) return fallback;
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+      faults.push(`${key} must be an integer from ${min} to ${max}, got "${text.slice(0, 40)}"`);
+      return fallback;
+    }
+    return Number(text);
+  };
+  const limit = integer('limit', LOCATION_PAGE.default, 1, LOCATION_PAGE.ceiling);
+  const offset = integer('offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
+  return { limit, offset, resume: query.resume };
+}
+
+// A next link carries where its first location starts in the stored bytes, signed so that only a
+// hint this process wrote is trusted; any other (another process, an older version, edited) is
+// ignored and the page is found by counting from the start, with the same answer.
+const RESUME_KEY = randomBytes(32);
+
+function resumeSignature(id: string, version: number, mark: LocationMark): string {
+  return createHmac('sha256', RESUME_KEY).update(`${id}.${version}.${mark.index}.${mark.offset}`).digest('base64url').slice(0, 22);
+}
+
+function resumeToken(id: string, version: number, mark: LocationMark): string {
+  return `${version}.${mark.offset}.${resumeSignature(id, version, mark)}`;
+}
+
+function resumeMark(token: string | undefined, id: string, version: number, offset: number): LocationMark | undefined {
+  const match = token === undefined ? null : /^(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{22})$/.exec(token);
+  if (!match || Number(match[1]) !== version) return undefined;
+  const mark = { index: offset, offset: Number(match[2]) };
+  return match[3] === resumeSignature(id, version, mark) ? mark : undefined;
 }
