@@ -2,6 +2,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AccountsTable, Tables } from './tables.js';
+import { preparedQuery } from './prepared.js';
 
 export type Account = AccountsTable;
 
@@ -19,7 +20,20 @@ export function secretDigest(secret: string): string {
 }
 
 export class AccountStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  // Every keyed request reads these: compiled once (see prepared.ts).
+  private readonly keyOfDigest;
+  private readonly accountById;
+  private readonly accountAndKeys;
+
+  constructor(private readonly db: Kysely<Tables>) {
+    this.keyOfDigest = preparedQuery(db, 1, (digest: string) => db.selectFrom('api_keys')
+      .select(['id as key_id', 'account_id']).where('secret_digest', '=', digest));
+    this.accountById = preparedQuery(db, 1, (id: string) => db.selectFrom('accounts').selectAll().where('id', '=', id));
+    this.accountAndKeys = preparedQuery(db, 1, (id: string) => db.selectFrom('accounts')
+      .innerJoin('api_keys', 'api_keys.account_id', 'accounts.id')
+      .selectAll('accounts').select(['api_keys.id as key_id', 'api_keys.created_at as key_created_at'])
+      .where('accounts.id', '=', id).orderBy('api_keys.created_at').orderBy('api_keys.id'));
+  }
 
   async signup(input: { label?: string; email?: string }, now = new Date()): Promise<{ account: Account; key: IssuedKey }> {
     const created_at = now.toISOString();
@@ -43,19 +57,16 @@ export class AccountStore {
   }
 
   async keyByDigest(digest: string): Promise<{ key_id: string; account_id: string } | undefined> {
-    return this.db.selectFrom('api_keys').select(['id as key_id', 'account_id'])
-      .where('secret_digest', '=', digest).executeTakeFirst();
+    return (await this.keyOfDigest(digest))[0];
   }
 
   async account(id: string): Promise<Account | undefined> {
-    return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return (await this.accountById(id))[0];
   }
 
   /** The account and its keys in one round trip (GET /account is the hottest keyed read). */
   async accountWithKeys(id: string): Promise<{ account: Account; keys: Array<{ id: string; created_at: string }> } | undefined> {
-    const rows = await this.db.selectFrom('accounts').innerJoin('api_keys', 'api_keys.account_id', 'accounts.id')
-      .selectAll('accounts').select(['api_keys.id as key_id', 'api_keys.created_at as key_created_at'])
-      .where('accounts.id', '=', id).orderBy('api_keys.created_at').orderBy('api_keys.id').execute();
+    const rows = await this.accountAndKeys(id);
     const first = rows[0];
     if (!first) return undefined;
     const { key_id: _k, key_created_at: _c, ...account } = first;
