@@ -2,20 +2,9 @@
 // If-Match lets exactly one writer per version win, a price is written only for the terms it
 // priced, and metering records one unit per distinct run.
 import assert from 'node:assert/strict';
-import { call, eachDialect, envelopeFaults, signup, startService, waitForJob, type TestService } from '../support/service.js';
-import { form, smallSchedule } from '../support/schedules.js';
+import { call, eachDialect, envelopeFaults, signup, startService, waitForJob } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
-
-async function ingested(svc: TestService, key: string): Promise<string> {
-  const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(smallSchedule(2), { type: 'text/csv', currency: 'USD' }) });
-  return (await waitForJob(svc.api, key, accepted.headers.get('location')!)).result.objects[0].links.self;
-}
-
-async function price(svc: TestService, key: string, objectPath: string) {
-  const accepted = await call(svc.api, 'POST', `${objectPath}/price`, { key, body: {} });
-  assert.equal(accepted.status, 202, accepted.text);
-  return waitForJob(svc.api, key, accepted.headers.get('location')!, 60_000);
-}
+import { ingestedObject, priceObject } from '../support/objects.js';
 
 const WRITERS = 50;
 
@@ -23,7 +12,7 @@ eachDialect('50 concurrent PATCHes: every 200 is persisted and provenance keeps 
   const svc = await startService(dialect);
   try {
     const { key } = await signup(svc.api);
-    const path = await ingested(svc, key);
+    const path = await ingestedObject(svc, key);
     const before = (await call(svc.api, 'GET', path, { key })).body;
     // Each writer names a different insured, so each PATCH is a change with its own provenance entry.
     const answers = await Promise.all(Array.from({ length: WRITERS }, (_, i) =>
@@ -53,7 +42,7 @@ eachDialect('If-Match: one PATCH wins per version, the rest answer 412 precondit
   const svc = await startService(dialect);
   try {
     const { key } = await signup(svc.api);
-    const path = await ingested(svc, key);
+    const path = await ingestedObject(svc, key);
     const read = await call(svc.api, 'GET', path, { key });
     const tag = read.headers.get('etag')!;
     assert.match(tag, /^"\d+"$/);
@@ -93,7 +82,7 @@ eachDialect('a PATCH of the limit while the price runs never leaves the old limi
   const svc = await startService(dialect);
   try {
     const { key } = await signup(svc.api);
-    const path = await ingested(svc, key);
+    const path = await ingestedObject(svc, key);
     const terms = ACCEPTANCE_BODIES.flood as { financial_structure: { limit: number } };
     assert.equal((await call(svc.api, 'PATCH', path, { key, body: terms })).status, 200);
     let raced = 0;
@@ -109,7 +98,7 @@ eachDialect('a PATCH of the limit while the price runs never leaves the old limi
       assert.equal(object.financial_structure.limit, limit, 'the PATCH is never overwritten');
       if (object.status === 'priced') {
         // A priced object's premium is the price of the terms it holds now (price ids are content addresses).
-        const again = await price(svc, key, path);
+        const again = await priceObject(svc, key, path);
         assert.equal(again.status, 'succeeded');
         assert.equal(object.technical_premium.price_id, again.result.id, 'priced with the terms it holds');
         assert.equal(object.technical_premium.amount, again.result.technical_premium.amount);
@@ -132,11 +121,11 @@ eachDialect('metering: three price runs of the same terms count once; every crea
   const svc = await startService(dialect);
   try {
     const { key, accountId } = await signup(svc.api);
-    const path = await ingested(svc, key);
+    const path = await ingestedObject(svc, key);
     assert.equal((await call(svc.api, 'PATCH', path, { key, body: ACCEPTANCE_BODIES.flood })).status, 200);
     const ids = new Set<string>();
     for (let i = 0; i < 3; i += 1) {
-      const job = await price(svc, key, path);
+      const job = await priceObject(svc, key, path);
       assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
       ids.add(job.result.id);
     }
@@ -146,7 +135,7 @@ eachDialect('metering: three price runs of the same terms count once; every crea
     assert.equal(usage.units.objects, 1);
     // Other terms are another run.
     assert.equal((await call(svc.api, 'PATCH', path, { key, body: { financial_structure: { currency: 'USD', limit: 7000000, attachment: 0 } } })).status, 200);
-    assert.equal((await price(svc, key, path)).status, 'succeeded');
+    assert.equal((await priceObject(svc, key, path)).status, 'succeeded');
     usage = (await call(svc.api, 'GET', '/usage', { key })).body;
     assert.equal(usage.units.model_runs, 2);
     // A job run again after a crash records nothing more: the store records a unit once, concurrently too.

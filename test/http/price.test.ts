@@ -2,20 +2,9 @@
 // technical_premium), the burn equal to the backtest's mean, the premium re-derived from the stated
 // parameters, refusals on the job, draft after a move, metering and tenancy.
 import assert from 'node:assert/strict';
-import { call, eachDialect, signup, startService, waitForJob, type TestService } from '../support/service.js';
-import { form, smallSchedule } from '../support/schedules.js';
+import { call, eachDialect, signup, startService, waitForJob } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
-
-async function ingested(svc: TestService, key: string): Promise<string> {
-  const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(smallSchedule(2), { type: 'text/csv', currency: 'USD' }) });
-  return (await waitForJob(svc.api, key, accepted.headers.get('location')!)).result.objects[0].links.self;
-}
-
-async function price(svc: TestService, key: string, objectPath: string) {
-  const accepted = await call(svc.api, 'POST', `${objectPath}/price`, { key, body: {} });
-  assert.equal(accepted.status, 202, accepted.text);
-  return waitForJob(svc.api, key, accepted.headers.get('location')!, 60_000);
-}
+import { ingestedObject, priceObject } from '../support/objects.js';
 
 const cents = (x: number) => Math.round(x * 100) / 100;
 
@@ -23,10 +12,10 @@ eachDialect('pricing the acceptance examples writes a technical premium the docu
   const svc = await startService(dialect);
   try {
     const { key } = await signup(svc.api);
-    const objectPath = await ingested(svc, key);
+    const objectPath = await ingestedObject(svc, key);
     for (const peril of ['earthquake', 'flood', 'weather_station', 'wildfire', 'tropical_cyclone']) {
       await call(svc.api, 'PATCH', objectPath, { key, body: ACCEPTANCE_BODIES[peril] });
-      const job = await price(svc, key, objectPath);
+      const job = await priceObject(svc, key, objectPath);
       assert.equal(job.status, 'succeeded', `${peril}: ${JSON.stringify(job.error)}`);
       const doc = job.result;
       assert.match(doc.statement, /not a quote/);
@@ -65,8 +54,8 @@ eachDialect('pricing the acceptance examples writes a technical premium the docu
       assert.ok(Math.abs(doc.multiple_of_expected_loss - doc.technical_premium.amount / doc.blend.expected_loss) < 1e-6);
     }
     // The same object, terms and snapshot give the same bytes.
-    const a = await price(svc, key, objectPath);
-    const b = await price(svc, key, objectPath);
+    const a = await priceObject(svc, key, objectPath);
+    const b = await priceObject(svc, key, objectPath);
     assert.deepEqual(a.result, b.result);
     // Five distinct runs; pricing the last terms twice more is the same run (same price id), metered once.
     assert.equal((await call(svc.api, 'GET', '/usage', { key })).body.units.model_runs, 5, 'each distinct price run is metered once');
@@ -85,9 +74,9 @@ eachDialect('price refusals: on the request and on the job', async (dialect) => 
   try {
     const a = await signup(svc.api);
     const b = await signup(svc.api);
-    const objectPath = await ingested(svc, a.key);
+    const objectPath = await ingestedObject(svc, a.key);
     // No trigger or financial structure: refused on the job.
-    const bare = await price(svc, a.key, objectPath);
+    const bare = await priceObject(svc, a.key, objectPath);
     assert.equal(bare.status, 'failed');
     assert.equal(bare.error.code, 'unpriceable_object');
     assert.equal(bare.error.status, 422);
@@ -95,14 +84,14 @@ eachDialect('price refusals: on the request and on the job', async (dialect) => 
     const unreachable = JSON.parse(JSON.stringify(ACCEPTANCE_BODIES.earthquake));
     unreachable.trigger.payout.levels = [{ at_least: 9.5, fraction: 1 }];
     await call(svc.api, 'PATCH', objectPath, { key: a.key, body: unreachable });
-    const zero = await price(svc, a.key, objectPath);
+    const zero = await priceObject(svc, a.key, objectPath);
     assert.equal(zero.error.code, 'unpriceable_object');
     assert.match(zero.error.message, /0\.00/);
     // An unpinned vintage.
     const unpinned = JSON.parse(JSON.stringify(ACCEPTANCE_BODIES.earthquake));
     delete unpinned.trigger.data_sources[0].version;
     await call(svc.api, 'PATCH', objectPath, { key: a.key, body: unpinned });
-    assert.equal((await price(svc, a.key, objectPath)).error.code, 'unpriceable_object');
+    assert.equal((await priceObject(svc, a.key, objectPath)).error.code, 'unpriceable_object');
     assert.equal((await call(svc.api, 'GET', objectPath, { key: a.key })).body.status, 'draft');
     // On the request: unknown member, another account's object.
     const extra = await call(svc.api, 'POST', `${objectPath}/price`, { key: a.key, body: { discount: 0.1 } });

@@ -2,14 +2,8 @@
 // byte replay, and every refusal at its place (request or job).
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, signup, startService, waitForJob, type TestService } from '../support/service.js';
-import { form, smallSchedule } from '../support/schedules.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
-
-async function ingested(svc: TestService, key: string): Promise<string> {
-  const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(smallSchedule(2), { type: 'text/csv', currency: 'USD' }) });
-  const job = await waitForJob(svc.api, key, accepted.headers.get('location')!);
-  return job.result.objects[0].links.self;
-}
+import { ingestedObject } from '../support/objects.js';
 
 async function backtest(svc: TestService, key: string, structurePath: string, body?: unknown) {
   const accepted = await call(svc.api, 'POST', `${structurePath}/backtest`, { key, ...(body === undefined ? {} : { body }) });
@@ -21,7 +15,7 @@ eachDialect('every acceptance body is patched, cut and backtested; artifacts rep
   const svc = await startService(dialect);
   try {
     const { key } = await signup(svc.api);
-    const objectPath = await ingested(svc, key);
+    const objectPath = await ingestedObject(svc, key);
     for (const [peril, body] of Object.entries(ACCEPTANCE_BODIES)) {
       assert.equal((await call(svc.api, 'PATCH', objectPath, { key, body })).status, 200, peril);
       const cut = await call(svc.api, 'POST', `${objectPath}/structures`, { key });
@@ -73,7 +67,7 @@ eachDialect('structure and backtest refusals at their places', async (dialect) =
   const svc = await startService(dialect);
   try {
     const { key } = await signup(svc.api);
-    const objectPath = await ingested(svc, key);
+    const objectPath = await ingestedObject(svc, key);
     // No trigger yet: the structure cannot be cut (on the POST).
     const bare = await call(svc.api, 'POST', `${objectPath}/structures`, { key });
     assert.equal(bare.status, 422);
@@ -126,7 +120,7 @@ eachDialect('structures and backtests belong to their account', async (dialect) 
   try {
     const a = await signup(svc.api);
     const b = await signup(svc.api);
-    const objectPath = await ingested(svc, a.key);
+    const objectPath = await ingestedObject(svc, a.key);
     await call(svc.api, 'PATCH', objectPath, { key: a.key, body: ACCEPTANCE_BODIES.wildfire });
     const cut = await call(svc.api, 'POST', `${objectPath}/structures`, { key: a.key });
     const job = await backtest(svc, a.key, cut.body.links.self);
