@@ -42,6 +42,12 @@ export interface Config {
     readonly concurrency: number;
     readonly leaseMs: number;
     readonly pollMs: number;
+    /**
+     * Runs of a job that may end without an outcome (crash, lost lease, unexpected error) before
+     * it fails with internal_error. Refusals fail at once; database outages and clean shutdowns
+     * do not count.
+     */
+    readonly maxAttempts: number;
   };
   /** PostgreSQL link limits, so a dropped or stalled connection fails queries instead of hanging them. */
   readonly database: {
@@ -150,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: integer(env, 'CATRISK_WORKER_CONCURRENCY', 2, 1),
       leaseMs: integer(env, 'CATRISK_JOB_LEASE_MS', 30_000, 100),
       pollMs: integer(env, 'CATRISK_JOB_POLL_MS', 250, 5),
+      maxAttempts: integer(env, 'CATRISK_JOB_MAX_ATTEMPTS', 3, 1),
     },
     database: {
       connectTimeoutMs: integer(env, 'CATRISK_DB_CONNECT_TIMEOUT_MS', 5_000, 100),

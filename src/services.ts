@@ -73,6 +73,7 @@ export function startWorker(services: Services): Worker {
     concurrency: services.config.jobs.concurrency,
     leaseMs: services.config.jobs.leaseMs,
     pollMs: services.config.jobs.pollMs,
+    maxAttempts: services.config.jobs.maxAttempts,
     log: services.log.child({ part: 'worker' }),
     // SQLite is one process by design: whatever is still running at start-up was left by the
     // previous incarnation. On PostgreSQL another live process may hold it: leases decide there.

@@ -1,4 +1,5 @@
 // CPU-heavy work runs in worker threads (piscina) so a long job never stalls the API.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { ApiError, type ErrorBody } from '../http/errors.js';
@@ -26,9 +27,22 @@ export async function closeComputePool(): Promise<void> {
 /** What a task sends back: its value, or the refusal it threw (an ApiError cannot cross threads). */
 export type TaskOutcome = { ok: true; value: unknown } | { ok: false; error: ErrorBody };
 
-/** Runs a task in a compute thread; a refusal thrown there is thrown here again. */
-export async function runTask<T>(task: string, input: unknown, transferList?: ArrayBuffer[]): Promise<T> {
-  const outcome = await computePool().run({ task, input }, transferList ? { transferList } : {}) as TaskOutcome;
+// The abort signal of the job whose handler is running. Ambient, so every compute task a job
+// starts is stopped with the job without each handler threading the signal through.
+const abandonment = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs `work` so that every task it starts with runTask is aborted when `signal` fires. */
+export function abortingTasksWith<T>(signal: AbortSignal, work: () => T): T {
+  return abandonment.run(signal, work);
+}
+
+/**
+ * Runs a task in a compute thread; a refusal thrown there is thrown here again. When the caller's
+ * signal (or that of the job it runs for) fires, piscina terminates the thread and the task
+ * rejects with an AbortError.
+ */
+export async function runTask<T>(task: string, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<T> {
+  const outcome = await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as TaskOutcome;
   if (!outcome.ok) throw ApiError.fromBody(outcome.error);
   return outcome.value as T;
 }

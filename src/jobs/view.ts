@@ -12,6 +12,10 @@ export function jobView(row: JobRow): Record<string, unknown> {
     status: row.status,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    // How many runs the job took so far, when the first began and when the job ended (null until then).
+    attempts: row.attempts,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
     links: { self: `/jobs/${row.id}` },
   };
   if (Object.keys(subject).length > 0) view.subject = subject;

@@ -1,11 +1,14 @@
 // The worker loop: claims jobs under a lease, runs the verb's handler, records the outcome.
 // Database failures never end the loop: claims back off and retry, and an outcome is retried
 // until it is recorded, the lease is lost or the worker stops.
+// A run that fails for a reason that is not the request's fault is tried again, up to
+// maxAttempts runs; a refusal (4xx) fails the job at once.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ApiError } from '../http/errors.js';
+import { ApiError, type ErrorBody } from '../http/errors.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { JobRow, JobStore } from '../store/jobs.js';
+import { abortingTasksWith } from './threads.js';
 
 export interface JobInput {
   id: string;
@@ -23,6 +26,8 @@ export interface WorkerOptions {
   concurrency: number;
   leaseMs: number;
   pollMs: number;
+  /** Runs a job may start without recording an outcome before it fails (CATRISK_JOB_MAX_ATTEMPTS). */
+  maxAttempts: number;
   log: Logger;
   /**
    * Take back, before the first claim, every job left running by another owner. Only where one
@@ -36,6 +41,24 @@ const MAX_BACKOFF_MS = 5_000;
 
 function backoff(baseMs: number, failures: number): number {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(failures, 16));
+}
+
+/** A refusal is the request's fault: running the job again would refuse it again. */
+function isRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status < 500;
+}
+
+function tried(attempts: number): string {
+  return `It was tried ${attempts} time${attempts === 1 ? '' : 's'}.`;
+}
+
+/** The error a job fails with once its runs are spent; `error` is the last run's, when known. */
+export function exhaustedError(attempts: number, error?: unknown): ErrorBody {
+  if (error instanceof ApiError) {
+    const body = error.toBody();
+    return { ...body, message: `${body.message} ${tried(attempts)}` };
+  }
+  return new ApiError(500, 'internal_error', `The job failed for a reason that is not the request's fault. ${tried(attempts)}`).toBody();
 }
 
 export class Worker {
@@ -97,8 +120,14 @@ export class Worker {
         this.takeBackPending = false;
         if (taken > 0) this.options.log.warn({ jobs: taken }, 'jobs left running by the previous start were put back in the queue');
       }
+      const verbs = [...this.handlers.keys()];
+      // Jobs whose runs all ended without an outcome (a crash, a lost lease) are failed, not run again.
+      if (!this.stopped && this.running.size < this.options.concurrency) {
+        const spent = await this.jobs.failExhausted(this.owner, verbs, this.options.maxAttempts, (attempts) => exhaustedError(attempts));
+        for (const job of spent) this.options.log.error({ job: job.id, verb: job.verb, attempts: job.attempts }, 'job failed: its runs ended without an outcome');
+      }
       while (!this.stopped && this.running.size < this.options.concurrency) {
-        const row = await this.jobs.claim(this.owner, this.options.leaseMs, [...this.handlers.keys()]);
+        const row = await this.jobs.claim(this.owner, this.options.leaseMs, verbs, Date.now(), this.options.maxAttempts);
         this.claimFailures = 0;
         if (!row) break;
         void this.run(row);
@@ -136,19 +165,27 @@ export class Worker {
     try {
       const handler = this.handlers.get(row.verb);
       if (!handler) throw new ApiError(500, 'internal_error', `No handler for verb ${row.verb}`);
-      const outcome = await handler({
+      // Compute tasks the handler starts get the job's signal, so a lost lease or a shutdown
+      // terminates their threads instead of leaving them to run for nobody.
+      const outcome = await abortingTasksWith(controller.signal, () => handler({
         id: row.id,
         accountId: row.account_id,
         verb: row.verb,
         subject: JSON.parse(row.subject),
         input: JSON.parse(row.input),
         signal: controller.signal,
-      }).then((result) => ({ ok: true as const, result: result ?? {} }), (error: unknown) => ({ ok: false as const, error }));
+      })).then((result) => ({ ok: true as const, result: result ?? {} }), (error: unknown) => ({ ok: false as const, error }));
       if (controller.signal.aborted) return;
       if (!outcome.ok && isDatabaseUnavailable(outcome.error)) {
-        // The job did not fail, the database did: run it again (handlers write the same objects).
+        // The job did not fail, the database did: run it again (handlers write the same objects),
+        // without counting the run, so a long outage never exhausts a job's attempts.
         this.options.log.warn({ err: outcome.error, job: row.id }, 'job interrupted by the database; put back in the queue');
-        await this.retry(row, 'requeue', () => this.jobs.requeue(row.id, this.owner));
+        await this.retry(row, 'requeue', () => this.jobs.requeue(row.id, this.owner, { counted: false }));
+        return;
+      }
+      if (!outcome.ok && !isRefusal(outcome.error) && row.attempts < this.options.maxAttempts) {
+        this.options.log.error({ err: outcome.error, job: row.id, verb: row.verb, attempts: row.attempts }, 'job run failed; put back in the queue to try again');
+        await this.retry(row, 'requeue', () => this.jobs.requeue(row.id, this.owner, { counted: true }));
         return;
       }
       const recorded = outcome.ok ? { result: outcome.result } : { error: this.errorBody(outcome.error, row) };
@@ -176,9 +213,9 @@ export class Worker {
     }
   }
 
-  private errorBody(error: unknown, row: JobRow) {
-    if (error instanceof ApiError) return error.toBody();
-    this.options.log.error({ err: error, job: row.id, verb: row.verb }, 'job handler threw');
-    return new ApiError(500, 'internal_error', 'The job failed for a reason that is not the request\'s fault.').toBody();
+  private errorBody(error: unknown, row: JobRow): ErrorBody {
+    if (isRefusal(error)) return error.toBody();
+    this.options.log.error({ err: error, job: row.id, verb: row.verb, attempts: row.attempts }, 'job handler threw; no attempts left');
+    return exhaustedError(row.attempts, error);
   }
 }

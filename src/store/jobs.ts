@@ -27,6 +27,8 @@ export class JobStore {
       lease_owner: null,
       lease_expires_at: null,
       attempts: 0,
+      started_at: null,
+      finished_at: null,
     };
     await this.db.insertInto('jobs').values(row).execute();
     return row;
@@ -36,23 +38,50 @@ export class JobStore {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
 
-  /** Claims the oldest queued job, or a running one whose lease has expired. */
-  async claim(owner: string, leaseMs: number, verbs: readonly string[], nowMs = Date.now()): Promise<JobRow | undefined> {
+  /**
+   * Claims the oldest queued job, or a running one whose lease has expired, among those tried
+   * fewer than maxAttempts times (the others are for failExhausted).
+   */
+  async claim(owner: string, leaseMs: number, verbs: readonly string[], nowMs = Date.now(), maxAttempts?: number): Promise<JobRow | undefined> {
     if (verbs.length === 0) return undefined;
-    // A worker never takes back a job it still runs itself, even when its lease lapsed.
     const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const at = new Date(nowMs).toISOString();
     const result = await sql<JobRow>`
       update jobs set status = 'running', lease_owner = ${owner}, lease_expires_at = ${nowMs + leaseMs},
-        attempts = attempts + 1, updated_at = ${new Date(nowMs).toISOString()}
+        attempts = attempts + 1, started_at = coalesce(started_at, ${at}), updated_at = ${at}
       where id = (
         select id from jobs
-        where verb in (${sql.join(verbs)})
-          and (status = 'queued' or (status = 'running' and lease_expires_at < ${nowMs} and lease_owner <> ${owner}))
+        where ${claimable(owner, verbs, nowMs)}
+          ${maxAttempts === undefined ? sql`` : sql`and attempts < ${maxAttempts}`}
         order by created_at, id
         limit 1 ${lock}
       )
       returning *`.execute(this.db);
     return result.rows[0];
+  }
+
+  /**
+   * Fails every claimable job already tried maxAttempts times or more (its runs crashed, or lost
+   * their lease, without recording an outcome), with the error `errorFor` gives for its attempts.
+   * Returns the jobs failed.
+   */
+  async failExhausted(owner: string, verbs: readonly string[], maxAttempts: number, errorFor: (attempts: number) => ErrorBody, nowMs = Date.now()): Promise<JobRow[]> {
+    if (verbs.length === 0) return [];
+    const found = await sql<{ id: string; attempts: number }>`
+      select id, attempts from jobs where ${claimable(owner, verbs, nowMs)} and attempts >= ${maxAttempts}
+      order by created_at, id limit 100`.execute(this.db);
+    const failed: JobRow[] = [];
+    const at = new Date(nowMs).toISOString();
+    for (const { id, attempts } of found.rows) {
+      // Guarded by the same conditions, so a job claimed or finished meanwhile is left alone.
+      const result = await sql<JobRow>`
+        update jobs set status = 'failed', error = ${JSON.stringify(errorFor(Number(attempts)))},
+          lease_owner = null, lease_expires_at = null, finished_at = ${at}, updated_at = ${at}
+        where id = ${id} and attempts = ${attempts} and ${claimable(owner, verbs, nowMs)}
+        returning *`.execute(this.db);
+      if (result.rows[0]) failed.push(result.rows[0]);
+    }
+    return failed;
   }
 
   /** Extends the lease; false means the lease was lost and the work must be abandoned. */
@@ -67,16 +96,23 @@ export class JobStore {
     const set = 'result' in outcome
       ? { status: 'succeeded' as const, result: JSON.stringify(outcome.result) }
       : { status: 'failed' as const, error: JSON.stringify(outcome.error) };
+    const at = now.toISOString();
     const r = await this.db.updateTable('jobs')
-      .set({ ...set, lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .set({ ...set, lease_owner: null, lease_expires_at: null, finished_at: at, updated_at: at })
       .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
-  /** Puts one job this owner runs back in the queue (interrupted, not failed); false if the lease was lost. */
-  async requeue(id: string, owner: string, now = new Date()): Promise<boolean> {
+  /**
+   * Puts one job this owner runs back in the queue; false if the lease was lost. `counted: false`
+   * (interrupted, not failed: the database went away) takes back the attempt the claim counted.
+   */
+  async requeue(id: string, owner: string, { counted }: { counted: boolean }, now = new Date()): Promise<boolean> {
     const r = await this.db.updateTable('jobs')
-      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .set((eb) => ({
+        status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString(),
+        ...(counted ? {} : { attempts: eb('attempts', '-', 1) }),
+      }))
       .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
@@ -95,11 +131,20 @@ export class JobStore {
     return Number(r.numUpdatedRows);
   }
 
-  /** Puts this owner's running jobs back in the queue (clean shutdown). */
+  /** Puts this owner's running jobs back in the queue (clean shutdown: the attempts are not counted). */
   async release(owner: string, now = new Date()): Promise<number> {
     const r = await this.db.updateTable('jobs')
-      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .set((eb) => ({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString(), attempts: eb('attempts', '-', 1) }))
       .where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
     return Number(r.numUpdatedRows);
   }
+}
+
+/**
+ * A job a worker may take: queued, or running under another owner's expired lease (a worker never
+ * takes back a job it still runs itself, even when its lease lapsed).
+ */
+function claimable(owner: string, verbs: readonly string[], nowMs: number) {
+  return sql`verb in (${sql.join(verbs)})
+    and (status = 'queued' or (status = 'running' and lease_expires_at < ${nowMs} and lease_owner <> ${owner}))`;
 }

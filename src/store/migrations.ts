@@ -153,6 +153,13 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.createIndex('api_keys_account').on('api_keys').columns(['account_id', 'created_at', 'id']).execute();
     },
   },
+  '0007_job_times': {
+    async up(db: Kysely<any>) {
+      // When a job first started and when it ended; jobs from before stay null (never guessed).
+      await db.schema.alterTable('jobs').addColumn('started_at', 'text').execute();
+      await db.schema.alterTable('jobs').addColumn('finished_at', 'text').execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */

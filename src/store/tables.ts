@@ -32,7 +32,12 @@ export interface JobsTable {
   updated_at: string;
   lease_owner: string | null;
   lease_expires_at: number | null;
+  /** Runs started, less those given back unfinished at a clean shutdown or a database outage. */
   attempts: number;
+  /** When a worker first started the job (kept across retries); null while queued. */
+  started_at: string | null;
+  /** When the job succeeded or failed; null until then. */
+  finished_at: string | null;
 }
 
 export interface UsageTable {

@@ -1,32 +1,9 @@
 // The durable queue: claim under a lease, take-over after expiry, finish exactly once, release.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { openDatabase, type Database } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrations.js';
-import { AccountStore } from '../../src/store/accounts.js';
-import { JobStore } from '../../src/store/jobs.js';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
 import { ApiError } from '../../src/http/errors.js';
-import { eachDialect, type DialectName } from '../support/service.js';
-import { createScratchDatabase } from '../support/postgres.js';
-
-async function withStore(dialect: DialectName, body: (db: Database, jobs: JobStore, accountId: string) => Promise<void>) {
-  const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-queue-'));
-  const scratch = dialect === 'postgres' ? await createScratchDatabase() : undefined;
-  const database = openDatabase({ stateDir, databaseUrl: scratch?.url });
-  try {
-    await migrate(database.db, database.dialect);
-    const { account } = await new AccountStore(database.db).signup({});
-    await body(database, new JobStore(database.db, database.dialect), account.id);
-  } finally {
-    await database.close();
-    await scratch?.drop();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-}
+import { eachDialect } from '../support/service.js';
+import { silent, untilEnded, withStore } from './support.js';
 
 eachDialect('a claimed job is held under a lease and finished only by its holder', async (dialect) => {
   await withStore(dialect, async (_db, jobs, accountId) => {
@@ -88,23 +65,18 @@ eachDialect('the worker runs handlers and records success or the error envelope'
       ['price', async () => { throw new ApiError(422, 'unpriceable_object', 'No trigger.', ['trigger is missing']); }],
       ['analyse', async () => { throw new Error('boom with a secret stack'); }],
     ]);
-    const worker = new Worker(jobs, handlers, { concurrency: 2, leaseMs: 5000, pollMs: 10, log: pino({ level: 'silent' }) });
+    const worker = new Worker(jobs, handlers, { concurrency: 2, leaseMs: 5000, pollMs: 10, maxAttempts: 3, log: silent });
     const ok = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: { n: 7 } });
     const refused = await jobs.create({ accountId, verb: 'price', subject: {}, input: {} });
     const crashed = await jobs.create({ accountId, verb: 'analyse', subject: {}, input: {} });
     worker.start();
+    let rows;
     try {
-      const until = Date.now() + 10_000;
-      for (;;) {
-        const rows = await Promise.all([ok, refused, crashed].map((j) => jobs.get(j.id, accountId)));
-        if (rows.every((r) => r?.status === 'succeeded' || r?.status === 'failed')) break;
-        assert.ok(Date.now() < until, 'jobs did not finish');
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      rows = await untilEnded(jobs, accountId, [ok.id, refused.id, crashed.id]);
     } finally {
       await worker.stop();
     }
-    const [a, b, c] = await Promise.all([ok, refused, crashed].map((j) => jobs.get(j.id, accountId)));
+    const [a, b, c] = rows;
     assert.equal(a?.status, 'succeeded');
     assert.deepEqual(JSON.parse(a!.result!), { echoed: 7 });
     assert.equal(b?.status, 'failed');
