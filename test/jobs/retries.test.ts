@@ -63,8 +63,10 @@ eachDialect('a failing run is tried again up to the limit, then the job fails as
 
 eachDialect('a job whose runs all ended without an outcome (lost leases, crashes) fails once its attempts are spent, without running again', async (dialect) => {
   await withStore(dialect, async (_db, jobs, accountId) => {
-    const job = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} });
-    const other = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} });
+    // Created a millisecond apart: claims take the oldest first (same-millisecond ties go by id).
+    const created = Date.now();
+    const job = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} }, new Date(created));
+    const other = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} }, new Date(created + 1));
     // Three workers in turn claim it and die holding it: each lease lapses and is taken over.
     const t0 = Date.now() - 60_000;
     for (const [i, owner] of ['A', 'B', 'C'].entries()) {
