@@ -1,7 +1,7 @@
 // CPU-heavy work runs in worker threads (piscina) so a long job never stalls the API.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { ApiError, type ErrorBody } from '../http/errors.js';
+import { ApiError, type ErrorBody } from '../kernel/refusal.js';
 
 let pool: Piscina | undefined;
 

@@ -3,7 +3,7 @@
 // until it is recorded, the lease is lost or the worker stops.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../kernel/refusal.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { JobRow, JobStore } from '../store/jobs.js';
 

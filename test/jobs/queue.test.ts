@@ -9,7 +9,7 @@ import { migrate } from '../../src/store/migrations.js';
 import { AccountStore } from '../../src/store/accounts.js';
 import { JobStore } from '../../src/store/jobs.js';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/kernel/refusal.js';
 import { eachDialect, type DialectName } from '../support/service.js';
 import { createScratchDatabase } from '../support/postgres.js';
 
