@@ -21,10 +21,16 @@ export const STRUCTURE_SCHEMA_VERSION = '0.1.0';
 export const FEEDS_SCHEMA_VERSION = '0.1.0';
 /** An event catalogue page and an event footprint. */
 export const EVENTS_SCHEMA_VERSION = '0.1.0';
+/** The schema an event catalogue page names. */
+export const EVENT_CATALOGUE_SCHEMA = 'event-catalogue.v0';
+/** The schema an event footprint names. */
+export const EVENT_FOOTPRINT_SCHEMA = 'event-footprint.v0';
 /** A hazard lookup at a point. */
 export const HAZARD_SCHEMA_VERSION = '0.1.0';
 /** A lab run. */
 export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
+/** The metrics block every lab lane publishes. */
+export const LAB_METRICS_SCHEMA = 'lab-metrics/1';
 /** The data room listing. */
 export const DATAROOM_SCHEMA_VERSION = '0.1.0';
 /** A host's index document (GET / on every host). */

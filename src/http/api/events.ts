@@ -13,10 +13,8 @@ import type { Snapshot } from '../../feeds/store.js';
 import type { QuakeEvent, ReportEvent } from '../../domain/hazard/records.js';
 import { ApiError, refusals } from '../../kernel/refusal.js';
 import { snapshotPath } from './feeds.js';
-import { EVENTS_SCHEMA_VERSION } from '../../kernel/versions.js';
+import { EVENT_CATALOGUE_SCHEMA, EVENT_FOOTPRINT_SCHEMA, EVENTS_SCHEMA_VERSION } from '../../kernel/versions.js';
 
-export const EVENT_CATALOGUE_SCHEMA = 'event-catalogue.v0';
-export const EVENT_FOOTPRINT_SCHEMA = 'event-footprint.v0';
 export const DEFAULT_FOOTPRINT_WINDOW = 'P7D';
 
 const CATALOG_PERILS: CatalogPeril[] = ['earthquake', 'severe_convective_storm', 'wildfire'];
