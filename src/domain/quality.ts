@@ -8,6 +8,8 @@
 // The same module holds the one partial-year rule: a year whose term (or calendar year) lacks
 // more than PARTIAL_YEAR_MAX_MISSING_SHARE of its days is partial, left out of n everywhere.
 
+import { baseConversion, nativeUnit } from '../kernel/units.js';
+
 /** A year lacking more than this share of its days (term days, or calendar days) is partial. */
 export const PARTIAL_YEAR_MAX_MISSING_SHARE = 0.1;
 
@@ -94,14 +96,6 @@ export function screenObservation(variable: MeasuredVariable, value: number, cei
   return null;
 }
 
-/** Native unit -> factor into the bounds' unit, for the units the parsers name. */
-const TO_BOUNDS_UNIT: Readonly<Record<string, number>> = {
-  'tenths of mm': 0.1, mm: 1, inches: 25.4, 'hundredths of inches': 0.254,
-  'tenths of m/s': 0.1, 'm/s': 1, mph: 0.44704,
-  'ft3/s': 0.028316846592, 'm3/s': 1,
-  customers: 1,
-};
-
 /** The measured variable of a publisher element or column, or null when no rule covers it. */
 export function measuredVariable(element: string): MeasuredVariable | null {
   const e = element.toUpperCase();
@@ -113,9 +107,9 @@ export function measuredVariable(element: string): MeasuredVariable | null {
 }
 
 /** Screens a value in a native unit; null when kept (or when no rule covers the element or unit). */
-export function screenNative(element: string, nativeUnit: string, raw: number, ceiling?: number | null): ExclusionReason | null {
+export function screenNative(element: string, unitName: string, raw: number, ceiling?: number | null): ExclusionReason | null {
   const variable = measuredVariable(element);
-  const factor = TO_BOUNDS_UNIT[nativeUnit];
+  const factor = nativeUnit(unitName)?.base;
   if (variable === null || factor === undefined) return raw < 0 ? 'below_physical_bound' : null;
   return screenObservation(variable, raw * factor, ceiling);
 }
@@ -171,11 +165,6 @@ export function excludedObservations(
   return out;
 }
 
-const SI_UNIT: Readonly<Record<string, string>> = {
-  'tenths of mm': 'mm', mm: 'mm', inches: 'mm', 'hundredths of inches': 'mm',
-  'tenths of m/s': 'm/s', 'm/s': 'm/s', mph: 'm/s', 'ft3/s': 'm3/s', 'm3/s': 'm3/s', customers: 'customers',
-};
-
 export interface SiObservation extends ExcludedObservation {
   /** The value in SI (mm, m/s, m3/s) or a count; null when the native unit has no known factor. */
   readonly value_si: number | null;
@@ -183,18 +172,15 @@ export interface SiObservation extends ExcludedObservation {
 }
 
 /** Factor and SI unit of a native unit (value in SI = native × factor), or null when unknown. */
-export function siConversion(nativeUnit: string): { factor: number; unit: string } | null {
-  const factor = TO_BOUNDS_UNIT[nativeUnit];
-  const unit = SI_UNIT[nativeUnit];
-  return factor === undefined || unit === undefined ? null : { factor, unit };
+export function siConversion(unitName: string): { factor: number; unit: string } | null {
+  return baseConversion(unitName);
 }
 
 /** A value in a native unit in SI (mm, m/s, m3/s; counts as they are), rounded to 6 decimals; null when unknown. */
-export function toSi(nativeUnit: string, value: number): { value: number; unit: string } | null {
-  const f = TO_BOUNDS_UNIT[nativeUnit];
-  const unit = SI_UNIT[nativeUnit];
-  if (f === undefined || unit === undefined) return null;
-  return { value: Math.round(value * f * 1e6) / 1e6 || 0, unit };
+export function toSi(unitName: string, value: number): { value: number; unit: string } | null {
+  const c = baseConversion(unitName);
+  if (c === null) return null;
+  return { value: Math.round(value * c.factor * 1e6) / 1e6 || 0, unit: c.unit };
 }
 
 /** An excluded observation with its SI value beside the native one: the form every result lists. */

@@ -1,9 +1,7 @@
 // Which parser reads which pinned snapshot, and the parsed views every consumer shares (events,
 // hazard, backtests). Each view is parsed once per snapshot identity by the store's cache.
 import type { FeedStore, Snapshot } from './store.js';
-import type { QuakeEvent, ReportEvent } from './records.js';
-import type { DailySeries } from './series.js';
-import type { TrackArchive } from './tracks.js';
+import { REPORT_UNITS, type CatalogPeril, type DailySeries, type EventCatalog, type QuakeEvent, type ReportEvent, type TrackArchive } from '../domain/hazard/records.js';
 import { comcatOptions, parseComcat } from './parsers/comcat.js';
 import { parseSpcReports, spcOptions } from './parsers/spc-reports.js';
 import { nceiOptions, parseNceiStormEvents } from './parsers/ncei-storm-events.js';
@@ -16,12 +14,6 @@ import { parseGemaOutages } from './parsers/gema-outages.js';
 import { parseHurdat2 } from './parsers/hurdat2.js';
 import { parseJtwc } from './parsers/jtwc.js';
 import { DEFAULT_WIND_ELEMENT } from '../domain/backtest/structure.js';
-
-export type CatalogPeril = 'earthquake' | 'severe_convective_storm' | 'wildfire';
-
-export type EventCatalog =
-  | { kind: 'quake'; peril: 'earthquake'; events: QuakeEvent[]; quirks: string[]; magnitudeFloor: number | null }
-  | { kind: 'report'; peril: 'severe_convective_storm' | 'wildfire'; events: ReportEvent[]; quirks: string[]; unit: string };
 
 /** The peril whose event catalog a snapshot is, or undefined when it is not one. */
 export function catalogPeril(snapshot: Snapshot): CatalogPeril | undefined {
@@ -38,7 +30,6 @@ function onlyFile(snapshot: Snapshot, files: ReadonlyMap<string, Buffer>, accept
   return files.get(names[0]!)!.toString('utf8');
 }
 
-const UNITS: Record<string, string> = { hail: 'in', wind: 'kt', tornado: 'EF', fire: 'acres' };
 
 export function eventCatalog(store: FeedStore, snapshot: Snapshot): Promise<EventCatalog> {
   return store.parsed(snapshot, 'event-catalog', (s, files): EventCatalog => {
@@ -54,7 +45,7 @@ export function eventCatalog(store: FeedStore, snapshot: Snapshot): Promise<Even
       : s.feed_id.startsWith('noaa-ncei-') ? parseNceiStormEvents(text, nceiOptions(m))
         : s.feed_id.startsWith('usgs-mtbs-') ? parseMtbs(text, mtbsOptions(m)) : undefined;
     if (!parsed || !peril) throw new Error(`${s.feed_id} is not an event catalog`);
-    const unit = parsed.records[0]?.unit ?? UNITS[s.feed_id.includes('hail') ? 'hail' : s.feed_id.includes('tornado') ? 'tornado' : s.feed_id.includes('mtbs') ? 'fire' : 'wind']!;
+    const unit = parsed.records[0]?.unit ?? REPORT_UNITS[s.feed_id.includes('hail') ? 'hail' : s.feed_id.includes('tornado') ? 'tornado' : s.feed_id.includes('mtbs') ? 'fire' : 'wind']!;
     return { kind: 'report', peril, events: [...parsed.records], quirks: [...parsed.quirks], unit };
   });
 }

@@ -22,56 +22,6 @@ export interface Unusable {
   readonly reason: string;
 }
 
-/** One earthquake (or other seismic event) of a USGS ComCat catalog. */
-export interface QuakeEvent {
-  /** ComCat preferred event id, as published (e.g. ci38457511). */
-  readonly event_id: string;
-  /** Origin time, ISO 8601 UTC. */
-  readonly time: string;
-  readonly epoch_ms: number;
-  readonly latitude: number;
-  readonly longitude: number;
-  /** null where ComCat gives no depth (historical events). */
-  readonly depth_km: number | null;
-  readonly magnitude: number | null;
-  readonly mag_type: string;
-  /** Publisher's event type: earthquake, nuclear explosion, ... (not filtered). */
-  readonly type: string;
-  readonly place?: string;
-  readonly net: string;
-  readonly status: string;
-  readonly line: number;
-  /** Every publisher column of the row, as published. */
-  readonly fields: Readonly<Record<string, string>>;
-}
-
-export type ReportKind = 'hail' | 'wind' | 'tornado' | 'fire';
-/** in = hail diameter (inches), kt = wind speed (knots), EF = (E)F rating, acres = burned area. */
-export type ReportUnit = 'in' | 'kt' | 'EF' | 'acres';
-
-/** One storm report or mapped fire. */
-export interface ReportEvent {
-  readonly kind: ReportKind;
-  /** Publisher id, or a stable id from publisher columns where the format has none unique (see parser). */
-  readonly event_id: string;
-  /** Date as published, local to the report (YYYY-MM-DD). */
-  readonly date: string;
-  /** ISO 8601 UTC; null where only a date is published (then epoch_ms is 00:00 UTC of `date`). */
-  readonly time: string | null;
-  readonly epoch_ms: number;
-  /** Clock time as published (HH:MM:SS, local), null where none. */
-  readonly local_time: string | null;
-  /** Offset applied to local_time to get `time` (e.g. -06:00 for CST), null where none. */
-  readonly utc_offset: string | null;
-  readonly latitude: number | null;
-  readonly longitude: number | null;
-  readonly value: number | null;
-  readonly unit: ReportUnit;
-  readonly line: number;
-  /** Every publisher column of the row, as published (trimmed). */
-  readonly fields: Readonly<Record<string, string>>;
-}
-
 export type { Box };
 
 // ---- helpers shared by the parsers ----

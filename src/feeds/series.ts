@@ -1,19 +1,8 @@
 // Daily series: the common output of the per-publisher daily parsers (src/feeds/parsers/).
 // Values stay in the feed's native unit; convert explicitly with toStandardUnits().
-
-export interface DayValue {
-  date: string; // YYYY-MM-DD (the publisher's own day convention; see each parser)
-  value: number | null; // null = no usable value that day (missing, excluded or accumulated)
-  flags?: string; // publisher codes and parser notes, ';'-separated key=value tokens
-}
-
-export interface DailySeries {
-  source_id: string; // publisher's station / site / county id, as written in the file
-  variable: string; // publisher's element or column code (PRCP, RD, 00060, outage_count...)
-  unit: string; // native unit, named: 'tenths of mm', 'tenths of m/s', 'mm', 'ft3/s', ...
-  days: DayValue[]; // one entry per calendar day from the first to the last day of record, sorted
-  quirks: string[]; // every oddity met while parsing, in plain words
-}
+import type { DailySeries, DayValue } from '../domain/hazard/records.js';
+import { DAY_MS, dayEpoch, isoDay, isValidDate } from '../kernel/dates.js';
+import { baseConversion } from '../kernel/units.js';
 
 // The manifest members a parser may use (a MANIFEST.json object can be passed as is).
 export interface ManifestFacts {
@@ -26,21 +15,6 @@ export interface YearMissing {
   year: number;
   days: number; // days of that year inside the series
   missing: number; // of which value === null
-}
-
-const DAY_MS = 86_400_000;
-
-export function isoDay(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 10);
-}
-
-export function dayEpoch(date: string): number {
-  return Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
-}
-
-// True only for real calendar dates (rejects 1990-02-30, which Date.UTC would roll over).
-export function isValidDate(date: string): boolean {
-  return /^\d{4}-\d\d-\d\d$/.test(date) && isoDay(dayEpoch(date)) === date;
 }
 
 export function missingDaysPerYear(series: Pick<DailySeries, 'days'>): YearMissing[] {
@@ -153,18 +127,9 @@ function checkYearsMissing(series: DailySeries, listed: number[] | undefined): v
   if (unlisted.length > 0) series.quirks.push(`years with no usable value that the manifest does not list as missing: ${unlisted.join(',')}`);
 }
 
-// Native unit -> standard unit factors (exact where the definition is exact).
-const CONVERSIONS: Record<string, { unit: string; factor: number }> = {
-  'tenths of mm': { unit: 'mm', factor: 0.1 },
-  'tenths of m/s': { unit: 'm/s', factor: 0.1 },
-  inches: { unit: 'mm', factor: 25.4 },
-  mph: { unit: 'm/s', factor: 0.44704 },
-  'ft3/s': { unit: 'm3/s', factor: 0.028316846592 },
-};
-
 export function toStandardUnits(series: DailySeries): DailySeries {
-  const c = CONVERSIONS[series.unit];
-  if (!c) return series;
+  const c = baseConversion(series.unit);
+  if (!c || c.unit === series.unit) return series;
   return {
     ...series,
     unit: c.unit,

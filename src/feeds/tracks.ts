@@ -1,38 +1,5 @@
 // Storm tracks: the common output of the best-track parsers (HURDAT2, JTWC ATCF b-decks).
 
-export interface WindRadii {
-  threshold_kt: number; // 34, 50 or 64
-  code: string; // quadrant code: NEQ = NE,SE,SW,NW quadrants; AAA = full circle (JTWC)
-  radii_nm: [number | null, number | null, number | null, number | null]; // NE, SE, SW, NW (AAA: first only)
-}
-
-export interface TrackFix {
-  time: string; // ISO 8601 UTC, e.g. 2005-08-23T18:00:00Z
-  epoch_ms: number;
-  latitude: number; // decimal degrees, south negative
-  longitude: number; // decimal degrees in [-180, 180], west negative
-  max_wind_kt: number | null; // 1-minute sustained; null = unknown
-  min_pressure_mb: number | null; // null = missing
-  status?: string; // publisher's development level (HU, TS, TY, EX, ...)
-  record_id?: string; // HURDAT2 record identifier (L = landfall, ...)
-  wind_radii?: WindRadii[];
-  rmw_nm?: number; // radius of maximum wind
-}
-
-export interface Storm {
-  storm_id: string; // publisher's ATCF id: basin + number + year (AL122005, WP262013)
-  name: string | null; // null when unnamed (UNNAMED, INVEST, NONAME, number words) or absent
-  name_raw?: string; // the placeholder or conflicting names as written, when name is null or disputed
-  basin: string; // AL, EP, CP, WP, IO, SH
-  source?: string; // file the storm came from (JTWC)
-  fixes: TrackFix[]; // sorted by time, one per time
-}
-
-export interface TrackArchive {
-  storms: Storm[];
-  quirks: string[];
-}
-
 const UNITS = ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE'];
 const TEENS = ['TEN', 'ELEVEN', 'TWELVE', 'THIRTEEN', 'FOURTEEN', 'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN'];
 const TENS = ['TWENTY', 'THIRTY', 'FORTY', 'FIFTY'];

@@ -2,10 +2,9 @@
 // per-file digests; each file downloadable, its bytes matching its digest.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { refusals } from './errors.js';
+import { refusals } from '../kernel/refusal.js';
 import { requireSnapshot, sendSnapshotData } from './api/feeds.js';
-
-export const DATAROOM_SCHEMA_VERSION = '0.1.0';
+import { DATAROOM_SCHEMA_VERSION } from '../kernel/versions.js';
 
 const filePath = (feedId: string, version: string, name: string) =>
   `/datasets/${encodeURIComponent(feedId)}/${encodeURIComponent(version)}/files/${name.split('/').map(encodeURIComponent).join('/')}`;

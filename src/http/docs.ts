@@ -3,10 +3,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
-import { ERROR_CODES, refusals } from './errors.js';
+import { ERROR_CODES, refusals } from '../kernel/refusal.js';
 import type { RouteInfo } from './host.js';
 import type { Services } from '../services.js';
 import { metricsSchema } from '../domain/lab/metrics.js';
+import { API_CONTRACT_SCHEMA_VERSION, SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const DOCS_DIR = new URL('docs/', ROOT);
@@ -41,7 +42,7 @@ function html(title: string, body: string): string {
 export function apiContract(routes: readonly RouteInfo[], services: Services) {
   return {
     $id: 'api-contract.v0.json',
-    schema_version: '0.1.0',
+    schema_version: API_CONTRACT_SCHEMA_VERSION,
     generated_from: 'the running API host\'s route table',
     build: services.config.build,
     authentication: { scheme: 'Bearer', header: 'Authorization', keyless: routes.filter((r) => r.auth !== 'key').map((r) => `${r.method} ${r.path}`) },
@@ -69,7 +70,7 @@ export function docsRoutes(apiRoutes: readonly RouteInfo[]) {
       return reply.type('text/plain; charset=utf-8').send(lines.join('\n') + '\n');
     });
 
-    app.get('/schema', async () => ({ schema_version: '0.1.0', schemas: listing(), risk_object: '/schema.json' }));
+    app.get('/schema', async () => ({ schema_version: SCHEMA_LISTING_SCHEMA_VERSION, schemas: listing(), risk_object: '/schema.json' }));
     app.get('/schema.json', async () => schemas.get('risk-object.v0'));
     app.get('/schema/:name', async (request) => {
       const name = (request.params as { name: string }).name.replace(/\.json$/, '');

@@ -2,16 +2,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { LAB_MODELS, labModel } from '../domain/lab/models.js';
-import { LabSpecError, readWindstormSpec } from '../domain/lab/windstorm-lane.js';
-import { TermsError, termsSpec } from '../domain/lab/financial-terms.js';
-import { canonicalJson, contentAddress } from './canonical-json.js';
-import { refusals } from './errors.js';
+import { readWindstormSpec } from '../domain/lab/windstorm-lane.js';
+import { termsSpec } from '../domain/lab/financial-terms.js';
+import { unwrap } from '../kernel/result.js';
+import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
+import { refusals } from '../kernel/refusal.js';
 import { callerOf, requireActive } from './api/accounts.js';
 import { jobView } from '../jobs/view.js';
 import type { HostDirectory } from './servers.js';
 import { piwindGridExtent } from '../jobs/lab-run.js';
+import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 
-export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
 const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];
 
 /**
@@ -29,24 +30,16 @@ function normalizedSpec(body: unknown): Record<string, unknown> {
   if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
   if (faults.length > 0) throw refusals.invalidRequest(422, `The run spec is not acceptable: ${faults.join('; ')}.`, faults);
   const samples = spec.samples ?? 0;
-  try {
-    // Object exposure is read on the job; validate the rest with an empty schedule in its place.
-    const read = readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms, correlation: spec.correlation }, model!.revision);
-    return {
-      model: model!.id,
-      version: model!.version,
-      samples,
-      exposure: byObject ? { object_id: exposure!.object_id } : { points: read.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
-      terms: read.terms ? termsSpec(read.terms) : null,
-      correlation: read.correlation,
-    };
-  } catch (error) {
-    if (error instanceof LabSpecError || error instanceof TermsError) {
-      const details = (error as { details: string[] }).details;
-      throw refusals.invalidRequest(422, `The run spec is not acceptable: ${details.length} fault${details.length === 1 ? '' : 's'}.`, details);
-    }
-    throw error;
-  }
+  // Object exposure is read on the job; validate the rest with an empty schedule in its place.
+  const read = unwrap(readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms, correlation: spec.correlation }, model!.revision));
+  return {
+    model: model!.id,
+    version: model!.version,
+    samples,
+    exposure: byObject ? { object_id: exposure!.object_id } : { points: read.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
+    terms: read.terms ? termsSpec(read.terms) : null,
+    correlation: read.correlation,
+  };
 }
 
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {

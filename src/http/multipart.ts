@@ -1,7 +1,7 @@
 // A small multipart/form-data reader (RFC 7578) over a buffered body. Ingest needs what general
 // parsers hide: whether a part carried a Content-Type header at all, and a part's raw bytes
 // whether or not it has a filename.
-import { ApiError, refusals } from './errors.js';
+import { ApiError, refusals } from '../kernel/refusal.js';
 
 export interface FormPart {
   name: string;

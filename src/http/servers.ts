@@ -6,6 +6,7 @@ import { apiRoutes } from './api/index.js';
 import { dataroomRoutes } from './dataroom.js';
 import { docsRoutes } from './docs.js';
 import { labRoutes } from './lab.js';
+import { HOST_INDEX_SCHEMA_VERSION } from '../kernel/versions.js';
 
 interface HostPlan {
   name: HostName;
@@ -62,7 +63,7 @@ export async function buildHosts(services: Services, directory = new HostDirecto
       defaultAuth: plan.defaultAuth,
       register: (host) => {
         host.get('/', { config: { auth: 'none' } }, async () => ({
-          schema_version: '0.1.0', host: plan.name, what: plan.what, index: plan.index,
+          schema_version: HOST_INDEX_SCHEMA_VERSION, host: plan.name, what: plan.what, index: plan.index,
         }));
         plan.register(host, services);
       },

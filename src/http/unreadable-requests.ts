@@ -5,8 +5,9 @@
 // where the next request would start).
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError, envelope } from './errors.js';
-import { canonicalJson } from './canonical-json.js';
+import { ApiError } from '../kernel/refusal.js';
+import { envelope } from './errors.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 
 export interface ParserError extends Error {
   code?: string;

@@ -4,8 +4,8 @@
 import type { Services } from '../services.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
 import { dataRequest, faultAnswer, validateStructure, type StructureTerms } from '../domain/backtest/structure.js';
-import { canonicalJson, contentAddress } from '../http/canonical-json.js';
-import { ApiError } from '../http/errors.js';
+import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
+import { ApiError } from '../kernel/refusal.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { runTask } from './threads.js';
@@ -29,7 +29,7 @@ export function termsOf(document: Record<string, unknown>): StructureTerms {
 export async function replay(store: FeedStore | undefined, terms: StructureTerms, window: Window, verb: 'backtest' | 'price'): Promise<Replay> {
   const shape = validateStructure(terms);
   const early = faultAnswer(shape, verb);
-  if (early) throw new ApiError(422, early.code, early.message, early.details);
+  if (early) throw ApiError.of(early);
   const request = dataRequest(shape.structure!);
   const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
   const validation = validateStructure(terms, {
@@ -37,17 +37,19 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
     window,
   });
   const fault = faultAnswer(validation, verb);
-  if (fault) throw new ApiError(422, fault.code, fault.message, fault.details);
+  if (fault) throw ApiError.of(fault);
   const s = snapshot!;
   const read = request.reader === 'event_catalog' ? await eventCatalog(store!, s)
     : request.reader === 'track_archive' ? await trackArchive(store!, s)
       : await dailySeries(store!, s, request.element ?? undefined);
   const data = backtestData(read);
-  const outcome = runBacktest(terms, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest }, window);
-  if ('fault' in outcome) {
-    const code = verb === 'price' && outcome.fault.code === 'unbacktestable_structure' ? 'unpriceable_object' : outcome.fault.code;
-    throw new ApiError(422, code, outcome.fault.message, outcome.fault.details);
+  const replayed = runBacktest(terms, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest }, window);
+  if (!replayed.ok) {
+    const { refusal } = replayed;
+    // A price refuses on its job with its own code whatever stops the replay.
+    throw ApiError.of(verb === 'price' && refusal.code === 'unbacktestable_structure' ? { ...refusal, code: 'unpriceable_object' } : refusal);
   }
+  const outcome = replayed.value;
   const id = `bt_${contentAddress({
     structure: outcome.structure, feed: outcome.feed, window: { from_year: outcome.window.from_year, to_year: outcome.window.to_year }, engine: outcome.engine,
   }).slice(0, 32)}`;

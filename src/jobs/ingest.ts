@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { Services } from '../services.js';
 import type { ReadScheduleInput, ReadScheduleOutput } from './threads/read-schedule.js';
-import { contentAddress } from '../http/canonical-json.js';
-import { ApiError } from '../http/errors.js';
+import { contentAddress } from '../kernel/canonical-json.js';
+import { ApiError } from '../kernel/refusal.js';
 import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 

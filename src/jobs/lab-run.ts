@@ -5,8 +5,8 @@ import { runWindstorm, type WindstormSpec } from '../domain/lab/windstorm-lane.j
 import { labModel } from '../domain/lab/models.js';
 import type { LabLocation } from '../domain/lab/lookup.js';
 import type { FeedStore } from '../feeds/store.js';
-import { canonicalJson } from '../http/canonical-json.js';
-import { ApiError } from '../http/errors.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
+import { ApiError } from '../kernel/refusal.js';
 import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 

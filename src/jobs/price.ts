@@ -1,12 +1,13 @@
 // The price verb: replay the object's terms over their pinned feed, fit, load, and write the
 // technical premium to the object. A technical price, never a quote. Computed in a compute thread.
 import type { Services } from '../services.js';
-import { technicalPrice, isPriceRefusal, type PriceDocument } from '../domain/pricing/technical-price.js';
+import { technicalPrice, type PriceDocument } from '../domain/pricing/technical-price.js';
+import { unwrap } from '../kernel/result.js';
 import type { StructureTerms } from '../domain/backtest/structure.js';
 import { applyPrice, priceRecorded, samePricedInputs } from '../domain/risk-object/price.js';
 import { PRICED_INPUTS } from '../domain/risk-object/patch.js';
-import { canonicalJson, contentAddress } from '../http/canonical-json.js';
-import { ApiError } from '../http/errors.js';
+import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
+import { ApiError } from '../kernel/refusal.js';
 import type { FeedStore } from '../feeds/store.js';
 import { replay, termsOf, type Window } from './backtest.js';
 import { runTask } from './threads.js';
@@ -16,8 +17,7 @@ export interface PriceTaskInput { objectId: string; terms: StructureTerms; windo
 /** Runs in a compute thread: the price document as canonical JSON. */
 export async function priceTask(input: PriceTaskInput, store: FeedStore | undefined): Promise<string> {
   const run = await replay(store, input.terms, input.window, 'price');
-  const priced = technicalPrice({ structure: input.terms, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest });
-  if (isPriceRefusal(priced)) throw new ApiError(priced.fault.status, priced.fault.code, priced.fault.message, priced.fault.details);
+  const priced = unwrap(technicalPrice({ structure: input.terms, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest }));
   // The same object, terms and snapshot give the same id and the same bytes.
   const id = `pr_${contentAddress({ object_id: input.objectId, inputs: priced.inputs, model: priced.model }).slice(0, 32)}`;
   return canonicalJson({ ...priced, id, object_id: input.objectId, backtest: { id: run.artifact.id, links: run.artifact.links } });

@@ -2,7 +2,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { ApiError, type ErrorBody } from '../http/errors.js';
+import { ApiError, type ErrorBody } from '../kernel/refusal.js';
 
 let pool: Piscina | undefined;
 

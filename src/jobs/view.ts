@@ -1,7 +1,6 @@
 // The Job resource as SPEC shows it.
 import type { JobRow } from '../store/jobs.js';
-
-export const JOB_SCHEMA_VERSION = '0.1.0';
+import { JOB_SCHEMA_VERSION } from '../kernel/versions.js';
 
 export function jobView(row: JobRow): Record<string, unknown> {
   const subject = JSON.parse(row.subject) as Record<string, unknown>;

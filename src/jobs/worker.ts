@@ -5,7 +5,7 @@
 // maxAttempts runs; a refusal (4xx) fails the job at once.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ApiError, type ErrorBody } from '../http/errors.js';
+import { ApiError, type ErrorBody } from '../kernel/refusal.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { JobRow, JobStore } from '../store/jobs.js';
 import { abortingTasksWith } from './threads.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import type { JobsTable, Tables } from './tables.js';
-import type { ErrorBody } from '../http/errors.js';
+import type { ErrorBody } from '../kernel/refusal.js';
 
 export type JobRow = JobsTable;
 

@@ -3,7 +3,7 @@
 import { Buffer } from 'node:buffer';
 import type { Kysely } from 'kysely';
 import type { Tables } from './tables.js';
-import { canonicalJson } from '../http/canonical-json.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 import { CHUNK_BYTES, writeObjectChunks } from './object-chunks.js';
 
 export type RiskObjectDocument = Record<string, unknown> & { id: string; status: string };

@@ -1,7 +1,7 @@
 // Structures cut from objects, and backtest artifacts stored as the exact bytes served.
 import type { Kysely } from 'kysely';
 import type { Tables } from './tables.js';
-import { canonicalJson } from '../http/canonical-json.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 
 export type StructureDocument = Record<string, unknown> & { id: string; object_id: string };
 

@@ -13,9 +13,8 @@ import {
   andersonDarling, gevQuantile, probabilityPlotCorrelation, returnLevel, selectExtremeValueFit,
 } from '../../src/domain/hazard/extreme-value.js';
 import { seededRandom } from '../../src/domain/random.js';
-import type { QuakeEvent, ReportEvent, ReportKind } from '../../src/feeds/records.js';
-import type { DailySeries, DayValue, ManifestFacts } from '../../src/feeds/series.js';
-import type { Storm, TrackFix } from '../../src/feeds/tracks.js';
+import type { QuakeEvent, ReportEvent, ReportKind, DailySeries, DayValue, Storm, TrackFix } from '../../src/domain/hazard/records.js';
+import type { ManifestFacts } from '../../src/feeds/series.js';
 import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';
 import { comcatOptions, parseComcat } from '../../src/feeds/parsers/comcat.js';
 import { parseGhcnCsv } from '../../src/feeds/parsers/ghcnd.js';

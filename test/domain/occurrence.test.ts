@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { clusterOccurrences, parseIsoDuration, type CatalogRow } from '../../src/domain/occurrence.js';
+import { clusterOccurrences, type CatalogRow } from '../../src/domain/occurrence.js';
+import { parseIsoDuration } from '../../src/kernel/dates.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2020, 0, 1);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseBomCdo } from '../../src/feeds/parsers/bom.js';
-import { type DailySeries } from '../../src/feeds/series.js';
+import type { DailySeries } from '../../src/domain/hazard/records.js';
 import { pinnedText as feed } from '../support/feeds.js';
 
 const day = (s: DailySeries, date: string) => s.days.find((d) => d.date === date);

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { excludedObservations } from '../../src/domain/quality.js';
 import { join } from 'node:path';
 import { parseGhcnCsv, parseGhcnDly } from '../../src/feeds/parsers/ghcnd.js';
-import { dayEpoch, toStandardUnits, type DailySeries } from '../../src/feeds/series.js';
+import { dayEpoch } from '../../src/kernel/dates.js';
+import { toStandardUnits } from '../../src/feeds/series.js';
+import type { DailySeries } from '../../src/domain/hazard/records.js';
 import { pinnedText as feed } from '../support/feeds.js';
 
 const day = (s: DailySeries, date: string) => s.days.find((d) => d.date === date);

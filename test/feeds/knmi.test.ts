@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseKnmiNeerslag } from '../../src/feeds/parsers/knmi.js';
-import { missingDaysPerYear, toStandardUnits, type DailySeries } from '../../src/feeds/series.js';
+import { missingDaysPerYear, toStandardUnits } from '../../src/feeds/series.js';
+import type { DailySeries } from '../../src/domain/hazard/records.js';
 import { pinnedText as feed } from '../support/feeds.js';
 
 const day = (s: DailySeries, date: string) => s.days.find((d) => d.date === date);

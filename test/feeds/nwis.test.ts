@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseNwisDaily } from '../../src/feeds/parsers/nwis.js';
-import { dayEpoch, missingDaysPerYear, toStandardUnits, type DailySeries } from '../../src/feeds/series.js';
+import { dayEpoch } from '../../src/kernel/dates.js';
+import { missingDaysPerYear, toStandardUnits } from '../../src/feeds/series.js';
+import type { DailySeries } from '../../src/domain/hazard/records.js';
 import { pinnedText as feed, FEEDS_DIR as FEEDS } from '../support/feeds.js';
 
 const day = (s: DailySeries, date: string) => s.days.find((d) => d.date === date);

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  buildSeries, canonicalUnit, describeMissing, isValidDate, missingDaysPerYear, splitLines, toStandardUnits, type Entry,
-} from '../../src/feeds/series.js';
+import { buildSeries, canonicalUnit, describeMissing, missingDaysPerYear, splitLines, toStandardUnits, type Entry } from '../../src/feeds/series.js';
+import { isValidDate } from '../../src/kernel/dates.js';
 
 test('buildSeries fills explicit nulls inside the period and discloses widening and gaps', () => {
   const entries = new Map<string, Entry>([['2020-12-30', { value: 1 }], ['2021-01-02', { value: 2, flags: 'x=1' }]]);

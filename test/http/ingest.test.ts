@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, signup, startService, waitForJob } from '../support/service.js';
 import { form, smallSchedule } from '../support/schedules.js';
-import { riskObjectViolations } from '../../src/domain/risk-object/schema.js';
+import { riskObjectViolations } from '../../src/schemas.js';
 
 eachDialect('ingest refusals answered on the request', async (dialect) => {
   const svc = await startService(dialect);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, expectRefusals, signup, startService, waitForJob } from '../support/service.js';
 import { form, largeSchedule } from '../support/schedules.js';
-import { canonicalJson } from '../../src/http/canonical-json.js';
+import { canonicalJson } from '../../src/kernel/canonical-json.js';
 import { CHUNK_BYTES } from '../../src/store/object-chunks.js';
 
 const ROWS = 12_000;

@@ -10,7 +10,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrations.js';
 import { ObjectStore } from '../../src/store/objects.js';
 import { CHUNK_BYTES } from '../../src/store/object-chunks.js';
-import { canonicalJson } from '../../src/http/canonical-json.js';
+import { canonicalJson } from '../../src/kernel/canonical-json.js';
 import { createScratchDatabase, postgresAvailable } from '../support/postgres.js';
 
 // Hand-made documents: one small, one over two chunks with multi-byte text.

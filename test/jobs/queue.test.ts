@@ -1,7 +1,7 @@
 // The durable queue: claim under a lease, take-over after expiry, finish exactly once, release.
 import assert from 'node:assert/strict';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/kernel/refusal.js';
 import { eachDialect } from '../support/service.js';
 import { silent, untilEnded, withStore } from './support.js';
 

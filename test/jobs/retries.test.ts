@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
 import { jobView } from '../../src/jobs/view.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/kernel/refusal.js';
 import { eachDialect } from '../support/service.js';
 import { silent, untilEnded, withStore } from './support.js';
 

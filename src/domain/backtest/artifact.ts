@@ -14,10 +14,7 @@
 // Daily values excluded by the data-quality rule are missing days, each listed in
 // data_coverage.excluded_observations with date, value and reason.
 
-import type { QuakeEvent, ReportEvent } from '../../feeds/records.js';
-import type { DailySeries } from '../../feeds/series.js';
-import type { Storm, TrackArchive } from '../../feeds/tracks.js';
-import type { EventCatalog } from '../../feeds/readers.js';
+import { REPORT_UNITS, type QuakeEvent, type ReportEvent, type DailySeries, type Storm, type TrackArchive, type EventCatalog } from '../hazard/records.js';
 import type { Box } from '../geo.js';
 import { boxOccurrences, selectQuakes, selectReports, type Selection } from './cat-in-a-box.js';
 import { seriesConversion, seriesDayIndex, termIndex, type TermIndex } from './index-series.js';
@@ -25,23 +22,22 @@ import { annualPayout, occurrencePayout, roundMoney, triggerLevel } from './payo
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
 import {
   classifyFeed, faultAnswer, FAULT_CATALOGUE, recordYears, seriesElement, validateStructure,
-  type BacktestWindow, type FaultAnswer, type FeedFacts, type Structure, type StructureFault, type UnitName,
+  type BacktestWindow, type FeedFacts, type Structure, type StructureFault, type UnitName,
 } from './structure.js';
-import { describeTermRule, DAY_MS, termWindow, termYearOf, type TermWindow } from './term.js';
+import { describeTermRule, termWindow, termYearOf, type TermWindow } from './term.js';
+import { DAY_MS, dayEpoch } from '../../kernel/dates.js';
 
 /** The term-year a day (YYYY-MM-DD) belongs to, or null outside every term. */
 function termYearOfDay(rule: Parameters<typeof termYearOf>[0], date: string): number | null {
   return termYearOf(rule, dayEpoch(date));
 }
 import { gateCrossings, type GateUnit } from './track-gate.js';
-import { dayEpoch } from '../../feeds/series.js';
 import {
   excludedObservations, isPartialYear, PARTIAL_YEAR_MAX_MISSING_SHARE, PARTIAL_YEAR_RULE, PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT,
   siObservation, type SiObservation,
 } from '../quality.js';
-
-// 1.1.0: partial years (more than 10% of the term lacking) left out of n; excluded observations listed.
-export const BACKTEST_ENGINE = { name: 'catrisk-backtest', version: '1.1.0' } as const;
+import { BACKTEST_ENGINE } from '../../kernel/versions.js';
+import { ok, refused, type Result } from '../../kernel/result.js';
 
 export const HISTORY_STATEMENT =
   'History, not a forecast: this replays the structure\'s terms over the pinned historical record named in feed; it shows what the ' +
@@ -72,15 +68,6 @@ export interface FeedRead {
   readonly sha256: string;
   /** The snapshot's manifest (kind, period_of_record, years_missing, years_without_events, units, coverage). */
   readonly manifest: FeedFacts;
-}
-
-export interface BacktestFailure {
-  readonly fault: FaultAnswer;
-  readonly faults: readonly StructureFault[];
-}
-
-export function isBacktestFailure(x: BacktestArtifact | BacktestFailure): x is BacktestFailure {
-  return 'fault' in x;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,9 +126,9 @@ export interface BacktestArtifact {
 
 // ---------------------------------------------------------------------------------------------
 
-function failure(faults: StructureFault[]): BacktestFailure {
+function failure(faults: StructureFault[]): Result<BacktestArtifact> {
   const v = { ok: false, structure: null, shape_faults: faults.filter((f) => f.kind === 'shape'), data_faults: faults.filter((f) => f.kind === 'data'), request_faults: faults.filter((f) => f.kind === 'request') };
-  return { fault: faultAnswer(v, 'backtest')!, faults };
+  return refused(faultAnswer(v, 'backtest')!);
 }
 
 function dataFault(fault: string, path: string, message: string): StructureFault {
@@ -204,10 +191,10 @@ function rateOnLine(payout: number | null, limit: number): number | null {
  * Replays structure terms over a pinned snapshot. `feed` names the exact bytes read; `data` is what
  * the feed readers parsed from them; `window` is the request's {from_year, to_year} (optional).
  */
-export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): BacktestArtifact | BacktestFailure {
+export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
   const validation = validateStructure(terms, { feed: { feed_id: feed.feed_id, version: feed.version, manifest: feed.manifest }, window: window ?? null });
   if (!validation.ok || !validation.structure) {
-    return { fault: faultAnswer(validation, 'backtest')!, faults: [...validation.shape_faults, ...validation.request_faults, ...validation.data_faults] };
+    return refused(faultAnswer(validation, 'backtest')!);
   }
   const s = validation.structure;
   const expected = s.design === 'cat_in_a_box' ? ['quakes', 'reports'] : s.design === 'track_gate' ? ['tracks'] : ['series'];
@@ -237,7 +224,7 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
     } else if (data.kind === 'reports') {
       const cls = classifyFeed(feed.feed_id, feed.manifest.kind);
       sel = selectReports(data.events, { box, floor, wildfire_only: cls.kind === 'fire_extract' });
-      indexUnit = data.unit ?? data.events[0]?.unit ?? (cls.kind === 'fire_extract' ? 'acres' : cls.kind === 'storm_report_set' ? { hail: 'in', wind: 'kt', tornado: 'EF' }[cls.report ?? 'hail'] : '');
+      indexUnit = data.unit ?? data.events[0]?.unit ?? (cls.kind === 'fire_extract' ? 'acres' : cls.kind === 'storm_report_set' ? REPORT_UNITS[cls.report ?? 'hail'] : '');
       unitNote = cls.kind === 'fire_extract'
         ? 'Burned acres are MTBS mapped burned-area-boundary acres; a fire\'s point is the origin encoded in its Event_ID; only Incid_Type Wildfire is read; a fire is dated by its ignition date (Ig_Date, 00:00 UTC).'
         : `Report values are read in the report's own unit (${indexUnit}); report times are the publisher's local standard time converted to UTC.`;
@@ -502,7 +489,7 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
       units: { index: indexUnit, currency, note: unitNote },
     },
   };
-  return artifact;
+  return ok(artifact);
 }
 
 function eventYear(term: TermWindow, coverage: Coverage, list: OccurrenceOut[], s: Structure): YearWork {

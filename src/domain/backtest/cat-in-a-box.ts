@@ -14,7 +14,7 @@
 
 import { boxContains, type Box } from '../geo.js';
 import { clusterOccurrences, type CatalogRow, type Occurrence } from '../occurrence.js';
-import type { QuakeEvent, ReportEvent } from '../../feeds/records.js';
+import type { QuakeEvent, ReportEvent } from '../hazard/records.js';
 
 export interface BoxRow extends CatalogRow {
   readonly event_id: string;

@@ -6,44 +6,12 @@
 // rounded to 6 decimal places. A trigger without a unit reads the feed's unit, tenths written whole
 // (tenths of mm -> mm, tenths of m/s -> m/s; ft3/s, mm and customers as they are).
 
-import { dayEpoch, isoDay, type DailySeries } from '../../feeds/series.js';
+import { dayEpoch, isoDay, DAY_MS } from '../../kernel/dates.js';
+import { nativeUnit as nativeUnitOf, statedUnit } from '../../kernel/units.js';
+import type { DailySeries } from '../hazard/records.js';
 import { roundIndex } from './payout.js';
 import type { SeriesAggregation, UnitName } from './structure.js';
-import { DAY_MS, type TermWindow } from './term.js';
-
-/** 1 kt = 1852 m / 3600 s exactly (DOMAIN.md gives 0.514444 m/s). */
-export const METRES_PER_SECOND_PER_KNOT = 1852 / 3600;
-/** 1 ft³/s = 0.028316846592 m³/s exactly (international foot). */
-export const CUBIC_METRES_PER_CUBIC_FOOT = 0.028316846592;
-
-type Dimension = 'length' | 'speed' | 'discharge' | 'count';
-
-/** A unit as a quantity of its dimension's base (mm, m/s, m3/s, customers). */
-const TRIGGER_UNITS: Readonly<Partial<Record<UnitName, { dimension: Dimension; base: number }>>> = {
-  mm: { dimension: 'length', base: 1 },
-  in: { dimension: 'length', base: 25.4 },
-  'm/s': { dimension: 'speed', base: 1 },
-  kt: { dimension: 'speed', base: METRES_PER_SECOND_PER_KNOT },
-  mph: { dimension: 'speed', base: 0.44704 },
-  'km/h': { dimension: 'speed', base: 1 / 3.6 },
-  'm3/s': { dimension: 'discharge', base: 1 },
-  'ft3/s': { dimension: 'discharge', base: CUBIC_METRES_PER_CUBIC_FOOT },
-  customers: { dimension: 'count', base: 1 },
-};
-
-/** Native series units (DailySeries.unit, as the parsers name them) and the unit they read as by default. */
-const NATIVE_UNITS: Readonly<Record<string, { dimension: Dimension; base: number; whole: UnitName }>> = {
-  'tenths of mm': { dimension: 'length', base: 0.1, whole: 'mm' },
-  mm: { dimension: 'length', base: 1, whole: 'mm' },
-  inches: { dimension: 'length', base: 25.4, whole: 'in' },
-  'hundredths of inches': { dimension: 'length', base: 0.254, whole: 'in' },
-  'tenths of m/s': { dimension: 'speed', base: 0.1, whole: 'm/s' },
-  'm/s': { dimension: 'speed', base: 1, whole: 'm/s' },
-  mph: { dimension: 'speed', base: 0.44704, whole: 'mph' },
-  'ft3/s': { dimension: 'discharge', base: CUBIC_METRES_PER_CUBIC_FOOT, whole: 'ft3/s' },
-  'm3/s': { dimension: 'discharge', base: 1, whole: 'm3/s' },
-  customers: { dimension: 'count', base: 1, whole: 'customers' },
-};
+import type { TermWindow } from './term.js';
 
 export interface UnitConversion {
   /** The series' native unit (DailySeries.unit). */
@@ -59,10 +27,10 @@ export interface UnitConversion {
  * native unit, or a unit of another dimension).
  */
 export function seriesConversion(nativeUnit: string, requested: UnitName | null): UnitConversion | { readonly fault: string } {
-  const native = NATIVE_UNITS[nativeUnit];
+  const native = nativeUnitOf(nativeUnit);
   if (!native) return { fault: `the series' unit ${JSON.stringify(nativeUnit)} is not one the backtest converts from` };
-  const unit = requested ?? native.whole;
-  const target = TRIGGER_UNITS[unit];
+  const unit = requested ?? (native.whole as UnitName);
+  const target = statedUnit(unit);
   if (!target || target.dimension !== native.dimension) {
     return { fault: `the series is in ${nativeUnit} (${native.dimension}); it cannot be read in ${unit}` };
   }

@@ -20,11 +20,12 @@
 // - request (POST /structures/{id}/backtest, 422 invalid_request): the window member of the
 //   backtest request is not {from_year, to_year} integers in order.
 
-import { parseIsoDuration } from '../occurrence.js';
+import { parseIsoDuration } from '../../kernel/dates.js';
 import { boxWithin, type Box, type Polygon } from '../geo.js';
 import { PERIL_CODES, type PerilCode } from '../exposure/types.js';
 import type { Gate } from '../tracks/gate.js';
 import { isTermFault, termRule, termWindow, type TermRule } from './term.js';
+import type { Refusal } from '../../kernel/refusal.js';
 import type { LadderLevel, PayoutBasis, PayoutFunction } from './payout.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -1086,19 +1087,15 @@ export function validateStructure(terms: unknown, context: ValidationContext = {
   };
 }
 
-export interface FaultAnswer {
-  readonly status: 422;
-  readonly code: string;
-  readonly message: string;
-  readonly details: readonly string[];
-}
+/** A refusal of terms: every fault named, one detail each. */
+export type FaultRefusal = Refusal & { readonly details: readonly string[] };
 
 /**
  * The error to answer with, for a verb: 'structure' (the POST cutting a structure: shape faults
  * only), 'backtest' or 'price' (the job). Null when there is nothing to refuse.
  */
-export function faultAnswer(v: StructureValidation, verb: 'structure' | 'backtest' | 'price'): FaultAnswer | null {
-  const pick = (faults: readonly StructureFault[], code: string, lead: string): FaultAnswer | null =>
+export function faultAnswer(v: StructureValidation, verb: 'structure' | 'backtest' | 'price'): FaultRefusal | null {
+  const pick = (faults: readonly StructureFault[], code: string, lead: string): FaultRefusal | null =>
     faults.length === 0 ? null : {
       status: 422, code,
       message: `${lead}: ${faults.map((x) => x.fault).join(', ')}`,

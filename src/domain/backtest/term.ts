@@ -7,9 +7,7 @@
 // of year Y runs from the start day in Y to the end day in Y + 1. A term is at most one year long.
 // 29 February: as a start day it is read as 1 March in common years, as an end day as 28 February.
 
-import { dayEpoch, isValidDate, isoDay } from '../../feeds/series.js';
-
-export const DAY_MS = 86_400_000;
+import { DAY_MS, dayEpoch, isValidDate, isoDay } from '../../kernel/dates.js';
 
 export interface TermRule {
   readonly start_month: number;

@@ -6,7 +6,7 @@
 // the archive does not hold. Each storm is one occurrence, named by its publisher storm id.
 
 import { gateContains, saffirSimpsonCategory, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
-import { METRES_PER_SECOND_PER_KNOT } from './index-series.js';
+import { METRES_PER_SECOND_PER_KNOT } from '../../kernel/units.js';
 import { normalizeLongitude } from '../geo.js';
 import { roundIndex } from './payout.js';
 import { termWindow, termYearsBetween, type TermRule } from './term.js';

@@ -2,7 +2,7 @@
 // events, and a Gutenberg–Richter fit (DOMAIN.md "Fitted views").
 
 import { haversineKm, type GeoPoint } from '../geo.js';
-import type { QuakeEvent } from '../../feeds/records.js';
+import type { QuakeEvent } from './records.js';
 import { annualExceedanceRate, fitGutenbergRichter, DEFAULT_MAGNITUDE_BIN, MC_TIE_BREAK } from './gutenberg-richter.js';
 import {
   checkPoint, checkRadius, compareText, DISTANCE_METHOD, finiteOrNull, inRecord, rateNote, recordYears, utcYear,

@@ -2,7 +2,7 @@
 // rates, the largest reports, and for fires the burned acres (DOMAIN.md "Poisson-rate view").
 
 import { haversineKm, type GeoPoint } from '../geo.js';
-import type { ReportEvent, ReportKind, ReportUnit } from '../../feeds/records.js';
+import { REPORT_UNITS, type ReportEvent, type ReportKind, type ReportUnit } from './records.js';
 import {
   checkPoint, checkRadius, compareText, DISTANCE_METHOD, finiteOrNull, inRecord, rateNote, recordYears,
   type PointOut, type RecordYears, type YearSpan,
@@ -12,7 +12,6 @@ import { LARGEST_LISTED } from './summary-quakes.js';
 /** 25 km for hail, wind and tornado reports; 50 km for fires. */
 export const REPORT_DEFAULT_RADIUS_KM: Readonly<Record<ReportKind, number>> = { hail: 25, wind: 25, tornado: 25, fire: 50 };
 
-const UNITS: Readonly<Record<ReportKind, ReportUnit>> = { hail: 'in', wind: 'kt', tornado: 'EF', fire: 'acres' };
 
 interface ClassDef {
   readonly label: string;
@@ -128,7 +127,7 @@ export function reportSummary(reports: readonly ReportEvent[], point: GeoPoint, 
   if (!(kind in REPORT_CLASSES)) throw new RangeError(`unknown report kind ${JSON.stringify(kind)}`);
   const radiusKm = checkRadius(options.radiusKm ?? REPORT_DEFAULT_RADIUS_KM[kind]);
   const record = recordYears(options.years);
-  const unit = UNITS[kind];
+  const unit = REPORT_UNITS[kind];
 
   let otherKinds = 0;
   let outsideYears = 0;

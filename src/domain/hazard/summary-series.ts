@@ -1,7 +1,7 @@
 // Daily-series hazard summary (rainfall, wind, discharge, outages): record length, missing days,
 // annual values and return levels from a fitted extreme-value distribution (DOMAIN.md "Extreme values").
 
-import type { DailySeries } from '../../feeds/series.js';
+import type { DailySeries } from './records.js';
 import {
   andersonDarling, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, probabilityPlotCorrelation, returnLevel, selectExtremeValueFit,
   type ExtremeValueFit,

@@ -3,7 +3,7 @@
 
 import { haversineKm, type GeoPoint } from '../geo.js';
 import { saffirSimpsonCategory, trackSamples, type SaffirSimpsonCategory } from '../tracks/gate.js';
-import type { Storm } from '../../feeds/tracks.js';
+import type { Storm } from './records.js';
 import {
   checkPoint, checkRadius, compareText, DISTANCE_METHOD, inRecord, rateNote, recordYears, utcYear,
   type PointOut, type RecordYears, type YearSpan,

@@ -19,13 +19,8 @@
 // quota share cedes nothing. Amounts are in the unit of the values.
 //
 // Conservation, checked: g_total = ΣdP + Σ(above place limits) + dA + (above account limit) + Q + ΣX_k + N.
-
-export class TermsError extends Error {
-  constructor(readonly details: string[]) {
-    super(`invalid terms: ${details.join('; ')}`);
-    this.name = 'TermsError';
-  }
-}
+import { ok, refused, unwrap, type Result } from '../../kernel/result.js';
+import { runSpecRefusal } from './spec-refusal.js';
 
 export interface PolicyTerms {
   place_deductible?: number;
@@ -85,8 +80,13 @@ function unknownMembers(details: string[], where: string, o: Record<string, unkn
   for (const k of Object.keys(o)) if (!allowed.includes(k)) details.push(`${where} has an unknown member "${k}"`);
 }
 
-/** Validates terms (throws TermsError naming every fault) and fills the defaults. */
+/** Terms already known to be valid (a stored spec's), defaults filled; a fault throws the refusal. */
 export function normalizeTerms(terms: unknown): NormalizedTerms {
+  return unwrap(readTerms(terms));
+}
+
+/** Validates terms, naming every fault, and fills the defaults. */
+export function readTerms(terms: unknown): Result<NormalizedTerms> {
   const details: string[] = [];
   const t = objectOrUndefined(details, 'terms', terms) ?? {};
   unknownMembers(details, 'terms', t, ['policy', 'reinsurance']);
@@ -133,8 +133,8 @@ export function normalizeTerms(terms: unknown): NormalizedTerms {
   const placeLimit = amount(details, 'terms.policy.place_limit', policy.place_limit) ?? Infinity;
   const accountDeductible = amount(details, 'terms.policy.account_deductible', policy.account_deductible) ?? 0;
   const accountLimit = amount(details, 'terms.policy.account_limit', policy.account_limit) ?? Infinity;
-  if (details.length > 0) throw new TermsError(details);
-  return {
+  if (details.length > 0) return refused(runSpecRefusal(details));
+  return ok({
     placeDeductible,
     placeLimit,
     accountDeductible,
@@ -142,7 +142,7 @@ export function normalizeTerms(terms: unknown): NormalizedTerms {
     cededShare,
     layers,
     nonlinearAcrossPlaces: accountDeductible > 0 || accountLimit !== Infinity || layers.length > 0,
-  };
+  });
 }
 
 /** Where one event's (or one sample's) ground-up loss went. */

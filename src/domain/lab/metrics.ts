@@ -20,7 +20,8 @@
 //     of the sum of the places' AALs.
 //   - Figures are full double precision in the unit of the values (no rounding).
 
-export const METRICS_SCHEMA_NAME = 'lab-metrics/1';
+import { LAB_METRICS_SCHEMA } from '../../kernel/versions.js';
+
 export const DEFAULT_RETURN_PERIODS = [2, 5, 10, 25, 50, 100, 200, 250, 500, 1000] as const;
 export const DEFAULT_BLOCK_YEARS = 1000;
 export const DEFAULT_LARGEST_EVENTS = 10;
@@ -74,7 +75,7 @@ export interface SensitivityBlock {
 }
 
 export interface LabMetrics {
-  schema: typeof METRICS_SCHEMA_NAME;
+  schema: typeof LAB_METRICS_SCHEMA;
   perspective: string;
   loss_basis: string;
   periods: number;
@@ -281,7 +282,7 @@ export function computeMetrics(input: MetricsInput): LabMetrics {
   }
 
   return {
-    schema: METRICS_SCHEMA_NAME,
+    schema: LAB_METRICS_SCHEMA,
     perspective: input.perspective,
     loss_basis: input.lossBasis,
     periods,
@@ -326,14 +327,14 @@ const aalSchema = {
 export const metricsSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'lab-metrics.v1.json',
-  title: 'lab-metrics/1',
+  title: LAB_METRICS_SCHEMA,
   description: 'Metrics block of the model lab: average annual loss, occurrence and aggregate exceedance with TVaR (published only for return periods the sample supports ten times over), spread across 1,000-period blocks, per-place shares, largest events, event and year loss tables, a damage-curve sensitivity, assumptions and warnings. Amounts are in the unit of the exposure values.',
   type: 'object',
   additionalProperties: false,
   required: ['schema', 'perspective', 'loss_basis', 'periods', 'events_with_loss', 'average_annual_loss', 'exceedance', 'blocks', 'places',
     'largest_events', 'elt', 'ylt', 'sensitivity', 'assumptions', 'warnings'],
   properties: {
-    schema: { const: METRICS_SCHEMA_NAME },
+    schema: { const: LAB_METRICS_SCHEMA },
     perspective: { type: 'string', description: 'ground_up, insured or net (or a lane\'s own perspective name)' },
     loss_basis: { type: 'string', description: 'what one event loss is (e.g. analytical mean damage, mean over samples)' },
     periods: intMin1,

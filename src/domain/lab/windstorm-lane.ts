@@ -12,20 +12,15 @@
 
 import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE, type LabLocation } from './lookup.js';
 import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from './ground-up.js';
-import { normalizeTerms, describeTerms, TermsError, type FinancialTerms, type NormalizedTerms } from './financial-terms.js';
+import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from './financial-terms.js';
+import { ok, refused, unwrap, type Result } from '../../kernel/result.js';
+import { runSpecRefusal } from './spec-refusal.js';
 import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from './metrics.js';
 import { SENSITIVITY_FACTORS, sensitivityBlock } from './sensitivity.js';
 import type { GridExtent, PiwindModel } from './piwind-model.js';
 import { readCorrelation, describeDamageGroups, type CorrelationSpec } from './correlation.js';
 
 export const WINDSTORM_LABEL = 'Externally built open model: the Oasis LMF PiWind demonstration (toy) windstorm model, run through this service\'s own re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models. Its hazard is synthetic, not observed.';
-
-export class LabSpecError extends Error {
-  constructor(readonly details: string[]) {
-    super(`invalid windstorm spec: ${details.join('; ')}`);
-    this.name = 'LabSpecError';
-  }
-}
 
 export interface WindstormPoint {
   lat: number;
@@ -101,10 +96,18 @@ function finite(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-/** Validates the spec (throws LabSpecError naming every fault) and turns points into locations. */
-export function readWindstormSpec(spec: unknown, revision = 'r3'): { samples: number; locations: LabLocation[]; points: boolean; terms: NormalizedTerms | null; correlation: CorrelationSpec } {
+export interface WindstormRunSpec {
+  readonly samples: number;
+  readonly locations: LabLocation[];
+  readonly points: boolean;
+  readonly terms: NormalizedTerms | null;
+  readonly correlation: CorrelationSpec;
+}
+
+/** Validates the spec, naming every fault, and turns points into locations. */
+export function readWindstormSpec(spec: unknown, revision = 'r3'): Result<WindstormRunSpec> {
   const details: string[] = [];
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new LabSpecError(['the spec must be an object']);
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return refused(runSpecRefusal(['the spec must be an object']));
   const s = spec as Record<string, unknown>;
   const samples = s.samples;
   if (!Number.isInteger(samples) || (samples as number) < 0 || (samples as number) > MAX_SAMPLES) {
@@ -141,17 +144,14 @@ export function readWindstormSpec(spec: unknown, revision = 'r3'): { samples: nu
   if (s.terms !== undefined && s.terms !== null) {
     if (revision !== 'r3') details.push(`terms need model revision r3; this run is ${revision}`);
     else {
-      try {
-        terms = normalizeTerms(s.terms);
-      } catch (e) {
-        if (e instanceof TermsError) details.push(...e.details);
-        else throw e;
-      }
+      const read = readTerms(s.terms);
+      if (read.ok) terms = read.value;
+      else details.push(...(read.refusal.details ?? []));
     }
   }
   const correlation = readCorrelation(s.correlation, details);
-  if (details.length > 0) throw new LabSpecError(details);
-  return { samples: samples as number, locations, points, terms, correlation };
+  if (details.length > 0) return refused(runSpecRefusal(details));
+  return ok({ samples: samples as number, locations, points, terms, correlation });
 }
 
 function footprintText(f: GridExtent | null): string {
@@ -181,7 +181,7 @@ function eventLosses(run: GroundUpRun, values: Float64Array): EventLoss[] {
 /** Runs the windstorm lane over a parsed PiWind model. */
 export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, options: WindstormOptions): WindstormResult {
   const revision = options.revision ?? 'r3';
-  const { samples, locations, terms, correlation } = readWindstormSpec(spec, revision);
+  const { samples, locations, terms, correlation } = unwrap(readWindstormSpec(spec, revision));
   const seed = options.seed ?? DEFAULT_WINDSTORM_SEED;
   const portfolio = keyLocations(model, locations);
   const periods = model.occurrence.periods;

@@ -19,12 +19,12 @@
 
 import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
 import { roundMoney } from '../backtest/payout.js';
-import { faultAnswer, validateStructure, type FaultAnswer, type FeedFacts, type Structure } from '../backtest/structure.js';
+import { faultAnswer, validateStructure, type FeedFacts, type Structure } from '../backtest/structure.js';
+import { refusal } from '../../kernel/refusal.js';
+import { ok, refused, type Result } from '../../kernel/result.js';
 import { FITTED_VIEW_RULE, fittedView, publish, type FittedView } from './fitted-view.js';
 import { PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, type SiObservation } from '../quality.js';
-
-// 1.1.0: a minimum record, fitted views only where the sample supports them, rate on line below 1.
-export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', version: '1.1.0' } as const;
+import { PRICING_MODEL } from '../../kernel/versions.js';
 
 /** A burn over n years has standard error s/√n: below this many counted years it is not informative. */
 export const MINIMUM_COUNTED_YEARS = 10;
@@ -122,14 +122,6 @@ export interface PriceDocument {
   readonly assumptions: readonly string[];
 }
 
-export interface PriceRefusal {
-  readonly fault: FaultAnswer;
-}
-
-export function isPriceRefusal(x: PriceDocument | PriceRefusal): x is PriceRefusal {
-  return 'fault' in x;
-}
-
 export interface TechnicalPriceInput {
   /** The structure's terms as written (peril, trigger, financial_structure, period), or the normalised Structure. */
   readonly structure: unknown;
@@ -149,8 +141,8 @@ function isNormalized(x: unknown): x is Structure {
   return typeof x === 'object' && x !== null && 'design' in x && 'financial' in x && 'term' in x;
 }
 
-function refuse(message: string, details: readonly string[] = []): PriceRefusal {
-  return { fault: { status: 422, code: 'unpriceable_object', message, details } };
+function refuse(message: string, details: readonly string[] = []): Result<PriceDocument> {
+  return refused(refusal(422, 'unpriceable_object', message, details));
 }
 
 /** The effective parameters: defaults overridden by options, each checked. */
@@ -172,7 +164,7 @@ export function pricingParameters(options: Partial<PricingParameters> = {}): Pri
  * when no year of the record would have paid. Pure and deterministic: the same terms, artifact and
  * data give the same document.
  */
-export function technicalPrice(input: TechnicalPriceInput): PriceDocument | PriceRefusal {
+export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument> {
   const params = pricingParameters(input.options);
   let s: Structure;
   if (isNormalized(input.structure)) {
@@ -183,7 +175,7 @@ export function technicalPrice(input: TechnicalPriceInput): PriceDocument | Pric
       const missing = v.shape_faults.filter((f) => f.fault === 'block_missing' && (f.path === 'trigger' || f.path === 'financial_structure'));
       if (missing.length > 0) return refuse(`the object cannot be priced: no ${missing.map((f) => f.path).join(' and no ')}`, missing.map((f) => f.message));
       const answer = faultAnswer(v, 'price')!;
-      return { fault: { ...answer, code: 'unpriceable_object' } };
+      return refused({ ...answer, code: 'unpriceable_object' });
     }
     s = v.structure;
   }
@@ -304,7 +296,7 @@ export function technicalPrice(input: TechnicalPriceInput): PriceDocument | Pric
     'No cost of capital, tax, brokerage or profit beyond the stated loads is included; no counterparty or basis risk is priced.',
   ];
 
-  return {
+  return ok({
     kind: 'technical_price',
     statement: TECHNICAL_PRICE_STATEMENT,
     model: PRICING_MODEL,
@@ -357,5 +349,5 @@ export function technicalPrice(input: TechnicalPriceInput): PriceDocument | Pric
       excluded_observations: (artifact.data_coverage.excluded_observations as SiObservation[] | undefined) ?? [],
     },
     assumptions,
-  };
+  });
 }

@@ -1,8 +1,7 @@
 // Assembles the canonical risk object a successful ingest stores (SPEC: Canonical risk object).
 import type { LocationsText } from '../exposure/location-json.js';
 import type { ScheduleRead } from '../exposure/types.js';
-
-export const RISK_OBJECT_SCHEMA_VERSION = '0.1.0';
+import { RISK_OBJECT_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 export interface IngestProvenance {
   objectId: string;

@@ -1,6 +1,8 @@
 // PATCH of a risk object (SPEC: PATCH /objects/{id}, States: risk object). Pure.
 import { isDeepStrictEqual } from 'node:util';
-import { riskObjectViolations } from './schema.js';
+import { ok, refused, type Result } from '../../kernel/result.js';
+import { refusal } from '../../kernel/refusal.js';
+import type { RiskObjectViolations } from './schema.js';
 
 export type RiskObject = Record<string, unknown> & { id: string; status: string };
 
@@ -19,13 +21,22 @@ const READ_ONLY: Record<string, string> = {
   technical_premium: 'technical_premium is written by a price run (POST /objects/{id}/price)',
 };
 
-export type PatchOutcome =
-  | { ok: true; object: RiskObject; changed: string[]; returnedToDraft: boolean }
-  | { ok: false; message: string; details: string[] };
+export interface PatchApplied {
+  readonly object: RiskObject;
+  /** The blocks whose value moved (none when every block named already held its value). */
+  readonly changed: string[];
+  readonly returnedToDraft: boolean;
+}
 
-export function applyPatch(object: RiskObject, body: unknown, at: string): PatchOutcome {
+/** A PATCH refused for its content (422 invalid_request, every fault named). */
+function patchRefused(message: string, details: string[]): Result<PatchApplied> {
+  return refused(refusal(422, 'invalid_request', message, details));
+}
+
+/** Applies a PATCH body; `violations` checks each written block against the risk-object schema. */
+export function applyPatch(object: RiskObject, body: unknown, at: string, violations: RiskObjectViolations): Result<PatchApplied> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, message: 'A PATCH body is a JSON object naming the blocks to write.', details: ['body must be an object'] };
+    return patchRefused('A PATCH body is a JSON object naming the blocks to write.', ['body must be an object']);
   }
   const faults: string[] = [];
   for (const key of Object.keys(body)) {
@@ -36,10 +47,10 @@ export function applyPatch(object: RiskObject, body: unknown, at: string): Patch
   }
   const entries = Object.entries(body as Record<string, unknown>).filter(([k]) => (WRITABLE_BLOCKS as readonly string[]).includes(k));
   for (const [block, value] of entries) {
-    if (value !== null) faults.push(...riskObjectViolations(value, block));
+    if (value !== null) faults.push(...violations(value, block));
   }
   if (Object.keys(body).length === 0) faults.push('the body names no block to write');
-  if (faults.length > 0) return { ok: false, message: `The PATCH is not acceptable: ${faults.length} fault${faults.length === 1 ? '' : 's'}.`, details: faults };
+  if (faults.length > 0) return patchRefused(`The PATCH is not acceptable: ${faults.length} fault${faults.length === 1 ? '' : 's'}.`, faults);
 
   const next: RiskObject = { ...object };
   const changed: string[] = [];
@@ -61,5 +72,5 @@ export function applyPatch(object: RiskObject, body: unknown, at: string): Patch
       runs: [...provenance.runs, { kind: 'patch', blocks: changed, recorded_at: at, ...(returnedToDraft ? { returned_to_draft: true, note: 'a priced input moved: the premium was removed' } : {}) }],
     };
   }
-  return { ok: true, object: next, changed, returnedToDraft };
+  return ok({ object: next, changed, returnedToDraft });
 }

@@ -1,22 +1,21 @@
-// The published risk-object JSON Schema is the one source of truth for validating objects.
-import { readFileSync } from 'node:fs';
+// Validation against the published risk-object JSON Schema, the one source of truth for objects.
+// The schema is handed in by whoever read it (src/schemas.ts): the domain does no I/O.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
 
-// src/domain/risk-object and dist/domain/risk-object sit at the same depth under the package root.
-export const RISK_OBJECT_SCHEMA_URL = new URL('../../../schemas/risk-object.v0.json', import.meta.url);
-export const riskObjectSchema = JSON.parse(readFileSync(RISK_OBJECT_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+/** Validates a whole object or one block ('peril', ...); each violation as a sentence. */
+export type RiskObjectViolations = (value: unknown, block?: string) => string[];
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-(addFormats as unknown as (a: Ajv2020) => void)(ajv);
-const validateObject = ajv.compile(riskObjectSchema);
-
-/** Validates a whole object or one block ('#/$defs/peril' ...); each violation as a sentence. */
-export function riskObjectViolations(value: unknown, block?: string): string[] {
-  const validate = block ? ajv.getSchema(`${riskObjectSchema.$id as string}#/$defs/${block}`)! : validateObject;
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => describe(e, block));
+export function riskObjectValidator(riskObjectSchema: Record<string, unknown>): RiskObjectViolations {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  const validateObject = ajv.compile(riskObjectSchema);
+  return (value, block) => {
+    const validate = block ? ajv.getSchema(`${riskObjectSchema.$id as string}#/$defs/${block}`)! : validateObject;
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => describe(e, block));
+  };
 }
 
 function describe(e: ErrorObject, block?: string): string {

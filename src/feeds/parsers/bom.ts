@@ -8,10 +8,9 @@
 // and the totals are returned in `accumulations` for users that need them (e.g. annual sums).
 // Quality N values are kept (not yet checked, not failed) and flagged Q=N.
 import { parse } from 'csv-parse/sync';
-import {
-  buildSeries, countBy, dayEpoch, describeCounts, isoDay, isValidDate, splitLines,
-  type DailySeries, type Entry, type ManifestFacts,
-} from '../series.js';
+import { buildSeries, countBy, describeCounts, splitLines, type Entry, type ManifestFacts } from '../series.js';
+import { dayEpoch, isoDay, isValidDate } from '../../kernel/dates.js';
+import type { DailySeries } from '../../domain/hazard/records.js';
 import { exclusionFlags, screenNative } from '../../domain/quality.js';
 
 export interface Accumulation {

@@ -2,10 +2,8 @@
 // Times are ISO 8601 UTC as published; ids are ComCat preferred event ids.
 import type { Manifest } from '../manifest.js';
 import { coverageBox } from '../manifest.js';
-import {
-  finish, lineEndingQuirk, num, outsideBoxQuirk, readCsv, record, sample, tally,
-  type Box, type ParseResult, type QuakeEvent, type Unusable,
-} from '../records.js';
+import { finish, lineEndingQuirk, num, outsideBoxQuirk, readCsv, record, sample, tally, type Box, type ParseResult, type Unusable } from '../records.js';
+import type { QuakeEvent } from '../../domain/hazard/records.js';
 
 export interface ComcatOptions {
   /** Coverage box: rows outside are disclosed. */

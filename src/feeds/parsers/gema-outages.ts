@@ -12,7 +12,8 @@
 //   outage, so absence most likely means none, but archive gaps look the same and the manifest
 //   says gaps are not zero-filled. Users may read null as 0 knowingly.
 import { parse } from 'csv-parse/sync';
-import { buildSeries, splitLines, type DailySeries, type Entry, type ManifestFacts } from '../series.js';
+import { buildSeries, splitLines, type Entry, type ManifestFacts } from '../series.js';
+import type { DailySeries } from '../../domain/hazard/records.js';
 import { exclusionFlags, screenNative, type ExclusionReason } from '../../domain/quality.js';
 
 export interface OutageRecord {

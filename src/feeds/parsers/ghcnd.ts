@@ -4,10 +4,9 @@
 // its variable's physical bounds (a negative amount, a gust above 75 m/s); trace precipitation
 // (MFLAG T) stays 0 and is counted.
 import { parse } from 'csv-parse/sync';
-import {
-  buildSeries, canonicalUnit, countBy, describeCounts, isValidDate, splitLines,
-  type DailySeries, type Entry, type ManifestFacts,
-} from '../series.js';
+import { buildSeries, canonicalUnit, countBy, describeCounts, splitLines, type Entry, type ManifestFacts } from '../series.js';
+import { isValidDate } from '../../kernel/dates.js';
+import type { DailySeries } from '../../domain/hazard/records.js';
 import { exclusionFlags, screenNative } from '../../domain/quality.js';
 
 const NATIVE_UNITS: Record<string, string> = {

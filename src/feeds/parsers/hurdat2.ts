@@ -3,7 +3,8 @@
 // "YYYYMMDD, hhmm, R, ST, 23.1N,  75.1W, wind, pres, 12 x radii (34/50/64 kt NE,SE,SW,NW), rmw".
 // Missing codes: wind -99, pressure/radii/rmw -999 -> null/omitted. Storm id = the header's ATCF id.
 import { splitLines } from '../series.js';
-import { isPlaceholderName, parseLatLon, wrapLongitude, type Storm, type TrackArchive, type TrackFix, type WindRadii } from '../tracks.js';
+import { isPlaceholderName, parseLatLon, wrapLongitude } from '../tracks.js';
+import type { Storm, TrackArchive, TrackFix, WindRadii } from '../../domain/hazard/records.js';
 
 const HEADER = /^([A-Z]{2})(\d{2})(\d{4})$/;
 const THRESHOLDS = [34, 50, 64];

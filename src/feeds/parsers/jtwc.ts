@@ -11,10 +11,8 @@
 // - VMAX 0, negative or blank = unknown (null); MSLP 0, 9999, negative or outside 850-1100 = null.
 // - name = the most frequent real STORMNAME (placeholders INVEST, NONAME, number words ignored).
 import { splitLines } from '../series.js';
-import {
-  isoUtc, isPlaceholderName, parseLatLon, wrapLongitude,
-  type Storm, type TrackArchive, type TrackFix, type WindRadii,
-} from '../tracks.js';
+import { isoUtc, isPlaceholderName, parseLatLon, wrapLongitude } from '../tracks.js';
+import type { Storm, TrackArchive, TrackFix, WindRadii } from '../../domain/hazard/records.js';
 
 export interface NamedText {
   name: string; // file name, optionally with its folder (bwp2021/bwp012021.dat)

@@ -2,10 +2,9 @@
 // "STN,YYYYMMDD,   RD,   SX," and space-padded comma rows. RD is the 24 h sum in 0.1 mm from
 // 08 UTC the previous day to 08 UTC on the stated date (kept as that date); 5 spaces = missing.
 // A negative RD, or one above the rainfall bound, is excluded (src/domain/quality.ts).
-import {
-  buildSeries, isValidDate, splitLines,
-  type DailySeries, type Entry, type ManifestFacts,
-} from '../series.js';
+import { buildSeries, splitLines, type Entry, type ManifestFacts } from '../series.js';
+import { isValidDate } from '../../kernel/dates.js';
+import type { DailySeries } from '../../domain/hazard/records.js';
 import { exclusionFlags, screenNative } from '../../domain/quality.js';
 
 export function parseKnmiNeerslag(text: string, facts: ManifestFacts = {}): DailySeries {

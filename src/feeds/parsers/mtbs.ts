@@ -5,10 +5,8 @@
 // Only a date is published: time is null and epoch_ms is 00:00 UTC of Ig_Date.
 import type { Manifest } from '../manifest.js';
 import { coverageBox } from '../manifest.js';
-import {
-  dateMs, finish, lineEndingQuirk, num, outsideBoxQuirk, readCsv, record, sample, tally,
-  type Box, type ParseResult, type ReportEvent, type Unusable,
-} from '../records.js';
+import { dateMs, finish, lineEndingQuirk, num, outsideBoxQuirk, readCsv, record, sample, tally, type Box, type ParseResult, type Unusable } from '../records.js';
+import type { ReportEvent } from '../../domain/hazard/records.js';
 
 export interface MtbsOptions {
   readonly box?: Box | null;

@@ -6,10 +6,8 @@
 // Times are local standard time in CZ_TIMEZONE; EVENT_ID is the publisher id in both layouts.
 import type { Manifest } from '../manifest.js';
 import { coverageBox } from '../manifest.js';
-import {
-  clock, finish, isoDate, lineEndingQuirk, localToEpoch, num, offsetText, outsideBoxQuirk, readCsv, record, sample, tally,
-  type Box, type ParseResult, type ReportEvent, type ReportKind, type Unusable,
-} from '../records.js';
+import { clock, finish, isoDate, lineEndingQuirk, localToEpoch, num, offsetText, outsideBoxQuirk, readCsv, record, sample, tally, type Box, type ParseResult, type Unusable } from '../records.js';
+import { REPORT_UNITS, type ReportEvent, type ReportKind } from '../../domain/hazard/records.js';
 
 export interface NceiOptions {
   readonly box?: Box | null;
@@ -46,7 +44,6 @@ function kindOf(eventType: string): ReportKind | null {
   if (t.startsWith('tornado')) return 'tornado';
   return null;
 }
-const UNIT = { hail: 'in', wind: 'kt', tornado: 'EF', fire: 'acres' } as const;
 
 export function detectNceiLayout(header: readonly string[]): NceiLayout {
   if (header.includes('BEGIN_YEARMONTH') && header.includes('BEGIN_DATE_TIME')) return 'details';
@@ -143,7 +140,7 @@ export function parseNceiStormEvents(text: string, options: NceiOptions = {}): P
     records.push({
       kind, event_id: id, date: isoDate(y, mo, d), time: new Date(epoch).toISOString(), epoch_ms: epoch,
       local_time: clock(hh, mm, 0), utc_offset: offsetText(offset), latitude: lat, longitude: lon,
-      value, unit: UNIT[kind], line: row.line, fields: f,
+      value, unit: REPORT_UNITS[kind], line: row.line, fields: f,
     });
   }
 

@@ -6,10 +6,9 @@
 // excluding qualifier are excluded by the data-quality rule (src/domain/quality.ts; raw value kept
 // in flags); provisional (P) and estimated (e) values are kept and counted. Codes are normalised to the RDB ':' separator ("A e" -> "A:e").
 import { parse } from 'csv-parse/sync';
-import {
-  buildSeries, countBy, describeCounts, isValidDate, splitLines,
-  type DailySeries, type Entry, type ManifestFacts,
-} from '../series.js';
+import { buildSeries, countBy, describeCounts, splitLines, type Entry, type ManifestFacts } from '../series.js';
+import { isValidDate } from '../../kernel/dates.js';
+import type { DailySeries } from '../../domain/hazard/records.js';
 import { exclusionFlags, screenNative } from '../../domain/quality.js';
 
 // NWIS qualification codes under which a number is not the day's measured mean discharge.

@@ -5,10 +5,8 @@
 // (the manifests say: cite as yr+om).
 import type { Manifest } from '../manifest.js';
 import { coverageBox } from '../manifest.js';
-import {
-  clock, finish, isoDate, lineEndingQuirk, localToEpoch, num, offsetText, outsideBoxQuirk, readCsv, record, sample, tally,
-  type Box, type ParseResult, type ReportEvent, type Unusable,
-} from '../records.js';
+import { clock, finish, isoDate, lineEndingQuirk, localToEpoch, num, offsetText, outsideBoxQuirk, readCsv, record, sample, tally, type Box, type ParseResult, type Unusable } from '../records.js';
+import { REPORT_UNITS, type ReportEvent } from '../../domain/hazard/records.js';
 
 export type SpcKind = 'hail' | 'tornado' | 'wind';
 
@@ -33,7 +31,6 @@ export function spcOptions(m: Manifest): SpcOptions {
 /** SPC time-zone codes -> minutes east of UTC (SPC: 3 = CST; 9 = GMT). */
 const TZ: Record<string, number> = { '3': -360, '9': 0 };
 const TZ_NAME: Record<string, string> = { '3': 'CST', '9': 'GMT' };
-const UNIT = { hail: 'in', wind: 'kt', tornado: 'EF' } as const;
 
 export function parseSpcReports(text: string, options: SpcOptions): ParseResult<ReportEvent> {
   const headed = /^\uFEFF?om,/.test(text);
@@ -90,7 +87,7 @@ export function parseSpcReports(text: string, options: SpcOptions): ParseResult<
     records.push({
       kind: options.kind, event_id: id, date, time: new Date(epoch).toISOString(), epoch_ms: epoch,
       local_time: clock(hh, mm, ss), utc_offset: offsetText(offset), latitude: lat, longitude: lon,
-      value, unit: UNIT[options.kind], line: row.line, fields: f,
+      value, unit: REPORT_UNITS[options.kind], line: row.line, fields: f,
     });
   }
 

@@ -2,10 +2,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import type { Account } from '../../store/accounts.js';
-import { refusals } from '../errors.js';
+import { refusals } from '../../kernel/refusal.js';
 import type { Caller } from '../host.js';
-
-export const ACCOUNT_SCHEMA_VERSION = '0.1.0';
+import { ACCOUNT_SCHEMA_VERSION, USAGE_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 const signupBody = {
   type: ['object', 'null'],
@@ -72,8 +71,6 @@ export function accountRoutes(app: FastifyInstance, services: Services) {
     return usageDocument(services, accountId);
   });
 }
-
-export const USAGE_SCHEMA_VERSION = '0.1.0';
 
 async function usageDocument(services: Services, accountId: string) {
   const account = await services.accounts.account(accountId);

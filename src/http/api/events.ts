@@ -5,15 +5,16 @@ import type { Services } from '../../services.js';
 import type { Box } from '../../domain/geo.js';
 import { boundingBox, boxWithin } from '../../domain/geo.js';
 import { selectEvents, type EventFilter } from '../../domain/events/selection.js';
-import { clusterOccurrences, parseIsoDuration } from '../../domain/occurrence.js';
-import { catalogPeril, eventCatalog, type CatalogPeril, type EventCatalog } from '../../feeds/readers.js';
+import { clusterOccurrences } from '../../domain/occurrence.js';
+import { parseIsoDuration } from '../../kernel/dates.js';
+import { catalogPeril, eventCatalog } from '../../feeds/readers.js';
+import type { CatalogPeril, EventCatalog } from '../../domain/hazard/records.js';
 import type { Snapshot } from '../../feeds/store.js';
-import type { QuakeEvent, ReportEvent } from '../../feeds/records.js';
-import { ApiError, refusals } from '../errors.js';
+import type { QuakeEvent, ReportEvent } from '../../domain/hazard/records.js';
+import { ApiError, refusals } from '../../kernel/refusal.js';
 import { snapshotPath } from './feeds.js';
+import { EVENT_CATALOGUE_SCHEMA, EVENT_FOOTPRINT_SCHEMA, EVENTS_SCHEMA_VERSION } from '../../kernel/versions.js';
 
-export const EVENT_CATALOGUE_SCHEMA = 'event-catalogue.v0';
-export const EVENT_FOOTPRINT_SCHEMA = 'event-footprint.v0';
 export const DEFAULT_FOOTPRINT_WINDOW = 'P7D';
 
 const CATALOG_PERILS: CatalogPeril[] = ['earthquake', 'severe_convective_storm', 'wildfire'];
@@ -229,7 +230,7 @@ export function eventRoutes(app: FastifyInstance, services: Services) {
     }
     return {
       schema: EVENT_CATALOGUE_SCHEMA,
-      schema_version: '0.1.0',
+      schema_version: EVENTS_SCHEMA_VERSION,
       feed: feedBlock(snapshot),
       counts: { events_in_snapshot: catalog.events.length, selected: selected.length, returned: page.length },
       selection,
@@ -274,7 +275,7 @@ export function eventRoutes(app: FastifyInstance, services: Services) {
       const extent = boundingBox(occurrence.events.map((e) => ({ latitude: e.latitude, longitude: e.longitude })))!;
       return {
         schema: EVENT_FOOTPRINT_SCHEMA,
-        schema_version: '0.1.0',
+        schema_version: EVENTS_SCHEMA_VERSION,
         event_id: eventId,
         event: eventView(catalog, quake),
         feed: feedBlock(snapshot),

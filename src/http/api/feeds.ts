@@ -2,10 +2,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../../services.js';
 import type { FeedStore, Snapshot } from '../../feeds/store.js';
-import { ApiError, refusals } from '../errors.js';
+import { ApiError, refusals } from '../../kernel/refusal.js';
 import { coverageRadiusKm } from '../../feeds/coverage.js';
-
-export const FEEDS_SCHEMA_VERSION = '0.1.0';
+import { FEEDS_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 /** The triple every result names for the bytes it read. */
 export function feedTriple(s: Snapshot) {

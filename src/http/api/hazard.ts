@@ -4,12 +4,12 @@ import type { Services } from '../../services.js';
 import { quakeSummary, reportSummary, seriesHazardSummary, trackSummary, type YearSpan } from '../../domain/hazard/summary.js';
 import { coverageOf } from '../../feeds/coverage.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../feeds/readers.js';
-import type { ReportEvent } from '../../feeds/records.js';
-import type { DailySeries } from '../../feeds/series.js';
+import type { ReportEvent, DailySeries } from '../../domain/hazard/records.js';
 import { excludedObservations, measuredVariable, siObservation } from '../../domain/quality.js';
 import type { Snapshot } from '../../feeds/store.js';
-import { ApiError, refusals } from '../errors.js';
+import { ApiError, refusals } from '../../kernel/refusal.js';
 import { snapshotPath } from './feeds.js';
+import { HAZARD_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 export const HAZARD_PERILS = ['earthquake', 'flood', 'grid_outage', 'severe_convective_storm', 'tropical_cyclone', 'weather_station', 'wildfire'] as const;
 const HAZARD_KINDS = new Set(['event_catalog', 'storm_report_set', 'fire_extract', 'daily_series', 'outage_series', 'track_archive']);
@@ -114,7 +114,7 @@ export function hazardRoutes(app: FastifyInstance, services: Services) {
       });
     }
     return {
-      schema_version: '0.1.0',
+      schema_version: HAZARD_SCHEMA_VERSION,
       peril,
       point: { latitude, longitude },
       summaries,

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { ApiError, refusals } from '../errors.js';
+import { ApiError, refusals } from '../../kernel/refusal.js';
 import { boundaryOf, parseMultipart, type FormPart } from '../multipart.js';
 import { callerOf, requireActive } from './accounts.js';
 import { acceptJob } from './jobs.js';

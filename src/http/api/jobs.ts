@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { jobView } from '../../jobs/view.js';
-import { refusals } from '../errors.js';
+import { refusals } from '../../kernel/refusal.js';
 import { callerOf } from './accounts.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -3,14 +3,15 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { RISK_OBJECT_SCHEMA_VERSION } from '../../domain/risk-object/from-ingest.js';
-import { riskObjectViolations } from '../../domain/risk-object/schema.js';
+import { riskObjectViolations } from '../../schemas.js';
+import { unwrap } from '../../kernel/result.js';
 import { applyPatch } from '../../domain/risk-object/patch.js';
 import { LocationScanner, type LocationMark } from '../../domain/risk-object/location-scan.js';
 import { ObjectBusy, type Change, type RiskObjectDocument } from '../../store/objects.js';
-import { ApiError, refusals } from '../errors.js';
+import { ApiError, refusals } from '../../kernel/refusal.js';
 import { callerOf, requireActive } from './accounts.js';
 import { acceptJob } from './jobs.js';
+import { LOCATION_PAGE_SCHEMA_VERSION, RISK_OBJECT_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 export function objectRoutes(app: FastifyInstance, services: Services) {
   app.post('/objects', async (request, reply) => {
@@ -109,16 +110,14 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
         throw new ApiError(412, 'precondition_failed',
           `If-Match names ${condition.join(', ')}; the object is now at ${entityTag(version)} (it changed since it was read). GET it, re-apply the change and send again.`);
       }
-      const outcome = applyPatch(object, request.body, at);
-      if (!outcome.ok) throw refusals.invalidRequest(422, outcome.message, outcome.details);
-      return { write: outcome.changed.length > 0 ? outcome.object : undefined, value: outcome.object };
+      const patched = unwrap(applyPatch(object, request.body, at, riskObjectViolations));
+      return { write: patched.changed.length > 0 ? patched.object : undefined, value: patched.object };
     });
     if (!written) throw refusals.notFound(`No object ${id} for this key`);
     return reply.header('etag', entityTag(written.version)).send(written.value);
   });
 }
 
-export const LOCATION_PAGE_SCHEMA_VERSION = '0.1.0';
 /** Page size of GET /objects/{id}/locations (as the event catalog's). */
 export const LOCATION_PAGE = { default: 100, ceiling: 1000 } as const;
 

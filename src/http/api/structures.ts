@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { faultAnswer, validateStructure } from '../../domain/backtest/structure.js';
 import { termsOf } from '../../jobs/backtest.js';
-import { ApiError, refusals } from '../errors.js';
+import { ApiError, refusals } from '../../kernel/refusal.js';
 import { callerOf } from './accounts.js';
 import { acceptJob } from './jobs.js';
+import { STRUCTURE_SCHEMA_VERSION } from '../../kernel/versions.js';
 
-export const STRUCTURE_SCHEMA_VERSION = '0.1.0';
 const VARIED = ['trigger', 'financial_structure', 'period'];
 
 export function structureRoutes(app: FastifyInstance, services: Services) {
@@ -28,7 +28,7 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
     }
     const terms = termsOf({ ...object, ...body });
     const fault = faultAnswer(validateStructure(terms), 'structure');
-    if (fault) throw new ApiError(422, fault.code, fault.message, fault.details);
+    if (fault) throw ApiError.of(fault);
     const structureId = `str_${createHash('sha256').update(randomUUID()).digest('hex').slice(0, 24)}`;
     const document = {
       id: structureId,

@@ -1,13 +1,9 @@
 // GET /health: answers 200 when the environment is up, with what the service offers.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { canonicalJson } from '../canonical-json.js';
-import { ERROR_SCHEMA_VERSION } from '../errors.js';
-import { JOB_SCHEMA_VERSION } from '../../jobs/view.js';
-import { ACCOUNT_SCHEMA_VERSION } from './accounts.js';
+import { canonicalJson } from '../../kernel/canonical-json.js';
 import { BEING_RETIRED, DISCOVERY_ROUTES, REGISTRY_ROUTES, VERB_ROUTES, routerPath, type Served } from './verbs.js';
-
-export const HEALTH_SCHEMA_VERSION = '0.1.0';
+import { ACCOUNT_SCHEMA_VERSION, ERROR_SCHEMA_VERSION, HEALTH_SCHEMA_VERSION, JOB_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 /** The health document, listing only what the host's router serves (SPEC Versioning 7). */
 export function healthDocument(services: Services, serves: (route: Served) => boolean): Record<string, unknown> {

@@ -1,6 +1,6 @@
 // Entry point of every compute thread: runs the named task with its input.
 import { FeedStore } from '../../feeds/store.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../kernel/refusal.js';
 import type { TaskOutcome } from '../threads.js';
 import { backtestTask, type BacktestTaskInput } from '../backtest.js';
 import { labRunTask, type LabRunTaskInput } from '../lab-run.js';

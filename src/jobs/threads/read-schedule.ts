@@ -7,8 +7,8 @@ import { LocationJsonList } from '../../domain/exposure/location-json.js';
 import { readSchedule } from '../../domain/exposure/read-schedule.js';
 import { riskObjectJsonPieces, type IngestProvenance } from '../../domain/risk-object/from-ingest.js';
 import { oedReference } from '../../feeds/oed.js';
-import { canonicalJson } from '../../http/canonical-json.js';
-import { ApiError } from '../../http/errors.js';
+import { canonicalJson } from '../../kernel/canonical-json.js';
+import { ApiError } from '../../kernel/refusal.js';
 
 export interface ReadScheduleInput {
   bytes: Uint8Array;

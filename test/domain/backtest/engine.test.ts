@@ -3,11 +3,13 @@
 // track gate's interpolation, window faults and determinism.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isBacktestFailure, runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
+import { runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
+import type { Refusal } from '../../../src/kernel/refusal.js';
+
+/** The fault names of a refusal of terms (each detail reads "<fault> at <path>: <message>"). */
+const faultNames = (r: Refusal): string[] => (r.details ?? []).map((d) => d.slice(0, d.indexOf(' at ')));
 import { strongestWindInGate } from '../../../src/domain/tracks/gate.js';
-import type { QuakeEvent } from '../../../src/feeds/records.js';
-import type { Storm, TrackFix } from '../../../src/feeds/tracks.js';
-import type { DayValue } from '../../../src/feeds/series.js';
+import type { QuakeEvent, Storm, TrackFix, DayValue } from '../../../src/domain/hazard/records.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -45,8 +47,8 @@ function quakeTerms(over: { window?: string; financial?: object; period?: object
 
 function run(terms: object, data: BacktestData, feed: FeedRead, window?: { from_year?: number; to_year?: number }): BacktestArtifact {
   const out = runBacktest(terms, data, feed, window);
-  if (isBacktestFailure(out)) throw new Error(JSON.stringify(out.fault));
-  return out;
+  if (!out.ok) throw new Error(JSON.stringify(out.refusal));
+  return out.value;
 }
 
 const year = (a: BacktestArtifact, y: number) => a.years.find((x) => x.year === y)!;
@@ -201,21 +203,21 @@ test('basis term_maximum on a cat-in-a-box pays once a year, from the largest oc
 test('window: outside the period of record refused (never clipped); reversed refused as a request fault; a window of missing years alone refused', () => {
   const data: BacktestData = { kind: 'quakes', events: [] };
   const outside = runBacktest(quakeTerms(), data, QUAKE_FEED, { from_year: 1999, to_year: 2003 });
-  assert.ok(isBacktestFailure(outside));
-  assert.equal(outside.fault.code, 'unbacktestable_structure');
-  assert.deepEqual(outside.faults.map((f) => f.fault), ['window_outside_period_of_record']);
+  assert.ok(!outside.ok);
+  assert.equal(outside.refusal.code, 'unbacktestable_structure');
+  assert.deepEqual(faultNames(outside.refusal), ['window_outside_period_of_record']);
   const late = runBacktest(quakeTerms(), data, QUAKE_FEED, { to_year: 2005 });
-  assert.ok(isBacktestFailure(late) && late.faults[0]!.fault === 'window_outside_period_of_record');
+  assert.ok(!late.ok && faultNames(late.refusal)[0] === 'window_outside_period_of_record');
   const reversed = runBacktest(quakeTerms(), data, QUAKE_FEED, { from_year: 2003, to_year: 2001 });
-  assert.ok(isBacktestFailure(reversed));
-  assert.equal(reversed.fault.code, 'invalid_request');
+  assert.ok(!reversed.ok);
+  assert.equal(reversed.refusal.code, 'invalid_request');
   const gap = runBacktest(quakeTerms(), data, QUAKE_FEED, { from_year: 2002, to_year: 2002 });
-  assert.ok(isBacktestFailure(gap));
-  assert.deepEqual(gap.faults.map((f) => f.fault), ['no_recorded_year_in_window']);
+  assert.ok(!gap.ok);
+  assert.deepEqual(faultNames(gap.refusal), ['no_recorded_year_in_window']);
   const ok = run(quakeTerms(), data, QUAKE_FEED, { from_year: 2003 });
   assert.deepEqual(ok.window, { from_year: 2003, to_year: 2004, defaulted: false, defaulted_members: ['to_year'] });
   const shape = runBacktest({ ...quakeTerms(), period: { start: '2027-06-01', end: '2027-01-01' } }, data, QUAKE_FEED);
-  assert.ok(isBacktestFailure(shape) && shape.fault.code === 'invalid_structure');
+  assert.ok(!shape.ok && shape.refusal.code === 'invalid_structure');
 });
 
 // ---- daily series ----
@@ -286,8 +288,8 @@ test('series: units convert from the feed\'s native unit to the trigger\'s (tent
   assert.equal(peak.conventions.units && (peak.conventions.units as { index: string }).index, 'mm', 'no unit: tenths of mm read as mm');
   // A series in a unit that cannot become the trigger's: refused by name.
   const odd = runBacktest(rainTerms(), series('2000-01-01', '2000-12-31', () => 1, 'furlongs'), RAIN_FEED);
-  assert.ok(isBacktestFailure(odd));
-  assert.deepEqual(odd.faults.map((f) => f.fault), ['unit_not_convertible']);
+  assert.ok(!odd.ok);
+  assert.deepEqual(faultNames(odd.refusal), ['unit_not_convertible']);
 });
 
 // ---- track gate ----

@@ -2,7 +2,7 @@
 // and small raw-file helpers for the independent recomputations (which never call the engine).
 import { FeedStore } from '../../../src/feeds/store.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../../src/feeds/readers.js';
-import { backtestData, runBacktest, isBacktestFailure, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
+import { backtestData, runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
 import { dataRequest, validateStructure, type BacktestWindow } from '../../../src/domain/backtest/structure.js';
 import { FEEDS_DIR, rawFile as rawBytes } from '../../support/feeds.js';
 
@@ -34,8 +34,8 @@ export async function load(terms: unknown): Promise<Loaded> {
 export async function backtest(terms: unknown, window?: BacktestWindow): Promise<BacktestArtifact> {
   const { data, feed } = await load(terms);
   const out = runBacktest(terms, data, feed, window);
-  if (isBacktestFailure(out)) throw new Error(`refused: ${JSON.stringify(out.fault)}`);
-  return out;
+  if (!out.ok) throw new Error(`refused: ${JSON.stringify(out.refusal)}`);
+  return out.value;
 }
 
 /** The raw text of a snapshot's data file (first file unless named). */

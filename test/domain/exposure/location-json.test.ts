@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { LocationJsonList } from '../../../src/domain/exposure/location-json.js';
 import { readSchedule } from '../../../src/domain/exposure/read-schedule.js';
 import { riskObjectFromSchedule, riskObjectJsonFromSchedule, type IngestProvenance } from '../../../src/domain/risk-object/from-ingest.js';
-import { canonicalJson } from '../../../src/http/canonical-json.js';
+import { canonicalJson } from '../../../src/kernel/canonical-json.js';
 import { FIXTURES_DIR, fixture, oedReference } from './support.js';
 
 const oed = oedReference();

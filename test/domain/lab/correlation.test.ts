@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parsePiwindModel } from '../../../src/domain/lab/piwind-model.js';
-import { runWindstorm, LabSpecError } from '../../../src/domain/lab/windstorm-lane.js';
+import { runWindstorm } from '../../../src/domain/lab/windstorm-lane.js';
+import { ApiError } from '../../../src/kernel/refusal.js';
 import { keyLocations } from '../../../src/domain/lab/lookup.js';
 import { itemDamageGroups, perilCorrelationGroups } from '../../../src/domain/lab/correlation.js';
 import { TINY_TEXTS } from './tiny-model.js';
@@ -83,7 +84,7 @@ test('correlation faults are named; the spec refuses unknown rules and members',
     ['location', /correlation must be an object/],
   ] as const) {
     assert.throws(() => runWindstorm(grouped, { samples: 1, exposure: { locations: places }, correlation }, { modelData }),
-      (e: unknown) => e instanceof LabSpecError && e.details.some((d) => fault.test(d)));
+      (e: unknown) => e instanceof ApiError && (e.details ?? []).some((d) => fault.test(d)));
   }
 });
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyTerms, normalizeTerms, partsTotal, termsSpec, TermsError, type TermsBreakdown } from '../../../src/domain/lab/financial-terms.js';
+import { applyTerms, normalizeTerms, partsTotal, termsSpec, type TermsBreakdown } from '../../../src/domain/lab/financial-terms.js';
+import { ApiError } from '../../../src/kernel/refusal.js';
 
 // Hand-built event: three places with ground-up losses 50, 300 and 1,200 (total 1,550).
 const PLACES = [50, 300, 1200];
@@ -85,16 +86,17 @@ test('all terms stacked, in the stated order, conserve the ground-up loss', () =
 });
 
 test('terms are validated and every fault is named', () => {
-  assert.throws(() => normalizeTerms({ policy: { place_deductible: -1 } }), TermsError);
+  assert.throws(() => normalizeTerms({ policy: { place_deductible: -1 } }), ApiError);
   try {
     normalizeTerms({
       policy: { place_limit: 'x', retention: 5 },
       reinsurance: { quota_share: { ceded_share: 1.5 }, layers: [{ attachment: 0, limit: 10 }, { attachment: 5, limit: 10 }, { attachment: 20, limit: 1 }, { attachment: 30, limit: 1 }] },
     });
-    assert.fail('expected a TermsError');
+    assert.fail('expected a refusal');
   } catch (e) {
-    assert.ok(e instanceof TermsError);
-    const d = e.details.join('\n');
+    assert.ok(e instanceof ApiError);
+    assert.equal(e.code, 'invalid_request');
+    const d = e.details!.join('\n');
     assert.match(d, /place_limit must be a non-negative finite number/);
     assert.match(d, /unknown member "retention"/);
     assert.match(d, /ceded_share must be a number from 0 to 1/);

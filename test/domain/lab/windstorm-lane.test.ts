@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parsePiwindModel } from '../../../src/domain/lab/piwind-model.js';
-import { runWindstorm, LabSpecError, WINDSTORM_LABEL } from '../../../src/domain/lab/windstorm-lane.js';
+import { runWindstorm, WINDSTORM_LABEL } from '../../../src/domain/lab/windstorm-lane.js';
+import { ApiError } from '../../../src/kernel/refusal.js';
+
+/** A refusal of the spec naming a fault that matches. */
+const namesFault = (fault: RegExp) => (e: unknown) => e instanceof ApiError && e.code === 'invalid_request' && (e.details ?? []).some((d) => fault.test(d));
 import { metricsSchema } from '../../../src/domain/lab/metrics.js';
 import { TINY_TEXTS, TINY_LOCATIONS, TINY_UNMODELED, TINY_AAL } from './tiny-model.js';
 
@@ -95,22 +99,22 @@ test('with terms: insured and net perspectives, and where the ground-up average 
 });
 
 test('the spec is validated and every fault named', () => {
-  assert.throws(() => runWindstorm(model, { samples: -1, exposure: { points: [] } }, { modelData }), LabSpecError);
+  assert.throws(() => runWindstorm(model, { samples: -1, exposure: { points: [] } }, { modelData }), ApiError);
   try {
     runWindstorm(model, {
       samples: 1.5,
       exposure: { points: [{ lat: 100, lon: 0, value: -3 }] },
       terms: { reinsurance: { layers: [{ attachment: 1 }] } },
     }, { modelData });
-    assert.fail('expected a LabSpecError');
+    assert.fail('expected a refusal');
   } catch (e) {
-    assert.ok(e instanceof LabSpecError);
-    const d = e.details.join('\n');
+    assert.ok(e instanceof ApiError);
+    const d = e.details!.join('\n');
     assert.match(d, /samples must be an integer/);
     assert.match(d, /points\[0\]\.lat must be a latitude/);
     assert.match(d, /points\[0\]\.value must be a non-negative number/);
     assert.match(d, /layers\[0\]\.limit is required/);
   }
-  assert.throws(() => runWindstorm(model, { samples: 0, exposure: { points: [], locations: [] } }, { modelData }), /exactly one of points and locations/);
-  assert.throws(() => runWindstorm(model, { samples: 0, exposure: { points: [] }, terms: {} }, { modelData, revision: 'r2' }), /terms need model revision r3/);
+  assert.throws(() => runWindstorm(model, { samples: 0, exposure: { points: [], locations: [] } }, { modelData }), namesFault(/exactly one of points and locations/));
+  assert.throws(() => runWindstorm(model, { samples: 0, exposure: { points: [] }, terms: {} }, { modelData, revision: 'r2' }), namesFault(/terms need model revision r3/));
 });

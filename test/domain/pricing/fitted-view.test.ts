@@ -3,9 +3,9 @@
 // distribution functions, own convolution), never against the module's helpers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runBacktest, isBacktestFailure, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
+import { runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
 import { validateStructure, type FeedFacts, type Structure } from '../../../src/domain/backtest/structure.js';
-import type { QuakeEvent, ReportEvent } from '../../../src/feeds/records.js';
+import type { QuakeEvent, ReportEvent } from '../../../src/domain/hazard/records.js';
 import { seededRandom, type SeededRandom } from '../../../src/domain/random.js';
 import {
   compoundPoissonAnnual, fittedView, regularizedGammaQ, simulateAnnualPayouts, type FittedView,
@@ -43,9 +43,9 @@ function feed(feed_id: string, manifest: FeedFacts): FeedRead {
 function replay(terms: unknown, data: BacktestData, f: FeedRead): { s: Structure; artifact: BacktestArtifact } {
   const v = validateStructure(terms);
   assert.ok(v.structure, JSON.stringify(v.shape_faults));
-  const artifact = runBacktest(terms, data, f);
-  assert.ok(!isBacktestFailure(artifact), JSON.stringify((artifact as { fault?: unknown }).fault));
-  return { s: v.structure, artifact };
+  const replayed = runBacktest(terms, data, f);
+  assert.ok(replayed.ok, JSON.stringify((replayed as { refusal?: unknown }).refusal));
+  return { s: v.structure, artifact: replayed.value };
 }
 
 // ---- 1. Gutenberg–Richter sample with known a and b -------------------------------------------

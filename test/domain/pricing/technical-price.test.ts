@@ -8,8 +8,10 @@ import { ACCEPTANCE_BODIES, DENVER_HAIL } from '../../support/acceptance.js';
 import type { BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
 import type { BacktestWindow } from '../../../src/domain/backtest/structure.js';
 import {
-  isPriceRefusal, MINIMUM_COUNTED_YEARS, PRICING_DEFAULTS, PRICING_MODEL, technicalPrice, type PriceDocument, type PriceRefusal, type PricingParameters,
+  MINIMUM_COUNTED_YEARS, PRICING_DEFAULTS, technicalPrice, type PriceDocument, type PricingParameters,
 } from '../../../src/domain/pricing/technical-price.js';
+import { PRICING_MODEL } from '../../../src/kernel/versions.js';
+import type { Result } from '../../../src/kernel/result.js';
 
 // Half away from zero, as the document states (608889.445 is 608889.45, not the binary-noise .44).
 const cents = (x: number): number => Math.round(x * 100 + 1e-6) / 100;
@@ -18,7 +20,7 @@ const within = (actual: number | null, expected: number, tolerance: number, what
 };
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
-async function price(terms: unknown, window?: BacktestWindow, options?: Partial<PricingParameters>): Promise<{ doc: PriceDocument | PriceRefusal; artifact: BacktestArtifact }> {
+async function price(terms: unknown, window?: BacktestWindow, options?: Partial<PricingParameters>): Promise<{ doc: Result<PriceDocument>; artifact: BacktestArtifact }> {
   const { data, feed } = await load(terms);
   const artifact = await backtest(terms, window);
   return { doc: technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest, ...(options ? { options } : {}) }), artifact };
@@ -26,8 +28,8 @@ async function price(terms: unknown, window?: BacktestWindow, options?: Partial<
 
 async function priced(terms: unknown, window?: BacktestWindow, options?: Partial<PricingParameters>): Promise<{ doc: PriceDocument; artifact: BacktestArtifact }> {
   const { doc, artifact } = await price(terms, window, options);
-  assert.ok(!isPriceRefusal(doc), `refused: ${JSON.stringify((doc as PriceRefusal).fault)}`);
-  return { doc, artifact };
+  assert.ok(doc.ok, `refused: ${JSON.stringify((doc as { refusal?: unknown }).refusal)}`);
+  return { doc: doc.value, artifact };
 }
 
 /**
@@ -170,12 +172,12 @@ test('a structure no year of the record would have paid (a magnitude 9.5 level) 
   terms.trigger.payout = { function: 'ladder', levels: [{ at_least: 9.5, fraction: 1 }] };
   const { doc, artifact } = await price(terms);
   assert.equal(artifact.statistics.mean_annual_payout, 0);
-  assert.ok(isPriceRefusal(doc), 'refused');
-  assert.equal(doc.fault.status, 422);
-  assert.equal(doc.fault.code, 'unpriceable_object');
-  assert.match(doc.fault.message, /no year of the record would have paid/);
-  assert.match(doc.fault.message, /0\.00/);
-  assert.match(doc.fault.message, /untested/);
+  assert.ok(!doc.ok, 'refused');
+  assert.equal(doc.refusal.status, 422);
+  assert.equal(doc.refusal.code, 'unpriceable_object');
+  assert.match(doc.refusal.message, /no year of the record would have paid/);
+  assert.match(doc.refusal.message, /0\.00/);
+  assert.match(doc.refusal.message, /untested/);
 });
 
 test('terms without a financial structure are refused as unpriceable_object', async () => {
@@ -184,9 +186,9 @@ test('terms without a financial structure are refused as unpriceable_object', as
   const terms = clone(ACCEPTANCE_BODIES.earthquake) as Record<string, unknown>;
   delete terms.financial_structure;
   const doc = technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest });
-  assert.ok(isPriceRefusal(doc), 'refused');
-  assert.equal(doc.fault.code, 'unpriceable_object');
-  assert.match(doc.fault.message, /financial_structure/);
+  assert.ok(!doc.ok, 'refused');
+  assert.equal(doc.refusal.code, 'unpriceable_object');
+  assert.match(doc.refusal.message, /financial_structure/);
 });
 
 test('deterministic: the same object, terms and snapshot give the same document, byte for byte', async () => {
@@ -250,24 +252,24 @@ test('an outage index on one partial year of record is refused (422 unpriceable_
   // The year paid on its 42 days (shown), but it is partial: no counted year.
   assert.ok((artifact.years[0]!.payout_on_partial_record as number) > 0);
   assert.equal(artifact.statistics.years, 0);
-  assert.ok(isPriceRefusal(doc));
-  assert.equal(doc.fault.status, 422);
-  assert.equal(doc.fault.code, 'unpriceable_object');
-  assert.match(doc.fault.message, /0 counted years .*at least 10 counted years/);
-  assert.match(doc.fault.message, /2024-09-25 to 2024-11-05/);
-  assert.ok(doc.fault.details!.includes(`record_length: 0 counted years; minimum: ${MINIMUM_COUNTED_YEARS}`));
-  assert.ok(doc.fault.details!.some((d) => /partial_years .*2024/.test(d)));
+  assert.ok(!doc.ok);
+  assert.equal(doc.refusal.status, 422);
+  assert.equal(doc.refusal.code, 'unpriceable_object');
+  assert.match(doc.refusal.message, /0 counted years .*at least 10 counted years/);
+  assert.match(doc.refusal.message, /2024-09-25 to 2024-11-05/);
+  assert.ok(doc.refusal.details!.includes(`record_length: 0 counted years; minimum: ${MINIMUM_COUNTED_YEARS}`));
+  assert.ok(doc.refusal.details!.some((d) => /partial_years .*2024/.test(d)));
 });
 
 test('a window of fewer than 10 counted years is refused even where it pays; 10 years are priced', async () => {
   const short = await price(ACCEPTANCE_BODIES.earthquake, { from_year: 1950, to_year: 1958 });
-  assert.ok(isPriceRefusal(short.doc));
+  assert.ok(!short.doc.ok);
   assert.equal(short.artifact.statistics.years, 9);
   assert.ok((short.artifact.statistics.mean_annual_payout ?? 0) > 0, '1952 pays: refused for the record, not for the burn');
-  assert.match(short.doc.fault.message, /9 counted years .*at least 10/);
+  assert.match(short.doc.refusal.message, /9 counted years .*at least 10/);
   const enough = await price(ACCEPTANCE_BODIES.earthquake, { from_year: 1950, to_year: 1959 });
-  assert.ok(!isPriceRefusal(enough.doc));
-  assert.equal(enough.doc.record_needed.counted_years, 10);
+  assert.ok(enough.doc.ok);
+  assert.equal(enough.doc.value.record_needed.counted_years, 10);
 });
 
 test('a premium whose rate on line would reach 1 is refused, never published', async () => {
@@ -276,9 +278,9 @@ test('a premium whose rate on line would reach 1 is refused, never published', a
   terms.trigger.payout = { function: 'ladder', levels: [{ at_least: 0, fraction: 1 }], basis: 'term_maximum' };
   const { doc, artifact } = await price(terms);
   assert.equal(artifact.statistics.mean_annual_payout, 2_000_000);
-  assert.ok(isPriceRefusal(doc));
-  assert.equal(doc.fault.code, 'unpriceable_object');
-  assert.match(doc.fault.message, /at least the limit 2000000 USD \(rate on line [0-9.]+\); a rate on line of 1 or more is refused/);
+  assert.ok(!doc.ok);
+  assert.equal(doc.refusal.code, 'unpriceable_object');
+  assert.match(doc.refusal.message, /at least the limit 2000000 USD \(rate on line [0-9.]+\); a rate on line of 1 or more is refused/);
   // Below the limit the same record is priced with a rate on line under 1.
   terms.trigger.payout = { function: 'ladder', levels: [{ at_least: 0, fraction: 0.5 }], basis: 'term_maximum' };
   const half = await priced(terms);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import canonicalize from 'canonicalize';
-import { canonicalJson } from '../../src/http/canonical-json.js';
+import { canonicalJson } from '../../src/kernel/canonical-json.js';
 
 test('canonicalJson equals the RFC 8785 reference on random JSON', () => {
   fc.assert(fc.property(fc.jsonValue(), (value) => {

@@ -1,0 +1,48 @@
+// Every published schema and engine version, one constant each: a document's version changes here
+// and nowhere else.
+
+/** The error envelope (SPEC: Errors). */
+export const ERROR_SCHEMA_VERSION = '0.1.0';
+/** GET /account. */
+export const ACCOUNT_SCHEMA_VERSION = '0.1.0';
+/** GET /account/usage. */
+export const USAGE_SCHEMA_VERSION = '0.1.0';
+/** A job's view (GET /jobs/{id}). */
+export const JOB_SCHEMA_VERSION = '0.1.0';
+/** GET /health. */
+export const HEALTH_SCHEMA_VERSION = '0.1.0';
+/** The canonical risk object. */
+export const RISK_OBJECT_SCHEMA_VERSION = '0.1.0';
+/** A page of an object's locations. */
+export const LOCATION_PAGE_SCHEMA_VERSION = '0.1.0';
+/** A stored structure. */
+export const STRUCTURE_SCHEMA_VERSION = '0.1.0';
+/** The feed listing and a snapshot's description. */
+export const FEEDS_SCHEMA_VERSION = '0.1.0';
+/** An event catalogue page and an event footprint. */
+export const EVENTS_SCHEMA_VERSION = '0.1.0';
+/** The schema an event catalogue page names. */
+export const EVENT_CATALOGUE_SCHEMA = 'event-catalogue.v0';
+/** The schema an event footprint names. */
+export const EVENT_FOOTPRINT_SCHEMA = 'event-footprint.v0';
+/** A hazard lookup at a point. */
+export const HAZARD_SCHEMA_VERSION = '0.1.0';
+/** A lab run. */
+export const LAB_RUN_SCHEMA_VERSION = '0.1.0';
+/** The metrics block every lab lane publishes. */
+export const LAB_METRICS_SCHEMA = 'lab-metrics/1';
+/** The data room listing. */
+export const DATAROOM_SCHEMA_VERSION = '0.1.0';
+/** A host's index document (GET / on every host). */
+export const HOST_INDEX_SCHEMA_VERSION = '0.1.0';
+/** The API contract on the docs host. */
+export const API_CONTRACT_SCHEMA_VERSION = '0.1.0';
+/** The listing of published schemas on the docs host. */
+export const SCHEMA_LISTING_SCHEMA_VERSION = '0.1.0';
+
+/** The backtest engine named on every artifact. 1.1.0: partial years (more than 10% of the term
+ * lacking) left out of n; excluded observations listed. */
+export const BACKTEST_ENGINE = { name: 'catrisk-backtest', version: '1.1.0' } as const;
+/** The technical-price model named on every price. 1.1.0: a minimum record, fitted views only where
+ * the sample supports them, rate on line below 1. */
+export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', version: '1.1.0' } as const;

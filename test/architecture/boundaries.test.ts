@@ -1,0 +1,93 @@
+// The layer rules (docs/architecture.md), read from the import lines of every module under src/.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { builtinModules } from 'node:module';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+/** Node modules that only compute (no file, network, process or thread access). */
+const PURE_NODE = new Set(['assert', 'assert/strict', 'buffer', 'crypto', 'string_decoder', 'util']);
+
+interface ModuleImport { readonly file: string; readonly specifier: string; readonly line: number }
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    return e.isDirectory() ? sources(path) : e.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every static import, export-from and dynamic import of a module (type-only ones too). */
+export function importsOf(file: string, text: string): ModuleImport[] {
+  const found: ModuleImport[] = [];
+  const pattern = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;(])import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  for (const m of text.matchAll(pattern)) {
+    const specifier = m[1] ?? m[2] ?? m[3]!;
+    const start = m.index + m[0].search(/\S/);
+    found.push({ file, specifier, line: text.slice(0, start).split('\n').length });
+  }
+  return found;
+}
+
+/** The layer a module of src/ belongs to: its first folder, or the file's own name at the top. */
+function layerOf(path: string): string {
+  return relative(SRC, path).split(/[\\/]/)[0]!.replace(/\.ts$/, '');
+}
+
+const isNode = (specifier: string): boolean =>
+  specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
+const nodeName = (specifier: string): string => specifier.replace(/^node:/, '');
+
+/** What a module may not import, as sentences; empty when it keeps to its layer's rules. */
+export function violations(file: string, text: string): string[] {
+  const layer = layerOf(file);
+  const out: string[] = [];
+  for (const { specifier, line } of importsOf(file, text)) {
+    const where = `${relative(SRC, file)}:${line} imports ${specifier}`;
+    if (isNode(specifier)) {
+      if ((layer === 'domain' || layer === 'kernel') && !PURE_NODE.has(nodeName(specifier))) {
+        out.push(`${where}: ${layer}/ does no I/O (only ${[...PURE_NODE].join(', ')} of node's modules)`);
+      }
+      continue;
+    }
+    if (!specifier.startsWith('.')) continue; // an npm package
+    const target = layerOf(resolve(dirname(file), specifier));
+    if (layer === 'kernel' && target !== 'kernel') out.push(`${where}: kernel/ imports only kernel/`);
+    if (layer === 'domain' && target !== 'domain' && target !== 'kernel') out.push(`${where}: domain/ imports only kernel/ and domain/`);
+    if (layer === 'store' && target === 'http') out.push(`${where}: store/ never imports http/`);
+    if ((layer === 'feeds' || layer === 'jobs') && target === 'http') out.push(`${where}: ${layer}/ never imports http/`);
+  }
+  return out;
+}
+
+test('every module of src/ keeps to its layer\'s imports', () => {
+  const files = sources(SRC);
+  assert.ok(files.length > 50, `read ${files.length} modules under ${SRC}`);
+  const found = files.flatMap((f) => violations(f, readFileSync(f, 'utf8')));
+  assert.deepEqual(found, []);
+});
+
+test('the rule reads every import form and names each crossing', () => {
+  const at = (path: string) => join(SRC, path);
+  // Hand-made module texts: each line is one form of import the walker must see.
+  assert.deepEqual(violations(at('domain/x.ts'), "import type { Snapshot } from '../feeds/store.js';").length, 1);
+  assert.deepEqual(violations(at('domain/a/x.ts'), "import {\n  readCsv,\n} from '../../feeds/records.js';").length, 1);
+  assert.deepEqual(violations(at('domain/x.ts'), "export { thing } from '../http/errors.js';").length, 1);
+  assert.deepEqual(violations(at('domain/x.ts'), "const m = await import('../store/objects.js');").length, 1);
+  assert.deepEqual(violations(at('domain/x.ts'), "import { readFileSync } from 'node:fs';").length, 1);
+  assert.deepEqual(violations(at('domain/x.ts'), "import { connect } from 'net';").length, 1);
+  assert.deepEqual(violations(at('domain/x.ts'), "import { run } from '../jobs/worker.js';\nimport { x } from '../app/price.js';").length, 2);
+  assert.deepEqual(violations(at('store/x.ts'), "import { ApiError } from '../http/errors.js';").length, 1);
+  assert.deepEqual(violations(at('kernel/x.ts'), "import { dayEpoch } from '../domain/occurrence.js';").length, 1);
+  // Allowed: kernel, domain, pure node modules, npm packages; http/ may import anything.
+  assert.deepEqual(violations(at('domain/a/x.ts'), [
+    "import { ok } from '../../kernel/result.js';",
+    "import { boxContains } from '../geo.js';",
+    "import { isDeepStrictEqual } from 'node:util';",
+    "import { Ajv2020 } from 'ajv/dist/2020.js';",
+  ].join('\n')), []);
+  assert.deepEqual(violations(at('http/x.ts'), "import { readFileSync } from 'node:fs';\nimport { x } from '../store/objects.js';"), []);
+});
