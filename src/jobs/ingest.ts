@@ -27,9 +27,8 @@ export function ingestHandler(services: Services): JobHandler {
       provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: new Date().toISOString() },
     };
     const read = await runTask<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]);
-    // The thread wrote the document into shared memory; the store takes those bytes as they are.
-    const document = new Uint8Array(read.documentUtf8.buffer, read.documentUtf8.byteOffset, read.documentUtf8.byteLength);
-    await services.objects.insertJson(job.accountId, objectId, read.status, document);
+    // The thread wrote the document into shared memory; the store takes those blocks as they are.
+    await services.objects.insertJson(job.accountId, objectId, read.status, read.document);
     // Idempotent, so a job re-run after a crash between the two writes still records the object once.
     await services.accounts.recordUsage(job.accountId, 'object', objectId);
     return { objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId };
