@@ -4,7 +4,8 @@
 // is read (LocationJsonList), and the main thread stores those blocks in place: no string of the
 // whole document is ever made, and nothing large is copied into the message or out of it.
 import { LocationJsonList } from '../../domain/exposure/location-json.js';
-import { readSchedule } from '../../domain/exposure/read-schedule.js';
+import { decodeSchedule } from '../../domain/exposure/decode.js';
+import { readDecodedSchedule } from '../../domain/exposure/read-schedule.js';
 import type { BlockAllocator } from '../../domain/exposure/utf8-blocks.js';
 import { riskObjectJsonBlocks, type IngestProvenance } from '../../domain/risk-object/from-ingest.js';
 import { oedReference } from '../../feeds/oed.js';
@@ -12,6 +13,7 @@ import { canonicalJson } from '../../http/canonical-json.js';
 import { ApiError } from '../../http/errors.js';
 
 export interface ReadScheduleInput {
+  /** The upload; let go of once decoded. */
   bytes: Uint8Array;
   currency: string | null;
   feedsDir: string | undefined;
@@ -30,7 +32,10 @@ const sharedBlocks: BlockAllocator = (size) => new Uint8Array(new SharedArrayBuf
 
 export async function readScheduleTask(input: ReadScheduleInput): Promise<ReadScheduleOutput> {
   const oed = await oedReference(input.feedsDir);
-  const read = readSchedule(input.bytes, {
+  const decoded = decodeSchedule(input.bytes);
+  // The text holds the schedule now; the upload's bytes need not stay for the whole read.
+  input.bytes = new Uint8Array(0);
+  const read = readDecodedSchedule(decoded, {
     fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations: new LocationJsonList(sharedBlocks),
   });
   if (!read.ok) throw new ApiError(read.status, read.code, read.message, read.details);
