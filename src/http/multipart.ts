@@ -1,6 +1,7 @@
 // A small multipart/form-data reader (RFC 7578) over a buffered body. Ingest needs what general
 // parsers hide: whether a part carried a Content-Type header at all, and a part's raw bytes
 // whether or not it has a filename.
+import type { Readable } from 'node:stream';
 import { ApiError, refusals } from '../kernel/refusal.js';
 
 export interface FormPart {
@@ -15,6 +16,49 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
   if (!contentType || !/^multipart\/form-data\b/i.test(contentType.trim())) return undefined;
   const match = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   return match ? (match[1] ?? match[2]) : undefined;
+}
+
+/**
+ * The whole body as one Buffer, at most limit bytes. With a Content-Length the bytes are copied
+ * into a buffer of that size as they arrive: a large upload is held once, never as its chunks and
+ * then their join as well. Without one (chunked), the chunks are joined at the end.
+ */
+export function readBody(payload: Readable, contentLength: string | undefined, limit: number, tooLarge: (bytes: number) => ApiError): Promise<Buffer> {
+  const declared = contentLength === undefined || contentLength === '' ? undefined : Number(contentLength);
+  if (declared !== undefined && !(Number.isSafeInteger(declared) && declared >= 0)) {
+    return Promise.reject(refusals.invalidRequest(400, 'The Content-Length is not a byte count.'));
+  }
+  // Refused before a byte is read.
+  if (declared !== undefined && declared > limit) return Promise.reject(tooLarge(declared));
+  const mismatch = () => refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.');
+  return new Promise((resolve, reject) => {
+    const body = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = (error: ApiError) => {
+      payload.off('data', onData).off('end', onEnd).off('error', onError);
+      reject(error);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      if (body !== undefined) {
+        if (received + bytes.length > body.length) return stop(mismatch());
+        bytes.copy(body, received);
+      } else {
+        if (received + bytes.length > limit) return stop(tooLarge(received + bytes.length));
+        chunks.push(bytes);
+      }
+      received += bytes.length;
+    };
+    const onEnd = () => {
+      payload.off('data', onData).off('end', onEnd).off('error', onError);
+      if (body !== undefined && received !== body.length) reject(mismatch());
+      else resolve(body ?? Buffer.concat(chunks, received));
+    };
+    const onError = () => stop(refusals.invalidRequest(400, 'The body could not be read to its end.'));
+    payload.on('data', onData).on('end', onEnd).on('error', onError);
+    payload.resume();
+  });
 }
 
 const CRLF = Buffer.from('\r\n');

@@ -4,11 +4,47 @@ import type { Kysely } from 'kysely';
 
 export const CHUNK_BYTES = 1024 * 1024;
 
-/** Writes one version's bytes; every chunk but the last is exactly CHUNK_BYTES (offsets map to chunks). */
-export async function writeObjectChunks(db: Kysely<any>, objectId: string, version: number, bytes: Uint8Array): Promise<void> {
-  for (let seq = 0, at = 0; at < bytes.byteLength || seq === 0; seq += 1, at += CHUNK_BYTES) {
-    await db.insertInto('object_chunks')
-      .values({ object_id: objectId, version, seq, bytes: bytes.subarray(at, Math.min(at + CHUNK_BYTES, bytes.byteLength)) })
-      .execute();
+/**
+ * Writes one version's bytes, given whole or as pieces to be read in order; every chunk but the
+ * last is exactly CHUNK_BYTES (offsets map to chunks). One statement, one chunk-sized value each.
+ */
+export async function writeObjectChunks(db: Kysely<any>, objectId: string, version: number, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
+  let seq = 0;
+  for (const chunk of chunksOf(bytes instanceof Uint8Array ? [bytes] : bytes)) {
+    await db.insertInto('object_chunks').values({ object_id: objectId, version, seq, bytes: chunk }).execute();
+    seq += 1;
   }
+}
+
+/**
+ * The bytes of pieces read in order, cut at every CHUNK_BYTES; at least one chunk (empty for no
+ * bytes). A chunk lying within one piece is a view of it; one spanning pieces is assembled in a
+ * chunk of its own, so the pieces are never joined into one buffer.
+ */
+export function* chunksOf(pieces: readonly Uint8Array[]): Generator<Uint8Array> {
+  let chunk: Uint8Array | undefined;
+  let filled = 0;
+  let yielded = false;
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.byteLength;) {
+      if (filled === 0 && piece.byteLength - at >= CHUNK_BYTES) {
+        yield piece.subarray(at, at + CHUNK_BYTES);
+        yielded = true;
+        at += CHUNK_BYTES;
+        continue;
+      }
+      chunk ??= new Uint8Array(CHUNK_BYTES);
+      const n = Math.min(CHUNK_BYTES - filled, piece.byteLength - at);
+      chunk.set(piece.subarray(at, at + n), filled);
+      filled += n;
+      at += n;
+      if (filled === CHUNK_BYTES) {
+        yield chunk;
+        yielded = true;
+        chunk = undefined;
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0 || !yielded) yield (chunk ?? new Uint8Array(0)).subarray(0, filled);
 }

@@ -51,13 +51,19 @@ export class ObjectStore {
     return this.insertJson(accountId, document.id, document.status, canonicalJson(document), now);
   }
 
-  /** As insert, for a document already written as canonical JSON (large objects are written off-thread). */
-  async insertJson(accountId: string, id: string, status: string, json: string | Uint8Array, now = new Date()): Promise<boolean> {
+  /**
+   * As insert, for a document already written as canonical JSON (large objects are written
+   * off-thread): its UTF-8 bytes whole, or in pieces to be read in order, which are stored chunk by
+   * chunk without being joined.
+   */
+  async insertJson(accountId: string, id: string, status: string, json: string | Uint8Array | readonly Uint8Array[], now = new Date()): Promise<boolean> {
     const at = now.toISOString();
     const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
+    let size = 0;
+    for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) size += piece.byteLength;
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.insertInto('objects')
-        .values({ id, account_id: accountId, status, version: 1, size: bytes.byteLength, created_at: at, updated_at: at })
+        .values({ id, account_id: accountId, status, version: 1, size, created_at: at, updated_at: at })
         .onConflict((oc) => oc.column('id').doNothing())
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;

@@ -1,7 +1,7 @@
 // POST /ingest: every row of SPEC's ingest fault table at the exact place it is answered,
 // the job lifecycle, metering and cancellation.
 import assert from 'node:assert/strict';
-import { call, eachDialect, envelopeFaults, signup, startService, waitForJob } from '../support/service.js';
+import { call, eachDialect, envelopeFaults, signup, startService, USER_AGENT, waitForJob } from '../support/service.js';
 import { form, smallSchedule } from '../support/schedules.js';
 import { riskObjectViolations } from '../../src/schemas.js';
 
@@ -267,6 +267,45 @@ eachDialect('JSON Lines nested thousands of levels deep fail the job 415 unsuppo
     assert.equal(job.error.status, 415);
     assert.equal(job.error.code, 'unsupported_source');
     assert.match(job.error.message, /line 2/);
+  } finally {
+    await svc.close();
+  }
+});
+
+eachDialect('a body sent chunked, without Content-Length, is read the same; past the limit it is 413', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    const { key } = await signup(svc.api);
+    const chunked = async (data: FormData) => {
+      // The form's exact bytes, then sent as a stream: fetch then frames it chunked.
+      const framed = new Request('http://localhost/', { method: 'POST', body: data });
+      const bytes = new Uint8Array(await framed.arrayBuffer());
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 256 * 1024) controller.enqueue(bytes.slice(at, at + 256 * 1024));
+          controller.close();
+        },
+      });
+      const response = await fetch(`${svc.api}/ingest`, {
+        method: 'POST', body, duplex: 'half',
+        headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': framed.headers.get('content-type')! },
+      } as RequestInit);
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+    };
+    const csv = smallSchedule(5);
+    const accepted = await chunked(form(csv, { type: 'text/csv', currency: 'EUR' }));
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = await waitForJob(svc.api, key, accepted.headers.get('location')!);
+    assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
+    const object = await call(svc.api, 'GET', job.result.objects[0].links.self, { key });
+    assert.equal(object.body.exposure.locations.length, 5);
+    assert.equal(object.body.exposure.currency, 'EUR');
+
+    const over = await chunked(form(new Uint8Array(34_000_000).fill(0x41), { type: 'text/csv' }));
+    assert.equal(over.status, 413, over.text);
+    assert.equal(over.body.error.code, 'payload_too_large');
+    assert.deepEqual(envelopeFaults(over), []);
   } finally {
     await svc.close();
   }

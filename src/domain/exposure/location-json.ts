@@ -1,15 +1,13 @@
 // A location as RFC 8785 canonical JSON text, written directly in sorted member order (the same
 // bytes canonicalJson gives for the object, at a fraction of the cost and garbage), and the
-// location list that keeps only that text.
+// location list that keeps only that text, as UTF-8 bytes.
 import type { LocationSink, Settled } from './location-sink.js';
 import type { CodedText, CoverageValues, ScheduleLocation } from './types.js';
+import { BLOCK_BYTES, plainBlocks, Utf8Blocks, type BlockAllocator } from './utf8-blocks.js';
 
 /** Marks where a pending location's currency and values go; JSON text never holds a raw control character. */
 const CURRENCY_SLOT = '\u0000';
 const VALUES_SLOT = '\u0001';
-const SLOTS = /[\u0000\u0001]/g;
-/** Locations joined into one chunk of text: few large strings rather than many small ones. */
-const CHUNK = 2048;
 
 const str = JSON.stringify;
 
@@ -56,18 +54,34 @@ export function locationJson(location: ScheduleLocation): string {
   return write(location, false);
 }
 
-/** The locations as the canonical JSON text of their array, in chunks to be written one after another. */
+/** The locations as the canonical JSON of their array, as UTF-8 bytes in blocks written one after another. */
 export interface LocationsText {
   readonly count: number;
-  /** '[', the chunks, ']' written in order are the array's canonical JSON. */
-  readonly chunks: readonly string[];
+  /** The blocks written in order are the array's canonical JSON, '[' to ']'. */
+  readonly blocks: readonly Uint8Array[];
 }
 
+const COMMA = Uint8Array.of(','.charCodeAt(0));
+const EMPTY = new Uint8Array(0);
+const CURRENCY_BYTE = CURRENCY_SLOT.charCodeAt(0);
+const VALUES_BYTE = VALUES_SLOT.charCodeAt(0);
+
+/**
+ * Keeps each location as its canonical JSON in UTF-8 the moment it is read (one short-lived string
+ * each), so a 300,000-row schedule holds neither 300,000 object trees nor 300,000 strings. A
+ * pending location's slots are single bytes (no UTF-8 sequence holds 0x00 or 0x01 otherwise),
+ * filled in once the schedule's currency is known.
+ */
 export class LocationJsonList implements LocationSink<LocationsText> {
-  private readonly chunks: { text: string; pending: boolean }[] = [];
-  private parts: string[] = [];
-  private partsPending = false;
+  private readonly out: Utf8Blocks;
+  /** Indexes of blocks holding a slot. */
+  private readonly pendingBlocks = new Set<number>();
   private count = 0;
+
+  constructor(private readonly allocate: BlockAllocator = plainBlocks, private readonly blockBytes = BLOCK_BYTES) {
+    this.out = new Utf8Blocks(allocate, blockBytes);
+    this.out.write('[');
+  }
 
   add(location: ScheduleLocation): void {
     this.push(write(location, false), false);
@@ -78,32 +92,49 @@ export class LocationJsonList implements LocationSink<LocationsText> {
   }
 
   finish(settle: (pending: number) => Settled): LocationsText {
-    this.flush();
+    this.out.write(']');
+    const blocks = this.out.finish();
+    if (this.pendingBlocks.size === 0) return { count: this.count, blocks };
     let next = 0;
     let current: Settled | null = null;
-    const fill = (slot: string): string => {
-      if (slot === CURRENCY_SLOT) {
+    const fill = (slot: number): string => {
+      if (slot === CURRENCY_BYTE) {
         current = settle(next++);
         return optional('"currency":', current.currency);
       }
       return valuesJson((current as Settled | null)?.values ?? { total: null });
     };
-    const chunks = this.chunks.map((chunk, i) => (i === 0 ? '' : ',') + (chunk.pending ? chunk.text.replace(SLOTS, fill) : chunk.text));
-    this.chunks.length = 0;
-    return { count: this.count, chunks: ['[', ...chunks, ']'] };
+    // One writer for the whole array: blocks grow by what the slots take, and the copy is cheap.
+    const settled = new Utf8Blocks(this.allocate, this.blockBytes);
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i]!;
+      blocks[i] = EMPTY; // let go of each block once copied
+      if (!this.pendingBlocks.has(i)) {
+        settled.writeBytes(block);
+        continue;
+      }
+      let from = 0;
+      let currencyAt = block.indexOf(CURRENCY_BYTE);
+      let valuesAt = block.indexOf(VALUES_BYTE);
+      while (currencyAt >= 0 || valuesAt >= 0) {
+        const isCurrency = valuesAt < 0 || (currencyAt >= 0 && currencyAt < valuesAt);
+        const at = isCurrency ? currencyAt : valuesAt;
+        settled.writeBytes(block.subarray(from, at));
+        settled.write(fill(isCurrency ? CURRENCY_BYTE : VALUES_BYTE));
+        from = at + 1;
+        if (isCurrency) currencyAt = block.indexOf(CURRENCY_BYTE, from);
+        else valuesAt = block.indexOf(VALUES_BYTE, from);
+      }
+      settled.writeBytes(block.subarray(from));
+    }
+    return { count: this.count, blocks: settled.finish() };
   }
 
   private push(text: string, pending: boolean): void {
-    this.parts.push(text);
-    if (pending) this.partsPending = true;
+    if (this.count > 0) this.out.writeBytes(COMMA);
+    const first = this.out.blocks;
+    this.out.write(text);
+    if (pending) for (let i = first; i <= this.out.blocks; i++) this.pendingBlocks.add(i);
     this.count++;
-    if (this.parts.length >= CHUNK) this.flush();
-  }
-
-  private flush(): void {
-    if (this.parts.length === 0) return;
-    this.chunks.push({ text: this.parts.join(','), pending: this.partsPending });
-    this.parts = [];
-    this.partsPending = false;
   }
 }

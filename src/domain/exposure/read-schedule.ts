@@ -4,7 +4,7 @@
 //
 //   decode (decode.ts) → sniff JSON Lines / delimiter (sniff.ts) → records (records.ts,
 //   json-lines.ts) → the row-by-row table (schedule-table.ts) → exposure.
-import { decodeSchedule } from './decode.js';
+import { decodeSchedule, type Decoded } from './decode.js';
 import { JsonLinesReader, MAX_LINE_NESTING, readJsonLines } from './json-lines.js';
 import type { OedReference } from './oed-reference.js';
 import { readDelimitedRecords } from './records.js';
@@ -30,7 +30,17 @@ function unsupported(fileName: string, reason: string): ScheduleRefused {
 export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): ReadScheduleResult;
 export function readSchedule<L>(bytes: Uint8Array, options: ReadScheduleOptions<L> & { locations: LocationSink<L> }): ReadScheduleResult<L>;
 export function readSchedule<L>(bytes: Uint8Array, options: ReadScheduleOptions<L>): ReadScheduleResult<L> {
-  const decoded = decodeSchedule(bytes);
+  return readDecoded(decodeSchedule(bytes), options);
+}
+
+/** readSchedule from the decoded text: the caller may let go of the bytes once they are decoded. */
+export function readDecodedSchedule(decoded: Decoded, options: ReadScheduleOptions): ReadScheduleResult;
+export function readDecodedSchedule<L>(decoded: Decoded, options: ReadScheduleOptions<L> & { locations: LocationSink<L> }): ReadScheduleResult<L>;
+export function readDecodedSchedule<L>(decoded: Decoded, options: ReadScheduleOptions<L>): ReadScheduleResult<L> {
+  return readDecoded(decoded, options);
+}
+
+function readDecoded<L>(decoded: Decoded, options: ReadScheduleOptions<L>): ReadScheduleResult<L> {
   if (!decoded.ok) return unsupported(options.fileName, decoded.message);
   const shape = sniffSchedule(decoded.text, options.fileName, options.oed);
   if (shape.kind === 'unsupported') return unsupported(options.fileName, shape.message);

@@ -28,22 +28,26 @@ export function riskObjectFromSchedule<L>(read: ScheduleRead<L>, p: IngestProven
 }
 
 /**
- * The risk object's canonical JSON, in pieces to be written in order, when its locations are
- * already canonical JSON text: the rest of the object is written by `canonical` with an empty
- * locations array, and the locations' text goes where that array is. "exposure" sorts first among
+ * The risk object's canonical JSON as UTF-8, in blocks to be written in order, when its locations
+ * are already canonical JSON bytes: the rest of the object is written by `canonical` with an empty
+ * locations array, and the locations' bytes go where that array is. "exposure" sorts first among
  * the object's members, and "locations" follows only "currency" (a three-letter code) inside it,
  * so the first '"locations":[]' is it.
  */
-export function riskObjectJsonPieces(read: ScheduleRead<LocationsText>, p: IngestProvenance, canonical: (value: unknown) => string): string[] {
+export function riskObjectJsonBlocks(read: ScheduleRead<LocationsText>, p: IngestProvenance, canonical: (value: unknown) => string): Uint8Array[] {
   const shell = riskObjectFromSchedule({ ...read, exposure: { ...read.exposure, locations: [] } }, p);
   const text = canonical(shell);
   const at = text.indexOf('"locations":[]');
   if (!text.startsWith('{"exposure":{') || at < 0) throw new Error('canonical risk object without its locations member');
   const head = '"locations":';
-  return [text.slice(0, at + head.length), ...read.exposure.locations.chunks, text.slice(at + head.length + 2)];
+  const encoder = new TextEncoder();
+  return [encoder.encode(text.slice(0, at + head.length)), ...read.exposure.locations.blocks, encoder.encode(text.slice(at + head.length + 2))];
 }
 
 /** The same, as one string. */
 export function riskObjectJsonFromSchedule(read: ScheduleRead<LocationsText>, p: IngestProvenance, canonical: (value: unknown) => string): string {
-  return riskObjectJsonPieces(read, p, canonical).join('');
+  const blocks = riskObjectJsonBlocks(read, p, canonical);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // Blocks may split a character: decode as one stream.
+  return blocks.map((block, i) => decoder.decode(block, { stream: i < blocks.length - 1 })).join('');
 }

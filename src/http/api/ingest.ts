@@ -1,15 +1,18 @@
 // POST /ingest (SPEC Ingest rules): every fault knowable without reading the file is answered on
 // the request; reading happens on the job.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import { ApiError, refusals } from '../../kernel/refusal.js';
-import { boundaryOf, parseMultipart, type FormPart } from '../multipart.js';
+import { boundaryOf, parseMultipart, readBody, type FormPart } from '../multipart.js';
 import { callerOf, requireActive } from './accounts.js';
 import { acceptJob } from './jobs.js';
 
 /** SPEC Limits: 32 MB, in decimal megabytes (32,000,000 bytes). */
 export const INGEST_FILE_LIMIT = 32_000_000;
+/** The file plus room for the form's framing and a currency part. */
+const INGEST_BODY_LIMIT = INGEST_FILE_LIMIT + 1024 * 1024;
 
 const SEND_MULTIPART = 'Send multipart/form-data with the schedule in a part named file (curl -F file=@schedule.csv).';
 
@@ -32,9 +35,10 @@ export function classifyPartType(contentType: string | undefined): DeclaredType 
 export function ingestRoutes(app: FastifyInstance, services: Services) {
   app.register(async (scope) => {
     // The whole body is buffered (a file of at most 32 MB plus the form's framing) so the part's
-    // own headers can be read exactly.
-    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: INGEST_FILE_LIMIT + 1024 * 1024 },
-      (_request, body, done) => done(null, body));
+    // own headers can be read exactly; the file part is a view of it, never copied.
+    scope.addContentTypeParser('multipart/form-data', (request: FastifyRequest, payload: IncomingMessage) =>
+      readBody(payload, request.headers['content-length'], INGEST_BODY_LIMIT, (bytes) => new ApiError(413, 'payload_too_large',
+        `The body is ${bytes} bytes or more; ingest reads files of at most 32 MB (32,000,000 bytes).`)));
     // Any other content type is refused before its body is read, saying what to send instead.
     scope.addContentTypeParser('*', (_request, _payload, done) => done(new ApiError(415, 'unsupported_media_type',
       `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`), undefined));
