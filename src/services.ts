@@ -41,7 +41,8 @@ export async function createServices(config: Config, options: { log?: Logger } =
     onConnectionError: (error) => log.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost; reconnecting on next use'),
   });
   await migrate(database.db, database.dialect);
-  const accounts = new AccountStore(database.db);
+  // SQLite is one process by design: its account reads can be remembered (see AccountStore).
+  const accounts = new AccountStore(database.db, { soleWriter: database.dialect === 'sqlite' });
   const jobs = new JobStore(database.db, database.dialect);
   const objects = new ObjectStore(database.db);
   const structures = new StructureStore(database.db);

@@ -6,6 +6,11 @@ import { preparedQuery } from './prepared.js';
 
 export type Account = AccountsTable;
 
+export interface AccountWithKeys {
+  readonly account: Account;
+  readonly keys: ReadonlyArray<{ readonly id: string; readonly created_at: string }>;
+}
+
 export interface IssuedKey {
   id: string;
   secret: string;
@@ -25,7 +30,15 @@ export class AccountStore {
   private readonly accountById;
   private readonly accountAndKeys;
 
-  constructor(private readonly db: Kysely<Tables>) {
+  /**
+   * Accounts with their keys, remembered by id, only where this process is the database's one
+   * writer (SQLite): an account changes only by cancel(), which forgets it, and keys are made only
+   * with their account. Several processes share PostgreSQL, so there every read asks the database.
+   */
+  private readonly remembered: Map<string, AccountWithKeys> | undefined;
+
+  constructor(private readonly db: Kysely<Tables>, options: { soleWriter?: boolean } = {}) {
+    this.remembered = options.soleWriter ? new Map() : undefined;
     this.keyOfDigest = preparedQuery(db, 1, (digest: string) => db.selectFrom('api_keys')
       .select(['id as key_id', 'account_id']).where('secret_digest', '=', digest));
     this.accountById = preparedQuery(db, 1, (id: string) => db.selectFrom('accounts').selectAll().where('id', '=', id));
@@ -61,23 +74,38 @@ export class AccountStore {
   }
 
   async account(id: string): Promise<Account | undefined> {
+    const known = this.remembered?.get(id);
+    if (known) return known.account;
     return (await this.accountById(id))[0];
   }
 
   /** The account and its keys in one round trip (GET /account is the hottest keyed read). */
-  async accountWithKeys(id: string): Promise<{ account: Account; keys: Array<{ id: string; created_at: string }> } | undefined> {
+  async accountWithKeys(id: string): Promise<AccountWithKeys | undefined> {
+    const known = this.remembered?.get(id);
+    if (known) return known;
     const rows = await this.accountAndKeys(id);
     const first = rows[0];
     if (!first) return undefined;
     const { key_id: _k, key_created_at: _c, ...account } = first;
-    return { account: account as Account, keys: rows.map((r) => ({ id: r.key_id, created_at: r.key_created_at })) };
+    const found: AccountWithKeys = Object.freeze({
+      account: Object.freeze(account as Account),
+      keys: Object.freeze(rows.map((r) => Object.freeze({ id: r.key_id, created_at: r.key_created_at }))),
+    });
+    if (this.remembered) {
+      if (this.remembered.size >= 50_000) this.remembered.clear();
+      this.remembered.set(id, found);
+    }
+    return found;
   }
 
   /** Cancels at once; returns false when it was already cancelled. */
   async cancel(id: string, now = new Date()): Promise<boolean> {
+    this.remembered?.delete(id);
     const result = await this.db.updateTable('accounts')
       .set({ status: 'cancelled', cancelled_at: now.toISOString() })
       .where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+    // Again after the write: a read while it ran may have remembered the account as it was.
+    this.remembered?.delete(id);
     return Number(result.numUpdatedRows) > 0;
   }
 

@@ -69,3 +69,19 @@ eachDialect('an account\'s keys are found through an index, not a scan of every 
     }
   });
 });
+
+eachDialect('a sole writer remembers accounts and forgets one the moment it is cancelled', async (dialect) => {
+  await withDatabase(dialect, async ({ db }) => {
+    const remembering = new AccountStore(db, { soleWriter: true });
+    const plain = new AccountStore(db);
+    const { account } = await remembering.signup({ label: 'desk' });
+    const first = await remembering.accountWithKeys(account.id);
+    assert.deepEqual(first, await plain.accountWithKeys(account.id));
+    assert.equal(await remembering.accountWithKeys(account.id), first, 'the second read is the remembered one');
+    assert.ok(Object.isFrozen(first!.account), 'what is remembered cannot be changed by a reader');
+    assert.equal(await remembering.cancel(account.id), true);
+    assert.equal((await remembering.accountWithKeys(account.id))?.account.status, 'cancelled');
+    assert.equal((await remembering.account(account.id))?.status, 'cancelled');
+    assert.equal(await remembering.cancel(account.id), false, 'already cancelled');
+  });
+});
