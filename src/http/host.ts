@@ -161,7 +161,10 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
 
   app.setErrorHandler((error: unknown, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
+    // An unreachable database is logged once where the connection is lost; each refused request
+    // is a warning without the stack, so an outage does not bury the log.
+    if (apiError.status === 503) request.log.warn({ reqId: request.id, code: apiError.code, reason: (error as Error).message }, 'request refused: service unavailable');
+    else if (apiError.status >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     void sendError(reply, apiError);
   });
 
