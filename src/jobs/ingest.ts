@@ -4,11 +4,10 @@ import type { Services } from '../services.js';
 import type { ReadScheduleInput, ReadScheduleOutput } from './threads/read-schedule.js';
 import { contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
+import { INGEST_READER_VERSION } from '../kernel/versions.js';
 import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 
-/** Bumped when the reader changes what it makes of the same bytes. */
-export const INGEST_READER_VERSION = '2';
 
 export function ingestHandler(services: Services): JobHandler {
   return async (job) => {

@@ -46,3 +46,7 @@ export const BACKTEST_ENGINE = { name: 'catrisk-backtest', version: '1.1.0' } as
 /** The technical-price model named on every price. 1.1.0: a minimum record, fitted views only where
  * the sample supports them, rate on line below 1. */
 export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', version: '1.1.0' } as const;
+/** The schedule reader, named in every ingest run's content address: the same bytes read by
+ * another version are another run. 2: totals rows by their sums, CEDE/EDM value columns, ISO 4217
+ * minor units. */
+export const INGEST_READER_VERSION = '2';

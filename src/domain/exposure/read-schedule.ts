@@ -11,7 +11,9 @@ import { readDelimitedRecords } from './records.js';
 import { ScheduleTable } from './schedule-table.js';
 import { sniffSchedule } from './sniff.js';
 import type { LocationSink } from './location-sink.js';
-import type { ReadScheduleResult, ScheduleLocation, ScheduleRefused } from './types.js';
+import type { ReadScheduleResult, ScheduleLocation } from './types.js';
+import { refusal } from '../../kernel/refusal.js';
+import { ok, refused, type Result } from '../../kernel/result.js';
 
 export interface ReadScheduleOptions<L = ScheduleLocation[]> {
   /** Name of the source file (for messages and as a tie-break hint: .tsv, .psv). */
@@ -23,8 +25,8 @@ export interface ReadScheduleOptions<L = ScheduleLocation[]> {
   locations?: LocationSink<L>;
 }
 
-function unsupported(fileName: string, reason: string): ScheduleRefused {
-  return { ok: false, status: 415, code: 'unsupported_source', message: `${fileName || 'the file'}: ${reason}` };
+function unsupported<T>(fileName: string, reason: string): Result<T> {
+  return refused(refusal(415, 'unsupported_source', `${fileName || 'the file'}: ${reason}`));
 }
 
 export function readSchedule(bytes: Uint8Array, options: ReadScheduleOptions): ReadScheduleResult;
@@ -62,7 +64,7 @@ function readDecoded<L>(decoded: Decoded, options: ReadScheduleOptions<L>): Read
     if (reader.tooDeepLine !== undefined) return unsupported(options.fileName, `line ${reader.tooDeepLine} nests arrays and objects more than ${MAX_LINE_NESTING} levels deep; a schedule row is flat`);
     if (reader.objects === 0) return unsupported(options.fileName, 'no line of the file is a JSON object');
     const outcome = table.finish();
-    return outcome.ok ? { ...outcome, mediaTypeRead: 'application/x-ndjson' } : outcome;
+    return outcome.ok ? ok({ ...outcome.value, mediaTypeRead: 'application/x-ndjson' }) : outcome;
   }
 
   const { delimiter } = shape;
@@ -76,9 +78,9 @@ function readDecoded<L>(decoded: Decoded, options: ReadScheduleOptions<L>): Read
   );
   const outcome = table.finish();
   if (!outcome.ok) return outcome;
-  return {
-    ...outcome,
+  return ok({
+    ...outcome.value,
     mediaTypeRead: delimiter === '\t' ? 'text/tab-separated-values' : 'text/csv',
     delimiter,
-  };
+  });
 }

@@ -33,11 +33,12 @@ import type {
   PerilCode,
   ScheduleLocation,
   OedIdentifiers,
-  ScheduleRefused,
   SourceEncoding,
   TotalsRow,
 } from './types.js';
 import { COVERAGE_PARTS } from './types.js';
+import { refusal } from '../../kernel/refusal.js';
+import { ok, refused, type Result } from '../../kernel/result.js';
 
 export interface ScheduleTableOptions<L = ScheduleLocation[]> {
   readonly oed: OedReference;
@@ -57,7 +58,7 @@ export interface ScheduleTableOptions<L = ScheduleLocation[]> {
   readonly locations?: LocationSink<L>;
 }
 
-export type TableOutcome<L = ScheduleLocation[]> = { ok: true; exposure: Exposure<L>; peril?: { code: PerilCode } } | ScheduleRefused;
+export type TableOutcome<L = ScheduleLocation[]> = Result<{ exposure: Exposure<L>; peril?: { code: PerilCode } }>;
 
 export const LOOKAHEAD_RECORDS = 50;
 const MAX_CONFLICT_DETAILS = 20;
@@ -221,13 +222,9 @@ export class ScheduleTable<L = ScheduleLocation[]> {
       const codes = [...this.stated.keys()].filter((code) => code !== this.declared).sort();
       const details = [...this.conflicts];
       if (this.conflictCount > details.length) details.push(`and ${this.conflictCount - details.length} more`);
-      return {
-        ok: false,
-        status: 422,
-        code: 'currency_conflict',
-        message: `the file states ${codes.length > 0 ? codes.join(', ') : 'another currency'} but the request declared ${this.declared}`,
-        details,
-      };
+      return refused(refusal(422, 'currency_conflict',
+        `the file states ${codes.length > 0 ? codes.join(', ') : 'another currency'} but the request declared ${this.declared}`,
+        details));
     }
 
     if (!this.anyMapped) f.note('no column maps to a location field; no locations read');
@@ -273,8 +270,8 @@ export class ScheduleTable<L = ScheduleLocation[]> {
     if (this.totalsRows.length > 0) exposure.source_fidelity.totals_rows = this.totalsRows;
     const named = [...this.perils.keys()];
     return named.length === 1 && named[0] !== undefined
-      ? { ok: true, exposure, peril: { code: named[0] } }
-      : { ok: true, exposure };
+      ? ok({ exposure, peril: { code: named[0] } })
+      : ok({ exposure });
   }
 
   // ---- header -------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // The exposure block of the canonical risk object as ingest writes it, and the reader's answer.
 // Field names inside the exposure block are the published (snake_case) member names.
+import type { Result } from '../../kernel/result.js';
 
 /** Coverage parts a schedule value can belong to. */
 export const COVERAGE_PARTS = ['buildings', 'contents', 'business_interruption', 'other'] as const;
@@ -140,7 +141,6 @@ export type Delimiter = ',' | ';' | '\t' | '|';
 export type MediaTypeRead = 'text/csv' | 'text/tab-separated-values' | 'application/x-ndjson';
 
 export interface ScheduleRead<L = ScheduleLocation[]> {
-  ok: true;
   /** What the reader actually read (comma, semicolon and pipe files are all text/csv; see delimiter). */
   mediaTypeRead: MediaTypeRead;
   delimiter?: Delimiter;
@@ -149,12 +149,5 @@ export interface ScheduleRead<L = ScheduleLocation[]> {
   peril?: { code: PerilCode };
 }
 
-export interface ScheduleRefused {
-  ok: false;
-  status: 415 | 422;
-  code: 'unsupported_source' | 'currency_conflict';
-  message: string;
-  details?: string[];
-}
-
-export type ReadScheduleResult<L = ScheduleLocation[]> = ScheduleRead<L> | ScheduleRefused;
+/** The read schedule, or the refusal the ingest job fails with (415 unsupported_source, 422 currency_conflict). */
+export type ReadScheduleResult<L = ScheduleLocation[]> = Result<ScheduleRead<L>>;

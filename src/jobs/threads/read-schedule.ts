@@ -10,7 +10,7 @@ import type { BlockAllocator } from '../../domain/exposure/utf8-blocks.js';
 import { riskObjectJsonBlocks, type IngestProvenance } from '../../domain/risk-object/from-ingest.js';
 import { oedReference } from '../../feeds/oed.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { ApiError } from '../../kernel/refusal.js';
+import { unwrap } from '../../kernel/result.js';
 
 export interface ReadScheduleInput {
   /** The upload; let go of once decoded. */
@@ -35,9 +35,8 @@ export async function readScheduleTask(input: ReadScheduleInput): Promise<ReadSc
   const decoded = decodeSchedule(input.bytes);
   // The text holds the schedule now; the upload's bytes need not stay for the whole read.
   input.bytes = new Uint8Array(0);
-  const read = readDecodedSchedule(decoded, {
+  const read = unwrap(readDecodedSchedule(decoded, {
     fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations: new LocationJsonList(sharedBlocks),
-  });
-  if (!read.ok) throw new ApiError(read.status, read.code, read.message, read.details);
+  }));
   return { status: 'draft', document: riskObjectJsonBlocks(read, input.provenance, canonicalJson), locations: read.exposure.locations.count };
 }

@@ -20,9 +20,9 @@ function bothWays(bytes: Uint8Array, fileName: string, currency?: string, blockB
   const text = readSchedule(bytes, { ...options, locations: new LocationJsonList(undefined, blockBytes) });
   assert.equal(text.ok, plain.ok, fileName);
   if (!plain.ok || !text.ok) return;
-  assert.equal(text.exposure.locations.count, plain.exposure.locations.length, fileName);
-  const expected = canonicalJson(riskObjectFromSchedule(plain, provenance));
-  assert.equal(riskObjectJsonFromSchedule(text, provenance, canonicalJson), expected, fileName);
+  assert.equal(text.value.exposure.locations.count, plain.value.exposure.locations.length, fileName);
+  const expected = canonicalJson(riskObjectFromSchedule(plain.value, provenance));
+  assert.equal(riskObjectJsonFromSchedule(text.value, provenance, canonicalJson), expected, fileName);
   JSON.parse(expected);
 }
 

@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { readSchedule } from '../../../src/domain/exposure/read-schedule.js';
 import type { ScheduleRead, ScheduleLocation } from '../../../src/domain/exposure/types.js';
 import { fixture, oedReference } from './support.js';
+import { unwrap } from '../../../src/kernel/result.js';
 
 const oed = oedReference();
 
 function read(name: string, currency?: string): ScheduleRead {
   const result = readSchedule(fixture(name), { fileName: name, oed, ...(currency === undefined ? {} : { currency }) });
-  assert.equal(result.ok, true, result.ok ? '' : `${result.code}: ${result.message}`);
-  return result as ScheduleRead;
+  assert.equal(result.ok, true, result.ok ? '' : `${result.refusal.code}: ${result.refusal.message}`);
+  return unwrap(result);
 }
 
 const uncoded = { code: null, text: null };
@@ -163,14 +164,16 @@ test('02 with a request currency that the file contradicts → 422 currency_conf
   const result = readSchedule(fixture('02-paris-semicolon.csv'), { fileName: '02-paris-semicolon.csv', oed, currency: 'usd' });
   assert.deepEqual(result, {
     ok: false,
-    status: 422,
-    code: 'currency_conflict',
-    message: 'the file states EUR but the request declared USD',
-    details: [
-      "line 2: line 'All values in EUR' states EUR",
-      "line 4: column 'Building Value' states EUR",
-      "line 4: column 'Contents Value' states EUR ('€')",
-    ],
+    refusal: {
+      status: 422,
+      code: 'currency_conflict',
+      message: 'the file states EUR but the request declared USD',
+      details: [
+        "line 2: line 'All values in EUR' states EUR",
+        "line 4: column 'Building Value' states EUR",
+        "line 4: column 'Contents Value' states EUR ('€')",
+      ],
+    },
   });
 });
 
@@ -528,8 +531,8 @@ test('08 as UTF-16 BE (BOM) reads the same, only the encoding differs', () => {
   const b = readSchedule(be, { fileName: 'be.txt', oed });
   assert.equal(b.ok, true);
   if (!b.ok) return;
-  assert.equal(b.exposure.source_fidelity.encoding, 'utf-16be');
-  assert.deepEqual({ ...b.exposure, source_fidelity: { ...b.exposure.source_fidelity, encoding: 'utf-16le' } }, a.exposure);
+  assert.equal(b.value.exposure.source_fidelity.encoding, 'utf-16be');
+  assert.deepEqual({ ...b.value.exposure, source_fidelity: { ...b.value.exposure.source_fidelity, encoding: 'utf-16le' } }, a.exposure);
 });
 
 test('09 Windows-1252 bytes: read with the fallback and said so; € amounts by the file\'s decimal mark', () => {
@@ -742,10 +745,12 @@ test('12 a bare $ against a request currency outside the dollar family → curre
   const result = readSchedule(fixture('12-dollar-family.csv'), { fileName: '12-dollar-family.csv', oed, currency: 'EUR' });
   assert.deepEqual(result, {
     ok: false,
-    status: 422,
-    code: 'currency_conflict',
-    message: 'the file states USD but the request declared EUR',
-    details: ["line 2: column 'TIV' states USD ('$')", "line 3: column 'TIV' states USD ('$')"],
+    refusal: {
+      status: 422,
+      code: 'currency_conflict',
+      message: 'the file states USD but the request declared EUR',
+      details: ["line 2: column 'TIV' states USD ('$')", "line 3: column 'TIV' states USD ('$')"],
+    },
   });
 });
 

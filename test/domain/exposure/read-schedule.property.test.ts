@@ -9,8 +9,9 @@ import { formatUnits, minorUnits } from '../../../src/domain/exposure/minor-unit
 
 const formatCents = (cents: bigint) => formatUnits(cents * 100n, 2);
 import { readSchedule } from '../../../src/domain/exposure/read-schedule.js';
-import { COVERAGE_PARTS, type ReadScheduleResult, type ScheduleRead } from '../../../src/domain/exposure/types.js';
+import { COVERAGE_PARTS, type ReadScheduleResult } from '../../../src/domain/exposure/types.js';
 import { oedReference } from './support.js';
+import { unwrap } from '../../../src/kernel/result.js';
 
 const oed = oedReference();
 /** Money has exactly the ISO 4217 minor unit of its currency (two places without one). */
@@ -28,12 +29,12 @@ const formatMinor = (value: bigint, currency: string | undefined) => {
 /** What every answer must satisfy, whatever the input. */
 function checkAnswer(result: ReadScheduleResult, lines: number): void {
   if (!result.ok) {
-    assert.equal(result.status, 415, result.message);
-    assert.equal(result.code, 'unsupported_source');
-    assert.ok(result.message.length > 0);
+    assert.equal(result.refusal.status, 415, result.refusal.message);
+    assert.equal(result.refusal.code, 'unsupported_source');
+    assert.ok(result.refusal.message.length > 0);
     return;
   }
-  const { exposure } = result;
+  const { exposure } = result.value;
   const fidelity = exposure.source_fidelity;
   assert.ok(Array.isArray(fidelity.unmapped_columns) && Array.isArray(fidelity.guessed_units) && Array.isArray(fidelity.ambiguous_rows) && Array.isArray(fidelity.notes));
   for (const { row, reason } of fidelity.ambiguous_rows) {
@@ -129,16 +130,16 @@ test('property: with a request currency the only other answer is 422 currency_co
     fc.property(delimitedText, fc.constantFrom('USD', 'EUR', 'GBP', 'CAD'), (text, currency) => {
       const bytes = new TextEncoder().encode(text);
       const result = readSchedule(bytes, { fileName: 'a.csv', oed, currency });
-      if (!result.ok && result.code === 'currency_conflict') {
-        assert.equal(result.status, 422);
-        assert.match(result.message, new RegExp(`^the file states .+ but the request declared ${currency}$`));
-        assert.ok((result.details ?? []).length > 0);
+      if (!result.ok && result.refusal.code === 'currency_conflict') {
+        assert.equal(result.refusal.status, 422);
+        assert.match(result.refusal.message, new RegExp(`^the file states .+ but the request declared ${currency}$`));
+        assert.ok((result.refusal.details ?? []).length > 0);
         return;
       }
       checkAnswer(result, lineCount(bytes));
       if (result.ok) {
-        assert.equal(result.exposure.currency, currency);
-        assert.deepEqual(result.exposure.source_fidelity.guessed_units[0], { field: 'currency', unit: currency, source: 'request' });
+        assert.equal(result.value.exposure.currency, currency);
+        assert.deepEqual(result.value.exposure.source_fidelity.guessed_units[0], { field: 'currency', unit: currency, source: 'request' });
       }
     }),
     { numRuns: 200 },
@@ -205,7 +206,7 @@ test('property: a schedule rendered from known values reads back to exactly thos
         if (totalsRow) lines.push(['Total', '', '', money(buildings), money(contents)].join(delimiter));
         const result = readSchedule(new TextEncoder().encode(lines.join(eol)), { fileName: 'model.csv', oed });
         assert.equal(result.ok, true);
-        const { exposure } = result as ScheduleRead;
+        const { exposure } = unwrap(result);
         assert.deepEqual(
           exposure.locations.map((l) => [l.ref, l.latitude, l.longitude, l.values]),
           locations.map((l: Model) => [l.ref, l.latitude, l.longitude, {

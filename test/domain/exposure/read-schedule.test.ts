@@ -8,6 +8,7 @@ import { DelimitedRecordReader } from '../../../src/domain/exposure/records.js';
 import { ScheduleTable } from '../../../src/domain/exposure/schedule-table.js';
 import type { ReadScheduleResult, ScheduleRead } from '../../../src/domain/exposure/types.js';
 import { fixture, oedReference } from './support.js';
+import { unwrap } from '../../../src/kernel/result.js';
 
 const oed = oedReference();
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -18,8 +19,8 @@ function read(text: string | Uint8Array, currency?: string, fileName = 'schedule
 
 function readOk(text: string, currency?: string): ScheduleRead {
   const result = read(text, currency);
-  assert.equal(result.ok, true, result.ok ? '' : result.message);
-  return result as ScheduleRead;
+  assert.equal(result.ok, true, result.ok ? '' : result.refusal.message);
+  return unwrap(result);
 }
 
 test('unreadable sources → 415 unsupported_source, with the reason in the message', () => {
@@ -36,9 +37,9 @@ test('unreadable sources → 415 unsupported_source, with the reason in the mess
     const result = read(input, undefined, 'upload.bin');
     assert.equal(result.ok, false);
     if (result.ok) continue;
-    assert.deepEqual([result.status, result.code], [415, 'unsupported_source']);
-    assert.match(result.message, /^upload\.bin: /);
-    assert.match(result.message, message);
+    assert.deepEqual([result.refusal.status, result.refusal.code], [415, 'unsupported_source']);
+    assert.match(result.refusal.message, /^upload\.bin: /);
+    assert.match(result.refusal.message, message);
   }
 });
 
@@ -46,19 +47,21 @@ test('a request currency on a file that states none: every value carries it, the
   const r = read(fixture('07-two-blocks-repeated-header.csv'), 'usd');
   assert.equal(r.ok, true);
   if (!r.ok) return;
-  assert.equal(r.exposure.currency, 'USD');
-  assert.ok(r.exposure.locations.every((l) => l.currency === 'USD'));
-  assert.deepEqual(r.exposure.source_fidelity.guessed_units, [{ field: 'currency', unit: 'USD', source: 'request' }]);
+  assert.equal(r.value.exposure.currency, 'USD');
+  assert.ok(r.value.exposure.locations.every((l) => l.currency === 'USD'));
+  assert.deepEqual(r.value.exposure.source_fidelity.guessed_units, [{ field: 'currency', unit: 'USD', source: 'request' }]);
 });
 
 test('a currency column contradicting the request → 422, every contradiction listed', () => {
   const result = read(fixture('13-multi-currency-column.csv'), 'USD');
   assert.deepEqual(result, {
     ok: false,
-    status: 422,
-    code: 'currency_conflict',
-    message: 'the file states SGD but the request declared USD',
-    details: ["line 3: column 'Ccy' states SGD"],
+    refusal: {
+      status: 422,
+      code: 'currency_conflict',
+      message: 'the file states SGD but the request declared USD',
+      details: ["line 3: column 'Ccy' states SGD"],
+    },
   });
 });
 
@@ -77,7 +80,7 @@ test('symbols that name several currencies: the request decides, else a guess or
   assert.equal(readOk('Ref,TIV\n1,kr 5000\n', 'NOK').exposure.currency, 'NOK');
   const conflict = read('Ref,TIV\n1,kr 5000\n', 'EUR');
   assert.equal(conflict.ok, false);
-  if (!conflict.ok) assert.deepEqual(conflict.details, ["line 2: column 'TIV' states 'kr' (one of DKK, ISK, NOK, SEK)"]);
+  if (!conflict.ok) assert.deepEqual(conflict.refusal.details, ["line 2: column 'TIV' states 'kr' (one of DKK, ISK, NOK, SEK)"]);
 });
 
 test('a currency column with an unknown code, and a row stating two currencies', () => {
@@ -175,6 +178,6 @@ test('the row-by-row core fed in small chunks gives what readSchedule gives', ()
     for (let i = 0; i < decoded.text.length; i += 7) reader.write(decoded.text.slice(i, i + 7));
     reader.end();
     const streamed = table.finish();
-    assert.deepEqual(streamed, { ok: true, exposure: whole.exposure, ...(whole.peril ? { peril: whole.peril } : {}) });
+    assert.deepEqual(streamed, { ok: true, value: { exposure: whole.value.exposure, ...(whole.value.peril ? { peril: whole.value.peril } : {}) } });
   }
 });

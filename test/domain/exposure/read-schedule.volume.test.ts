@@ -44,7 +44,7 @@ test(`a 32 MB schedule of ${ROWS} rows reads whole and exact`, () => {
 
   assert.equal(result.ok, true);
   if (!result.ok) return;
-  const { exposure } = result;
+  const { exposure } = result.value;
   assert.equal(exposure.locations.length, ROWS);
   assert.deepEqual(exposure.values, {
     buildings: formatCents(buildings),
@@ -53,7 +53,7 @@ test(`a 32 MB schedule of ${ROWS} rows reads whole and exact`, () => {
     total: formatCents(buildings + contents + bi),
   });
   assert.equal(exposure.currency, 'USD');
-  assert.deepEqual(result.peril, { code: 'tropical_cyclone' });
+  assert.deepEqual(result.value.peril, { code: 'tropical_cyclone' });
   // Hotel has no unambiguous code: one note a fifth of the rows, nothing else.
   assert.equal(exposure.source_fidelity.ambiguous_rows.length, ROWS / 5);
   assert.deepEqual(exposure.source_fidelity.unmapped_columns.map((c) => c.column), ['Broker Notes', 'Inspection Date', 'Sprinklered', 'Flood Zone']);

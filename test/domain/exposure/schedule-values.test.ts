@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { readSchedule } from '../../../src/domain/exposure/read-schedule.js';
 import type { ScheduleRead } from '../../../src/domain/exposure/types.js';
 import { oedReference } from './support.js';
+import { unwrap } from '../../../src/kernel/result.js';
 
 const oed = oedReference();
 
 function readOk(text: string, currency?: string): ScheduleRead {
   const result = readSchedule(new TextEncoder().encode(text), { fileName: 'schedule.csv', oed, ...(currency === undefined ? {} : { currency }) });
-  assert.equal(result.ok, true, result.ok ? '' : result.message);
-  return result as ScheduleRead;
+  assert.equal(result.ok, true, result.ok ? '' : result.refusal.message);
+  return unwrap(result);
 }
 
 test('totals rows labelled in any column, in several languages, and an unlabelled sum row, are never locations', () => {
