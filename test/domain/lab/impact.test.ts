@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeImpact, interpolateClamped, type Hazard, type Exposures, type ImpactFunctionSet } from '../../../src/domain/lab/kernel/impact.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { computeImpact, impactLosses, interpolateClamped, type Hazard, type Exposures, type ImpactFunctionSet } from '../../../src/domain/lab/kernel/impact.js';
+import { computeMetrics, metricsSchema } from '../../../src/domain/lab/kernel/metrics.js';
 
 // A tiny hazard made by hand for this test (not model data): 2 events, 3 centroids.
 //   event 11 (frequency 0.1):  intensities 10, 30, 0
@@ -78,4 +80,20 @@ test('inconsistent impact inputs are refused with every fault named, as 422 inva
   for (const part of ['2 events but 1 frequencies', 'not events × centroids = 4', 'one mdd and one paa', 'intensities must ascend', 'centroid 5', 'impact function 9']) {
     assert.ok(details.some((d) => d.includes(part)), `${part} in ${details.join(' | ')}`);
   }
+});
+
+test('an impact and an occurrence table give a valid lab-metrics/1 result', () => {
+  const r = computeImpact(dense, exposures, functions);
+  assert.ok(r.ok);
+  // Hand-made occurrence table over 10 periods: event 11 in periods 1 and 4, event 12 in period 4.
+  const occurrences = [{ event_id: 11, period: 1 }, { event_id: 11, period: 4 }, { event_id: 12, period: 4 }];
+  const { eventLosses, places } = impactLosses(r.value, occurrences);
+  close(eventLosses.map((e) => e.loss), [675, 1110]);
+  // Places over every occurrence: A 2·75 + 600 = 750, B 2·600 + 200 = 1400, C 310, D 0.
+  close(places.map((p) => p.loss), [750, 1400, 310, 0]);
+  const m = computeMetrics({ perspective: 'ground_up', lossBasis: 'test', periods: 10, eventLosses, occurrences, places, returnPeriods: [1] });
+  assert.ok(new Ajv2020({ allErrors: true, strict: true }).compile(metricsSchema)(m));
+  // AAL = (675 + 675 + 1110) / 10 = 246.
+  assert.ok(Math.abs(m.average_annual_loss.mean - 246) < 1e-9, String(m.average_annual_loss.mean));
+  close(m.places.map((p) => p.aal), [75, 140, 31, 0]);
 });

@@ -1,6 +1,7 @@
 // The impact contract of CLIMADA-shaped lanes: hazard × exposures × impact functions → impact.
 // A lane reads its own hazard, exposure and impact-function files into these shapes and calls
-// computeImpact (or its own implementation of the same contract); the result feeds lab-metrics/1.
+// computeImpact (or its own implementation of the same contract); impactLosses turns the impact and
+// the lane's occurrence table into the inputs of lab-metrics/1, the one result of every lane.
 //
 // As CLIMADA's ImpactCalc does:
 //   - an exposure point's loss for an event is value × MDD(I) × PAA(I), I the event's intensity at
@@ -13,6 +14,7 @@
 
 import { ok, refused, type Result } from '../../../kernel/result.js';
 import { refusal } from '../../../kernel/refusal.js';
+import type { EventLoss, Occurrence, PlaceLoss } from './metrics.js';
 
 /** Intensity per event (row) and centroid (column): dense row-major, or compressed sparse rows. */
 export type IntensityMatrix =
@@ -185,4 +187,25 @@ export function computeImpact(hazard: Hazard, exposures: Exposures, functions: I
     aai_agg: aai,
     imp_mat: { rowStart, place: Int32Array.from(place), loss: Float64Array.from(loss) },
   });
+}
+
+/**
+ * The event and place losses lab-metrics/1 reads (computeMetrics), from an impact and the lane's
+ * occurrence table: a place's loss is summed over every occurrence of every event, as the
+ * Oasis lanes' is. lab-metrics/1 is period-based, so the frequencies are not used here.
+ */
+export function impactLosses(impact: Impact, occurrences: readonly Occurrence[]): { eventLosses: EventLoss[]; places: PlaceLoss[] } {
+  const count = new Map<number, number>();
+  for (const o of occurrences) count.set(o.event_id, (count.get(o.event_id) ?? 0) + 1);
+  const eventLosses: EventLoss[] = [];
+  const placeLoss = new Float64Array(impact.eai_exp.length);
+  const m = impact.imp_mat;
+  for (let e = 0; e < impact.event_ids.length; e++) {
+    const id = impact.event_ids[e]!;
+    eventLosses.push({ event_id: id, loss: impact.at_event[e]! });
+    const n = count.get(id) ?? 0;
+    if (n === 0) continue;
+    for (let k = m.rowStart[e]!; k < m.rowStart[e + 1]!; k++) placeLoss[m.place[k]!]! += n * m.loss[k]!;
+  }
+  return { eventLosses, places: Array.from(placeLoss, (loss, index) => ({ index, loss })) };
 }
