@@ -265,8 +265,8 @@ async function priceBench() {
 async function labBench() {
   const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const { parsePiwindModel } = await import('../src/domain/lab/piwind-model.js');
-  const { runWindstorm } = await import('../src/domain/lab/windstorm-lane.js');
+  const { parsePiwindModel } = await import('../src/domain/lab/lanes/windstorm-piwind/piwind-model.js');
+  const { runWindstorm } = await import('../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js');
   const dir = join(process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds', 'oasis-piwind', '2026-07-30');
   const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as { files: Array<{ name: string }> };
   const texts: Record<string, string> = {};

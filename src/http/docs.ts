@@ -6,7 +6,7 @@ import { marked } from 'marked';
 import { ERROR_CODES, refusals } from '../kernel/refusal.js';
 import type { RouteInfo } from './host.js';
 import type { Services } from '../services.js';
-import { metricsSchema } from '../domain/lab/metrics.js';
+import { metricsSchema } from '../domain/lab/kernel/metrics.js';
 import { API_CONTRACT_SCHEMA_VERSION, SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 
 const ROOT = new URL('../../', import.meta.url);

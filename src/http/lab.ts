@@ -2,8 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { LAB_MODELS, labModel } from '../domain/lab/models.js';
-import { readWindstormSpec } from '../domain/lab/windstorm-lane.js';
-import { termsSpec } from '../domain/lab/financial-terms.js';
+import { readWindstormSpec } from '../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+import { termsSpec } from '../domain/lab/kernel/financial.js';
 import { unwrap } from '../kernel/result.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { refusals } from '../kernel/refusal.js';

@@ -1,9 +1,9 @@
 // The lab run verb: the windstorm lane over pinned PiWind model data, in a compute thread.
 import type { Services } from '../services.js';
-import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/piwind-model.js';
-import { runWindstorm, type WindstormSpec } from '../domain/lab/windstorm-lane.js';
+import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/lanes/windstorm-piwind/piwind-model.js';
+import { runWindstorm, type WindstormSpec } from '../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
 import { labModel } from '../domain/lab/models.js';
-import type { LabLocation } from '../domain/lab/lookup.js';
+import type { LabLocation } from '../domain/lab/lanes/windstorm-piwind/lookup.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';

@@ -1,5 +1,5 @@
 // The lab's models: identifiers, versions with their revision, the pinned model data they read, caps.
-import { MAX_SAMPLES } from './ground-up.js';
+import { MAX_SAMPLES } from './kernel/ground-up.js';
 
 export interface LabModel {
   /** <engine>-<lane> for third-party engine lanes. */

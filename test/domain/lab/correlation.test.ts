@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parsePiwindModel } from '../../../src/domain/lab/piwind-model.js';
-import { runWindstorm } from '../../../src/domain/lab/windstorm-lane.js';
+import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
+import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
 import { ApiError } from '../../../src/kernel/refusal.js';
-import { keyLocations } from '../../../src/domain/lab/lookup.js';
-import { itemDamageGroups, perilCorrelationGroups } from '../../../src/domain/lab/correlation.js';
+import { keyLocations } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
+import { itemDamageGroups, perilCorrelationGroups } from '../../../src/domain/lab/kernel/correlation.js';
 import { TINY_TEXTS } from './tiny-model.js';
 
 const grouped = parsePiwindModel({

@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parsePiwindModel, readOccurrenceBinHeader } from '../../../src/domain/lab/piwind-model.js';
-import { runWindstorm } from '../../../src/domain/lab/windstorm-lane.js';
-import type { LabLocation } from '../../../src/domain/lab/lookup.js';
+import { parsePiwindModel, readOccurrenceBinHeader } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
+import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+import type { LabLocation } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
 
 const DIR = path.join(process.env.CATRISK_FEEDS_DIR ?? path.resolve(process.cwd(), '../shared/feeds'), 'oasis-piwind', '2026-07-30');
 const FILES = ['events_p.csv', 'occurrence_lt.csv', 'footprint.csv', 'vulnerability.csv', 'damage_bin_dict.csv', 'intensity_bin_dict.csv',

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { parsePiwindModel } from '../../../src/domain/lab/piwind-model.js';
-import { runWindstorm, WINDSTORM_LABEL } from '../../../src/domain/lab/windstorm-lane.js';
+import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
+import { runWindstorm, WINDSTORM_LABEL } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
 import { ApiError } from '../../../src/kernel/refusal.js';
 
 /** A refusal of the spec naming a fault that matches. */
 const namesFault = (fault: RegExp) => (e: unknown) => e instanceof ApiError && e.code === 'invalid_request' && (e.details ?? []).some((d) => fault.test(d));
-import { metricsSchema } from '../../../src/domain/lab/metrics.js';
+import { metricsSchema } from '../../../src/domain/lab/kernel/metrics.js';
 import { TINY_TEXTS, TINY_LOCATIONS, TINY_UNMODELED, TINY_AAL } from './tiny-model.js';
 
 const model = parsePiwindModel(TINY_TEXTS, { periods: 4 });

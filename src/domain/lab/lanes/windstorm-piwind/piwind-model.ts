@@ -20,6 +20,8 @@
 // or the .bin bytes as options.occurrenceBin; with neither, the highest period_no is taken and the
 // model says so in notes.
 
+import type { DamageBins, EventOccurrence, ModelData, ModelSettingsSummary } from '../../kernel/model-data.js';
+
 export class PiwindModelError extends Error {
   constructor(message: string) {
     super(message);
@@ -35,14 +37,6 @@ export const OED_PERIL_GROUPS_WIND: Readonly<Record<string, readonly string[]>> 
   WW2: ['WTC'],
   AA1: ['WTC', 'WSS'],
 };
-
-export interface DamageBins {
-  count: number;
-  /** bin_index of position b is b + 1 (checked: the dictionary is numbered 1..count). */
-  from: Float64Array;
-  to: Float64Array;
-  interpolation: Float64Array;
-}
 
 export interface IntensityBin {
   bin_index: number;
@@ -80,61 +74,19 @@ export interface LookupPlan {
   unusedSteps: string[];
 }
 
-export interface ModelSettingsSummary {
-  defaultSamples: number | null;
-  /** peril_correlation_group null when the model settings give none for the peril. */
-  supportedPerils: { id: string; desc: string; peril_correlation_group: number | null }[];
-  correlation: { peril_correlation_group: number; damage_correlation_value: number; hazard_correlation_value: number }[];
-}
-
-export interface PiwindModel {
-  /** Events of events_p.csv, ascending. */
-  events: Int32Array;
-  occurrence: {
-    periods: number;
-    periodsSource: 'stated' | 'occurrence_lt.bin header' | 'highest period_no';
-    eventId: Int32Array;
-    period: Int32Array;
-  };
-  /**
-   * Footprint in compressed rows: events ascending (fpEventId), each with entries (one per
-   * area-peril, ascending) from fpEventStart[i] to fpEventStart[i+1]; each entry's intensity bins
-   * from entryStart[j] to entryStart[j+1] in binId / binProb.
-   */
-  footprint: {
-    eventId: Int32Array;
-    eventStart: Int32Array;
-    entryAreaperil: Int32Array;
-    entryStart: Int32Array;
-    binId: Int32Array;
-    binProb: Float64Array;
-    eventIndex: Map<number, number>;
-  };
-  /**
-   * Vulnerability: vulnerability id → index v; prob[(v * intensityStride + intensity_bin_id) *
-   * damageBins.count + (damage_bin_id - 1)] is P(damage bin | intensity bin).
-   */
-  vulnerability: {
-    ids: Int32Array;
-    index: Map<number, number>;
-    intensityStride: number;
-    prob: Float64Array;
-    /** Rows present per (v, intensity bin): 1 when the vulnerability gives that intensity bin. */
-    present: Uint8Array;
-  };
-  damageBins: DamageBins;
+/** The PiWind model: the kernel's model data plus what the lane's lookup and report read. */
+export interface PiwindModel extends ModelData {
+  occurrence: EventOccurrence & { periodsSource: 'stated' | 'occurrence_lt.bin header' | 'highest period_no' };
   intensityBins: IntensityBin[];
   /** Cells per peril, ascending area-peril id. */
   cells: Map<string, AreaPerilCell[]>;
   /** The model's grid: the extent of every cell of areaperil_dict (null when it has none). */
   extent: GridExtent | null;
-  maxAreaperilId: number;
   /** vulnerability_dict: `${peril}|${coverage_type}|${occupancy}` → vulnerability id. */
   vulnerabilityDict: Map<string, number>;
   lookup: LookupPlan;
   /** OED peril group code → perils it names. */
   perilGroups: Map<string, string[]>;
-  settings: ModelSettingsSummary | null;
   version: string | null;
   notes: string[];
 }

@@ -10,7 +10,7 @@
 //     interpolation), and the density of the framework's quadratic interpolation otherwise.
 //     For f <= 1 and a bin below the cap this is f times the bin's interpolation value.
 
-import type { DamageBins } from './piwind-model.js';
+import type { DamageBins } from './model-data.js';
 import { compactMetrics, type EventLoss, type Occurrence, type SensitivityBlock } from './metrics.js';
 
 export const SENSITIVITY_FACTORS = [0.9, 1.1] as const;

@@ -11,14 +11,14 @@
 //   unmodeled        count and places [{index, reason}]
 
 import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE, type LabLocation } from './lookup.js';
-import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from './ground-up.js';
-import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from './financial-terms.js';
-import { ok, refused, unwrap, type Result } from '../../kernel/result.js';
-import { runSpecRefusal } from './spec-refusal.js';
-import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from './metrics.js';
-import { SENSITIVITY_FACTORS, sensitivityBlock } from './sensitivity.js';
+import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from '../../kernel/ground-up.js';
+import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from '../../kernel/financial.js';
+import { ok, refused, unwrap, type Result } from '../../../../kernel/result.js';
+import { runSpecRefusal } from '../../kernel/spec-refusal.js';
+import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from '../../kernel/metrics.js';
+import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../kernel/sensitivity.js';
 import type { GridExtent, PiwindModel } from './piwind-model.js';
-import { readCorrelation, describeDamageGroups, type CorrelationSpec } from './correlation.js';
+import { readCorrelation, describeDamageGroups, type CorrelationSpec } from '../../kernel/correlation.js';
 
 export const WINDSTORM_LABEL = 'Externally built open model: the Oasis LMF PiWind demonstration (toy) windstorm model, run through this service\'s own re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models. Its hazard is synthetic, not observed.';
 
@@ -165,7 +165,7 @@ const laneAssumptions = (model: PiwindModel, correlation: CorrelationSpec): stri
   `Bare points: the value is a buildings value, occupancy OED ${POINT_OCCUPANCY_CODE} (residential), perils ${DEFAULT_PERILS_COVERED} (wind with storm surge). Locations without LocPerilsCovered take ${DEFAULT_PERILS_COVERED}; without an occupancy code, OED's default ${DEFAULT_OCCUPANCY_CODE}.`,
   footprintText(model.extent),
   'Effective damage distribution per event and item: footprint intensity probabilities times vulnerability damage probabilities, the CDF cut where it first exceeds 0.99999994 (getmodel); mean damage ratio = sum of probability x bin interpolation value.',
-  describeDamageGroups(model, correlation.damage_group),
+  describeDamageGroups(model, model.lookup.modelPerils, correlation.damage_group),
   'Allocation rule 1: perils on one coverage summed, capped at the coverage value, split back pro rata, on every sample and on the mean.',
   'An event\'s loss is the mean over its samples (terms applied sample by sample first), or the analytical mean with samples 0. Post-loss amplification (lossfactors) is not applied: the lookup strategy does not key amplification ids.',
   'Periods come from the occurrence file; events outside events_p are not run.',

@@ -20,7 +20,7 @@
 //     of the sum of the places' AALs.
 //   - Figures are full double precision in the unit of the values (no rounding).
 
-import { LAB_METRICS_SCHEMA } from '../../kernel/versions.js';
+import { LAB_METRICS_SCHEMA } from '../../../kernel/versions.js';
 
 export const DEFAULT_RETURN_PERIODS = [2, 5, 10, 25, 50, 100, 200, 250, 500, 1000] as const;
 export const DEFAULT_BLOCK_YEARS = 1000;

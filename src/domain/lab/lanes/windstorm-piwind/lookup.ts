@@ -20,6 +20,7 @@
 // inclusive) is in no cell; it is reported as outside the footprint rather than as a cell miss.
 
 import type { AreaPerilCell, GridExtent, PiwindModel } from './piwind-model.js';
+import type { AreaPerilLookup, KeyedPortfolio, UnmodeledPlace } from '../../kernel/model-data.js';
 
 /** LocPerilsCovered when a location states none: WW1, windstorm with storm surge (both model perils). */
 export const DEFAULT_PERILS_COVERED = 'WW1';
@@ -57,43 +58,8 @@ export const UNMODELED_REASONS: Readonly<Record<UnmodeledReason, string>> = {
   no_vulnerability: 'vulnerability_dict has no vulnerability for the occupancy code with a covered peril and valued coverage',
 };
 
-export interface UnmodeledPlace {
-  index: number;
-  reason: UnmodeledReason;
-}
-
-/** One item, as a key record (for reporting and tests). */
-export interface ItemKey {
-  place: number;
-  peril: string;
-  coverage_type: number;
-  areaperil_id: number;
-  vulnerability_id: number;
-  tiv: number;
-}
-
-/**
- * Modeled locations and their items in flat typed arrays. Items of location l are
- * locItemStart[l] .. locItemStart[l+1]-1; coverage slot c of a location (index into
- * coverageTypes) has value covTiv[l * coverageTypes.length + c].
- */
-export interface KeyedPortfolio {
-  placeCount: number;
-  perils: string[];
-  coverageTypes: number[];
-  locPlace: Int32Array;
-  locItemStart: Int32Array;
-  covTiv: Float64Array;
-  itemPeril: Uint8Array;
-  itemCoverage: Uint8Array;
-  itemAreaperil: Int32Array;
-  itemVulnerability: Int32Array; // vulnerability index in the model, -1 when vulnerability.csv lacks it
-  itemVulnerabilityId: Int32Array;
-  itemTiv: Float64Array;
-  unmodeled: UnmodeledPlace[];
-  /** Items the lookup made but dropped, counted by why. */
-  dropped: { zero_value: number; no_area_peril: number; no_vulnerability: number; boundary_ties: number };
-}
+/** The windstorm lane's keyed portfolio: the kernel's, with its own reasons for unmodeled places. */
+export type PiwindKeyedPortfolio = KeyedPortfolio<UnmodeledReason>;
 
 function inCell(cell: AreaPerilCell, lon: number, lat: number): boolean {
   if (lon < cell.min_lon || lon > cell.max_lon || lat < cell.min_lat || lat > cell.max_lat) return false;
@@ -153,7 +119,7 @@ function value(v: number | null | undefined): number {
 }
 
 /** Keys every location; unmodeled places carry the first reason that stopped them. */
-export function keyLocations(model: PiwindModel, locations: readonly LabLocation[]): KeyedPortfolio {
+export const keyLocations: AreaPerilLookup<PiwindModel, LabLocation, UnmodeledReason> = (model, locations) => {
   const perils = model.lookup.modelPerils;
   const covTypes = model.lookup.coverageTypes;
   const nC = covTypes.length;
@@ -166,7 +132,7 @@ export function keyLocations(model: PiwindModel, locations: readonly LabLocation
   const itemVuln: number[] = [];
   const itemVulnId: number[] = [];
   const itemTiv: number[] = [];
-  const unmodeled: UnmodeledPlace[] = [];
+  const unmodeled: UnmodeledPlace<UnmodeledReason>[] = [];
   const dropped = { zero_value: 0, no_area_peril: 0, no_vulnerability: 0, boundary_ties: 0 };
 
   locations.forEach((loc, index) => {
@@ -245,22 +211,4 @@ export function keyLocations(model: PiwindModel, locations: readonly LabLocation
     unmodeled,
     dropped,
   };
-}
-
-/** The items of a keyed portfolio as records (for reports and tests; not for the hot path). */
-export function itemKeys(p: KeyedPortfolio): ItemKey[] {
-  const out: ItemKey[] = [];
-  for (let l = 0; l < p.locPlace.length; l++) {
-    for (let i = p.locItemStart[l]!; i < p.locItemStart[l + 1]!; i++) {
-      out.push({
-        place: p.locPlace[l]!,
-        peril: p.perils[p.itemPeril[i]!]!,
-        coverage_type: p.coverageTypes[p.itemCoverage[i]!]!,
-        areaperil_id: p.itemAreaperil[i]!,
-        vulnerability_id: p.itemVulnerabilityId[i]!,
-        tiv: p.itemTiv[i]!,
-      });
-    }
-  }
-  return out;
-}
+};

@@ -32,10 +32,9 @@
 // mean over the samples (terms applied sample by sample first); with samples = 0 it is the
 // analytical mean (terms applied to mean losses).
 
-import { seededRandom, splitMix64, type SeededRandom } from '../random.js';
-import type { PiwindModel } from './piwind-model.js';
-import type { KeyedPortfolio } from './lookup.js';
-import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms, type TermsBreakdown } from './financial-terms.js';
+import { seededRandom, splitMix64, type SeededRandom } from '../../random.js';
+import type { KeyedPortfolio, ModelData } from './model-data.js';
+import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms, type TermsBreakdown } from './financial.js';
 import { binMode, scaledBinMeans } from './sensitivity.js';
 import { DEFAULT_DAMAGE_GROUP, itemDamageGroups, type DamageGroupRule } from './correlation.js';
 
@@ -166,7 +165,7 @@ export function eventStreamSeed(seed: number | bigint, eventId: number, stream: 
 const TWO_M32 = 1 / 4294967296;
 
 /** Runs the ground-up (and terms) calculation over every event of the model for a keyed portfolio. */
-export function runGroundUp(model: PiwindModel, portfolio: KeyedPortfolio, options: GroundUpOptions): GroundUpRun {
+export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options: GroundUpOptions): GroundUpRun {
   const S = options.samples;
   if (!Number.isInteger(S) || S < 0 || S > MAX_SAMPLES) throw new RangeError(`samples must be an integer from 0 to ${MAX_SAMPLES}, got ${S}`);
   const seed = options.seed ?? DEFAULT_WINDSTORM_SEED;

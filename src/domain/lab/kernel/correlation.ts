@@ -17,8 +17,7 @@
 // Correlation across locations (the damage_correlation_value of correlation_settings) is not
 // applied under any rule: different locations draw independently.
 
-import type { KeyedPortfolio } from './lookup.js';
-import type { PiwindModel } from './piwind-model.js';
+import type { KeyedPortfolio, ModelData } from './model-data.js';
 
 export const DAMAGE_GROUP_RULES = ['location_peril_group', 'location', 'item'] as const;
 export type DamageGroupRule = (typeof DAMAGE_GROUP_RULES)[number];
@@ -48,7 +47,7 @@ export function readCorrelation(value: unknown, details: string[]): CorrelationS
 }
 
 /** The peril correlation group of each peril, from the model settings (0 when none is given). */
-export function perilCorrelationGroups(model: PiwindModel): Map<string, number> {
+export function perilCorrelationGroups(model: Pick<ModelData, 'settings'>): Map<string, number> {
   const out = new Map<string, number>();
   for (const p of model.settings?.supportedPerils ?? []) out.set(p.id, p.peril_correlation_group ?? 0);
   return out;
@@ -58,7 +57,7 @@ export function perilCorrelationGroups(model: PiwindModel): Map<string, number> 
  * Each item's damage group, numbered within its location from 0 in the order the location's items
  * first name it.
  */
-export function itemDamageGroups(model: PiwindModel, portfolio: KeyedPortfolio, rule: DamageGroupRule): Int32Array {
+export function itemDamageGroups(model: ModelData, portfolio: KeyedPortfolio, rule: DamageGroupRule): Int32Array {
   const groups = perilCorrelationGroups(model);
   const out = new Int32Array(portfolio.itemPeril.length);
   for (let l = 0; l < portfolio.locPlace.length; l++) {
@@ -78,9 +77,9 @@ export function itemDamageGroups(model: PiwindModel, portfolio: KeyedPortfolio, 
 }
 
 /** The rule as stated in a result's assumptions, with the model's peril groups. */
-export function describeDamageGroups(model: PiwindModel, rule: DamageGroupRule): string {
+export function describeDamageGroups(model: Pick<ModelData, 'settings'>, modelPerils: readonly string[], rule: DamageGroupRule): string {
   const groups = [...perilCorrelationGroups(model)]
-    .filter(([peril]) => model.lookup.modelPerils.includes(peril))
+    .filter(([peril]) => modelPerils.includes(peril))
     .map(([peril, g]) => `${peril} ${g}`).join(', ');
   const perilText = groups === '' ? 'the model settings give no peril correlation group (all perils in group 0)' : `peril correlation groups from model_settings: ${groups}`;
   const head = 'Sampling as gulpy: Latin-hypercube sets of uniforms, inverted through the effective CDF, linear inside a bin whose interpolation value is its midpoint (quadratic otherwise, point bins at bin_to); uniforms from xoshiro128** seeded per event from the run seed.';

@@ -19,7 +19,7 @@
 // quota share cedes nothing. Amounts are in the unit of the values.
 //
 // Conservation, checked: g_total = ΣdP + Σ(above place limits) + dA + (above account limit) + Q + ΣX_k + N.
-import { ok, refused, unwrap, type Result } from '../../kernel/result.js';
+import { ok, refused, unwrap, type Result } from '../../../kernel/result.js';
 import { runSpecRefusal } from './spec-refusal.js';
 
 export interface PolicyTerms {
