@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { quakeSummary, reportSummary, seriesHazardSummary, trackSummary, type YearSpan } from '../../domain/hazard/summary.js';
 import { coverageOf } from '../../feeds/coverage.js';
+import { feedEntry } from '../../feeds/catalog.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../feeds/readers.js';
 import type { ReportEvent, DailySeries } from '../../domain/hazard/records.js';
 import { excludedObservations, measuredVariable, siObservation } from '../../domain/quality.js';
@@ -57,7 +58,7 @@ async function summarize(services: Services, s: Snapshot, point: { latitude: num
 
 /** The other wind-speed elements a GHCN wind file serves (each parsed under the same quality rule). */
 async function otherSpeedElements(services: Services, s: Snapshot, summarized: string): Promise<DailySeries[]> {
-  if (!s.feed_id.startsWith('ghcnd-')) return [];
+  if (feedEntry(s.manifest)?.parser !== 'ghcnd') return [];
   const served = (s.manifest.raw.served_elements as unknown[] | undefined) ?? [];
   const out: DailySeries[] = [];
   for (const el of served) {
