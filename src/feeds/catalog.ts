@@ -52,6 +52,9 @@ const FAMILIES: readonly Family[] = [
   { family: 'oed-spec', key: /^oed-spec$/, manifest_kind: 'reference_table', publisher: /Open Data Standards/, dataset: 'reference_table', parser: null, coverage: 'box' },
 ];
 
+/** The pinned OED reference tables (Open Data Standards) ingest maps schedules against. */
+export const OED_REFERENCE_FEED = 'oed-spec';
+
 /** The quantity a series family's id names, as the structure vocabulary calls it. */
 const SERIES_OF_KEY: Readonly<Record<string, SeriesType>> = { prcp: 'rainfall', wind: 'wind', discharge: 'discharge' };
 const SI_OF_SERIES: Readonly<Record<SeriesType, string>> = {

@@ -32,7 +32,7 @@ export default async function dispatch(message: Task): Promise<TaskOutcome> {
 
 async function run(message: Task): Promise<unknown> {
   switch (message.task) {
-    case 'read-schedule': return readScheduleTask(message.input);
+    case 'read-schedule': return readScheduleTask(message.input, await threadStore(message.input.feedsDir));
     case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));
     case 'lab-run': return labRunTask(message.input, await threadStore(message.input.feedsDir));
     case 'price': return priceTask(message.input, await threadStore(message.input.feedsDir));
