@@ -20,6 +20,7 @@
 // - request (POST /structures/{id}/backtest, 422 invalid_request): the window member of the
 //   backtest request is not {from_year, to_year} integers in order.
 
+import { coverageArea } from '../hazard/coverage-area.js';
 import { parseIsoDuration } from '../../kernel/dates.js';
 import { boxWithin, type Box, type Polygon } from '../geo.js';
 import { PERIL_CODES, type PerilCode } from '../exposure/types.js';
@@ -872,15 +873,7 @@ const REPORT_OF_VARIABLE: Readonly<Record<string, ReportType>> = { hail_diameter
 const REPORT_UNIT: Readonly<Record<ReportType, UnitName>> = { hail: 'in', wind: 'kt', tornado: 'EF' };
 
 function coverageBoxOf(manifest: FeedFacts): Box | null {
-  const c = manifest.coverage as Record<string, unknown> | undefined;
-  if (!c) return null;
-  const keys = ['min_latitude', 'max_latitude', 'min_longitude', 'max_longitude'] as const;
-  const raw = (c.raw as Record<string, unknown> | undefined) ?? c;
-  if (!keys.every((k) => isNum(raw[k]))) return null;
-  return {
-    min_latitude: raw.min_latitude as number, max_latitude: raw.max_latitude as number,
-    min_longitude: raw.min_longitude as number, max_longitude: raw.max_longitude as number,
-  };
+  return coverageArea(manifest.coverage).box;
 }
 
 function regionBox(region: Region): Box {

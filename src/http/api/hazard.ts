@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { quakeSummary, reportSummary, seriesHazardSummary, trackSummary, type YearSpan } from '../../domain/hazard/summary.js';
 import { coverageOf } from '../../feeds/coverage.js';
+import { coverageArea } from '../../domain/hazard/coverage-area.js';
 import { feedEntry } from '../../feeds/catalog.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../feeds/readers.js';
 import type { ReportEvent, DailySeries } from '../../domain/hazard/records.js';
@@ -125,8 +126,9 @@ export function hazardRoutes(app: FastifyInstance, services: Services) {
 }
 
 function describeCoverage(s: Snapshot): string {
-  const c = s.manifest.coverage?.raw as Record<string, unknown> | undefined;
-  if (!c) return 'no coverage stated';
-  if (c.type === 'point') return `point ${c.latitude}, ${c.longitude}`;
-  return `box lat ${c.min_latitude} to ${c.max_latitude}, lon ${c.min_longitude} to ${c.max_longitude}`;
+  const area = coverageArea(s.manifest.coverage);
+  if (area.type === 'none') return 'no coverage stated';
+  if (area.point) return `point ${area.point.latitude}, ${area.point.longitude}`;
+  if (!area.box) return `${area.type} coverage stating no box`;
+  return `box lat ${area.box.min_latitude} to ${area.box.max_latitude}, lon ${area.box.min_longitude} to ${area.box.max_longitude}`;
 }
