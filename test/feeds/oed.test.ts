@@ -42,3 +42,15 @@ test('OED tables whose bytes differ from the manifest are refused, not read', as
 test('no feed store: the schedule cannot be read, and the message says why', async () => {
   await assert.rejects(oedReference(undefined), /CATRISK_FEEDS_DIR/);
 });
+
+test('a store opened for the reference table alone verifies and serves only that feed', async () => {
+  const store = await FeedStore.open(FEEDS_DIR, { feeds: [OED_REFERENCE_FEED] });
+  assert.deepEqual(store.feeds(), [OED_REFERENCE_FEED]);
+  assert.ok((await oedReference(store)).currencies.size > 100);
+  await withReferenceCopy((dir) => appendFile(join(dir, 'CurrencyValues.csv'), 'ZZZ,Made-up,\n'), async (whole) => {
+    const only = await FeedStore.open(whole.dir, { feeds: [OED_REFERENCE_FEED] });
+    assert.deepEqual(only.feeds(), []);
+    assert.equal(only.refused[0]?.feed_id, OED_REFERENCE_FEED);
+    await assert.rejects(oedReference(only), /No verified oed-spec snapshot/);
+  });
+});
