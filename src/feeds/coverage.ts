@@ -2,6 +2,7 @@
 // holds the point, or a point feed (station, gauge, county) lies within the radius stated here and
 // published with the feed in GET /feeds.
 import { boxContains, haversineKm, type GeoPoint } from '../domain/geo.js';
+import { coverageArea } from '../domain/hazard/coverage-area.js';
 import type { Snapshot } from './store.js';
 
 /** How far from its station, gauge or county centroid a point feed is taken to answer. */
@@ -19,26 +20,26 @@ export interface PointCoverage {
 }
 
 export function coverageRadiusKm(snapshot: Snapshot): number | undefined {
-  return snapshot.manifest.coverage?.type === 'point' ? POINT_COVERAGE_RADIUS_KM[snapshot.manifest.kind ?? ''] : undefined;
+  return coverageArea(snapshot.manifest.coverage).type === 'point' ? POINT_COVERAGE_RADIUS_KM[snapshot.manifest.kind ?? ''] : undefined;
 }
 
 export function coverageOf(snapshot: Snapshot, point: GeoPoint): PointCoverage {
-  const c = snapshot.manifest.coverage?.raw as Record<string, unknown> | undefined;
-  const type = String(c?.type ?? 'none');
-  if (!c) return { covered: false, type };
+  const area = coverageArea(snapshot.manifest.coverage);
+  const type = area.type;
   if (type === 'point') {
+    if (!area.point) return { covered: false, type };
     const radius = coverageRadiusKm(snapshot);
-    const distance = haversineKm(point, { latitude: Number(c.latitude), longitude: Number(c.longitude) });
+    const distance = haversineKm(point, area.point);
     return { covered: radius !== undefined && distance <= radius, type, distance_km: distance, ...(radius !== undefined ? { radius_km: radius } : {}) };
   }
-  if (typeof c.min_latitude !== 'number') return { covered: false, type };
-  const range = c.longitude_range_0_360 as [number, number] | undefined;
+  const box = area.box;
+  if (!box) return { covered: false, type };
+  const range = area.longitude_range_0_360;
   if (range) {
     // Basins crossing the antimeridian state their longitudes on 0..360.
     const lon360 = point.longitude < 0 ? point.longitude + 360 : point.longitude;
-    const inLat = point.latitude >= (c.min_latitude as number) && point.latitude <= (c.max_latitude as number);
+    const inLat = point.latitude >= box.min_latitude && point.latitude <= box.max_latitude;
     return { covered: inLat && lon360 >= range[0] && lon360 <= range[1], type };
   }
-  const box = { min_latitude: c.min_latitude as number, max_latitude: c.max_latitude as number, min_longitude: c.min_longitude as number, max_longitude: c.max_longitude as number };
   return { covered: boxContains(box, point), type };
 }

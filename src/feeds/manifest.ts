@@ -2,6 +2,8 @@
 // really hold. The typed members are views; `raw` keeps the whole parsed object so nothing is lost
 // (check, per_file, magnitude_floor, supersedes, record_counts, ... differ from feed to feed).
 import { readFile } from 'node:fs/promises';
+import { coverageArea } from '../domain/hazard/coverage-area.js';
+import type { Box } from '../domain/geo.js';
 
 export interface ManifestFile {
   /** Path relative to the snapshot folder; may hold '/' (e.g. JTWC "bio1980/bio011980.txt"). */
@@ -208,8 +210,7 @@ export async function loadManifest(path: string): Promise<Manifest> {
 }
 
 /** The box a manifest covers, when it is a box (parsers use it to flag points outside). */
-export function coverageBox(m: Manifest): { min_latitude: number; max_latitude: number; min_longitude: number; max_longitude: number } | null {
-  const c = m.coverage;
-  if (c === undefined || c.type !== 'box' || !('min_latitude' in c)) return null;
-  return { min_latitude: c.min_latitude, max_latitude: c.max_latitude, min_longitude: c.min_longitude, max_longitude: c.max_longitude };
+export function coverageBox(m: Manifest): Box | null {
+  const area = coverageArea(m.coverage);
+  return area.type === 'box' ? area.box : null;
 }

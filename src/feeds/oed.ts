@@ -1,28 +1,25 @@
-// The OED reference tables ingest maps against, read once per thread from the pinned oed-spec.
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+// The OED reference tables ingest maps against, read from the pinned reference snapshot through the
+// verified feed store: its bytes are checked against the manifest's digests, and parsed once per store.
 import { parseOedReference, type OedReference } from '../domain/exposure/oed-reference.js';
+import { OED_REFERENCE_FEED } from './catalog.js';
+import type { FeedStore } from './store.js';
 
-const OED_FEED = 'oed-spec';
-let cached: { dir: string; reference: Promise<OedReference> } | undefined;
-
-export function oedReference(feedsDir: string | undefined): Promise<OedReference> {
-  if (!feedsDir) return Promise.reject(new Error('No feeds directory: the pinned oed-spec tables are needed to read schedules (set CATRISK_FEEDS_DIR).'));
-  if (cached?.dir !== feedsDir) cached = { dir: feedsDir, reference: load(feedsDir) };
-  return cached.reference;
-}
-
-async function load(feedsDir: string): Promise<OedReference> {
-  const versions = (await readdir(join(feedsDir, OED_FEED))).sort();
-  const latest = versions.at(-1);
-  if (!latest) throw new Error(`No pinned ${OED_FEED} snapshot in ${feedsDir}`);
-  const dir = join(feedsDir, OED_FEED, latest);
-  const text = (name: string) => readFile(join(dir, name), 'utf8');
-  return parseOedReference({
-    locFields: await text('OEDInputFields_Loc.csv'),
-    occupancy: await text('OccupancyValues.csv'),
-    construction: await text('ConstructionValues.csv'),
-    currency: await text('CurrencyValues.csv'),
-    perils: await text('PerilValues.csv'),
+export function oedReference(store: FeedStore | undefined): Promise<OedReference> {
+  if (!store) return Promise.reject(new Error(`No feeds directory: the pinned ${OED_REFERENCE_FEED} tables are needed to read schedules (set CATRISK_FEEDS_DIR).`));
+  const snapshot = store.get(OED_REFERENCE_FEED);
+  if (!snapshot) return Promise.reject(new Error(`No verified ${OED_REFERENCE_FEED} snapshot in ${store.dir}`));
+  return store.parsed(snapshot, 'OED reference tables', (_s, files) => {
+    const text = (name: string): string => {
+      const bytes = files.get(name);
+      if (!bytes) throw new Error(`${snapshot.feed_id}/${snapshot.version} has no ${name}`);
+      return bytes.toString('utf8');
+    };
+    return parseOedReference({
+      locFields: text('OEDInputFields_Loc.csv'),
+      occupancy: text('OccupancyValues.csv'),
+      construction: text('ConstructionValues.csv'),
+      currency: text('CurrencyValues.csv'),
+      perils: text('PerilValues.csv'),
+    });
   });
 }

@@ -1,7 +1,7 @@
 // Which parser reads which pinned snapshot, and the parsed views every consumer shares (events,
 // hazard, backtests). Each view is parsed once per snapshot identity by the store's cache.
 import type { FeedStore, Snapshot } from './store.js';
-import { REPORT_UNITS, type CatalogPeril, type DailySeries, type EventCatalog, type QuakeEvent, type ReportEvent, type TrackArchive } from '../domain/hazard/records.js';
+import { type CatalogPeril, type DailySeries, type EventCatalog, type QuakeEvent, type ReportEvent, type TrackArchive } from '../domain/hazard/records.js';
 import { comcatOptions, parseComcat } from './parsers/comcat.js';
 import { parseSpcReports, spcOptions } from './parsers/spc-reports.js';
 import { nceiOptions, parseNceiStormEvents } from './parsers/ncei-storm-events.js';
@@ -13,15 +13,11 @@ import { parseBomCdo } from './parsers/bom.js';
 import { parseGemaOutages } from './parsers/gema-outages.js';
 import { parseHurdat2 } from './parsers/hurdat2.js';
 import { parseJtwc } from './parsers/jtwc.js';
-import { DEFAULT_WIND_ELEMENT } from '../domain/backtest/structure.js';
+import { feedEntry } from './catalog.js';
 
 /** The peril whose event catalog a snapshot is, or undefined when it is not one. */
 export function catalogPeril(snapshot: Snapshot): CatalogPeril | undefined {
-  const id = snapshot.feed_id;
-  if (id.startsWith('usgs-comcat-')) return 'earthquake';
-  if (id.startsWith('noaa-spc-') || id.startsWith('noaa-ncei-storm-events-')) return 'severe_convective_storm';
-  if (id.startsWith('usgs-mtbs-')) return 'wildfire';
-  return undefined;
+  return feedEntry(snapshot.manifest)?.catalog_peril ?? undefined;
 }
 
 function onlyFile(snapshot: Snapshot, files: ReadonlyMap<string, Buffer>, accept: (name: string) => boolean = () => true): string {
@@ -35,17 +31,18 @@ export function eventCatalog(store: FeedStore, snapshot: Snapshot): Promise<Even
   return store.parsed(snapshot, 'event-catalog', (s, files): EventCatalog => {
     const m = s.manifest;
     const text = onlyFile(s, files);
-    const peril = catalogPeril(s);
-    if (peril === 'earthquake') {
+    const entry = feedEntry(m);
+    const peril = entry?.catalog_peril;
+    if (entry?.parser === 'comcat') {
       const parsed = parseComcat(text, comcatOptions(m));
       const floor = (m.raw.magnitude_floor as { value?: number } | undefined)?.value ?? null;
-      return { kind: 'quake', peril, events: [...parsed.records], quirks: [...parsed.quirks], magnitudeFloor: floor };
+      return { kind: 'quake', peril: 'earthquake', events: [...parsed.records], quirks: [...parsed.quirks], magnitudeFloor: floor };
     }
-    const parsed = s.feed_id.startsWith('noaa-spc-') ? parseSpcReports(text, spcOptions(m))
-      : s.feed_id.startsWith('noaa-ncei-') ? parseNceiStormEvents(text, nceiOptions(m))
-        : s.feed_id.startsWith('usgs-mtbs-') ? parseMtbs(text, mtbsOptions(m)) : undefined;
-    if (!parsed || !peril) throw new Error(`${s.feed_id} is not an event catalog`);
-    const unit = parsed.records[0]?.unit ?? REPORT_UNITS[s.feed_id.includes('hail') ? 'hail' : s.feed_id.includes('tornado') ? 'tornado' : s.feed_id.includes('mtbs') ? 'fire' : 'wind']!;
+    const parsed = entry?.parser === 'spc' ? parseSpcReports(text, spcOptions(m, entry.report))
+      : entry?.parser === 'ncei' ? parseNceiStormEvents(text, nceiOptions(m))
+        : entry?.parser === 'mtbs' ? parseMtbs(text, mtbsOptions(m)) : undefined;
+    if (!parsed || !peril || peril === 'earthquake' || !entry?.native_unit) throw new Error(`${s.feed_id} is not an event catalog`);
+    const unit = parsed.records[0]?.unit ?? entry.native_unit;
     return { kind: 'report', peril, events: [...parsed.records], quirks: [...parsed.quirks], unit };
   });
 }
@@ -57,30 +54,33 @@ export function isDailySeries(snapshot: Snapshot): boolean {
 
 
 export function dailySeries(store: FeedStore, snapshot: Snapshot, element?: string): Promise<DailySeries> {
-  const id = snapshot.feed_id;
-  const chosen = element ?? (id.endsWith('-prcp') ? 'PRCP' : id.endsWith('-wind') ? DEFAULT_WIND_ELEMENT : undefined);
+  const entry = feedEntry(snapshot.manifest);
+  const chosen = element ?? entry?.default_element ?? undefined;
   return store.parsed(snapshot, `daily-series:${chosen ?? ''}`, (s, files) => {
     const m = s.manifest;
     const facts = { period_of_record: m.period_of_record, years_missing: m.years_missing, units: m.units } as never;
-    if (id.startsWith('ghcnd-')) {
-      const name = [...files.keys()][0]!;
-      const text = onlyFile(s, files);
-      // The wind manifests state the union of all elements as their period: let the data speak.
-      const ghcnFacts = id.endsWith('-wind') ? { units: m.units } as never : facts;
-      return name.endsWith('.dly') ? parseGhcnDly(text, chosen!, ghcnFacts) : parseGhcnCsv(text, chosen!, ghcnFacts);
+    switch (entry?.parser) {
+      case 'ghcnd': {
+        const name = [...files.keys()][0]!;
+        const text = onlyFile(s, files);
+        // The wind manifests state the union of all elements as their period: let the data speak.
+        const ghcnFacts = entry.series === 'wind' ? { units: m.units } as never : facts;
+        return name.endsWith('.dly') ? parseGhcnDly(text, chosen!, ghcnFacts) : parseGhcnCsv(text, chosen!, ghcnFacts);
+      }
+      case 'nwis': return parseNwisDaily(onlyFile(s, files, (n) => !n.startsWith('gage_metadata')), facts);
+      case 'knmi': return parseKnmiNeerslag(onlyFile(s, files), facts);
+      case 'bom': return parseBomCdo(onlyFile(s, files), facts);
+      case 'gema': return parseGemaOutages(onlyFile(s, files), facts);
+      default: throw new Error(`${s.feed_id} is not a daily series`);
     }
-    if (id.startsWith('usgs-nwis-')) return parseNwisDaily(onlyFile(s, files, (n) => !n.startsWith('gage_metadata')), facts);
-    if (id.startsWith('knmi-')) return parseKnmiNeerslag(onlyFile(s, files), facts);
-    if (id.startsWith('bom-')) return parseBomCdo(onlyFile(s, files), facts);
-    if (id.startsWith('gema-county-outages-')) return parseGemaOutages(onlyFile(s, files), facts);
-    throw new Error(`${id} is not a daily series`);
   });
 }
 
 export function trackArchive(store: FeedStore, snapshot: Snapshot): Promise<TrackArchive> {
   return store.parsed(snapshot, 'track-archive', (s, files) => {
-    if (s.feed_id.startsWith('noaa-nhc-hurdat2-')) return parseHurdat2(onlyFile(s, files));
-    if (s.feed_id.startsWith('jtwc-')) {
+    const parser = feedEntry(s.manifest)?.parser;
+    if (parser === 'hurdat2') return parseHurdat2(onlyFile(s, files));
+    if (parser === 'jtwc') {
       return parseJtwc([...files].map(([name, bytes]) => ({ name, text: bytes.toString('latin1') })));
     }
     throw new Error(`${s.feed_id} is not a track archive`);

@@ -113,9 +113,10 @@ interface ScanResult {
 }
 
 /** Verifies every <dir>/<feed_id>/<version>/ folder. */
-async function scan(root: string, concurrency: number): Promise<ScanResult> {
+async function scan(root: string, concurrency: number, only?: ReadonlySet<string>): Promise<ScanResult> {
   const candidates: { feed_id: string; version: string; dir: string }[] = [];
   for (const feed of (await readdir(root)).filter(visible).sort()) {
+    if (only && !only.has(feed)) continue;
     if (!(await isDir(join(root, feed)))) continue; // README.md and the like
     for (const version of (await readdir(join(root, feed))).filter(visible).sort()) {
       const dir = join(root, feed, version);
@@ -162,6 +163,8 @@ async function scan(root: string, concurrency: number): Promise<ScanResult> {
 export interface OpenOptions {
   /** Files hashed at once (default 8). */
   readonly concurrency?: number;
+  /** Scan and serve only these feeds (a thread that needs one reference table need not hash every map). */
+  readonly feeds?: readonly string[];
 }
 
 export class FeedStore {
@@ -180,7 +183,7 @@ export class FeedStore {
   /** Scans and verifies `dir`. Never throws for a bad snapshot (it lands in `refused`); throws if `dir` is unreadable. */
   static async open(dir: string, options: OpenOptions = {}): Promise<FeedStore> {
     const root = resolve(dir);
-    const { snapshots, refused } = await scan(root, options.concurrency ?? 8);
+    const { snapshots, refused } = await scan(root, options.concurrency ?? 8, options.feeds && new Set(options.feeds));
     return new FeedStore(root, snapshots, refused);
   }
 

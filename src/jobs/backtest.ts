@@ -3,10 +3,11 @@
 // The replay runs in a compute thread, so a burst of backtests never stalls the API.
 import type { Services } from '../services.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
-import { dataRequest, faultAnswer, validateStructure, type StructureTerms } from '../domain/backtest/structure.js';
+import { dataRequest, faultAnswer, seriesElement, validateStructure, type StructureTerms } from '../domain/backtest/structure.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
+import { feedClass } from '../feeds/catalog.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
@@ -32,8 +33,9 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   if (early) throw ApiError.of(early);
   const request = dataRequest(shape.structure!);
   const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
+  const cls = snapshot ? feedClass(snapshot.manifest) : undefined;
   const validation = validateStructure(terms, {
-    feed: snapshot ? { feed_id: snapshot.feed_id, version: snapshot.version, manifest: snapshot.manifest } : null,
+    feed: snapshot ? { feed_id: snapshot.feed_id, version: snapshot.version, manifest: snapshot.manifest, class: cls } : null,
     window,
   });
   const fault = faultAnswer(validation, verb);
@@ -41,9 +43,9 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const s = snapshot!;
   const read = request.reader === 'event_catalog' ? await eventCatalog(store!, s)
     : request.reader === 'track_archive' ? await trackArchive(store!, s)
-      : await dailySeries(store!, s, request.element ?? undefined);
+      : await dailySeries(store!, s, seriesElement(validation.structure!, cls) ?? undefined);
   const data = backtestData(read);
-  const replayed = runBacktest(terms, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest }, window);
+  const replayed = runBacktest(terms, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest, class: cls }, window);
   if (!replayed.ok) {
     const { refusal } = replayed;
     // A price refuses on its job with its own code whatever stops the replay.

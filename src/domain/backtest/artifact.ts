@@ -21,8 +21,8 @@ import { seriesConversion, seriesDayIndex, termIndex, type TermIndex } from './i
 import { annualPayout, occurrencePayout, roundMoney, triggerLevel } from './payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
 import {
-  classifyFeed, faultAnswer, FAULT_CATALOGUE, recordYears, seriesElement, validateStructure,
-  type BacktestWindow, type FeedFacts, type Structure, type StructureFault, type UnitName,
+  classOf, faultAnswer, FAULT_CATALOGUE, recordYears, seriesElement, validateStructure,
+  type BacktestWindow, type FeedClass, type FeedFacts, type Structure, type StructureFault, type UnitName,
 } from './structure.js';
 import { describeTermRule, termWindow, termYearOf, type TermWindow } from './term.js';
 import { DAY_MS, dayEpoch } from '../../kernel/dates.js';
@@ -68,6 +68,8 @@ export interface FeedRead {
   readonly sha256: string;
   /** The snapshot's manifest (kind, period_of_record, years_missing, years_without_events, units, coverage). */
   readonly manifest: FeedFacts;
+  /** What the feed catalog says the feed is (src/feeds/catalog.ts feedClass). */
+  readonly class?: FeedClass;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +194,7 @@ function rateOnLine(payout: number | null, limit: number): number | null {
  * the feed readers parsed from them; `window` is the request's {from_year, to_year} (optional).
  */
 export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
-  const validation = validateStructure(terms, { feed: { feed_id: feed.feed_id, version: feed.version, manifest: feed.manifest }, window: window ?? null });
+  const validation = validateStructure(terms, { feed: { feed_id: feed.feed_id, version: feed.version, manifest: feed.manifest, ...(feed.class && { class: feed.class }) }, window: window ?? null });
   if (!validation.ok || !validation.structure) {
     return refused(faultAnswer(validation, 'backtest')!);
   }
@@ -222,7 +224,7 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
       indexUnit = 'magnitude';
       unitNote = 'Magnitudes are the catalog\'s preferred magnitudes, of mixed type (see the publisher\'s magType), read as published.';
     } else if (data.kind === 'reports') {
-      const cls = classifyFeed(feed.feed_id, feed.manifest.kind);
+      const cls = classOf(feed);
       sel = selectReports(data.events, { box, floor, wildfire_only: cls.kind === 'fire_extract' });
       indexUnit = data.unit ?? data.events[0]?.unit ?? (cls.kind === 'fire_extract' ? 'acres' : cls.kind === 'storm_report_set' ? REPORT_UNITS[cls.report ?? 'hail'] : '');
       unitNote = cls.kind === 'fire_extract'
@@ -338,7 +340,7 @@ export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, 
     indexUnit = conversion.unit;
     const windowDays = Math.round(s.aggregation_window!.ms / DAY_MS);
     const dayMap = seriesDayIndex(data.series);
-    const element = seriesElement(s, feed.feed_id);
+    const element = seriesElement(s, classOf(feed));
     const first = termWindow(s.term, fromYear);
     const last = termWindow(s.term, toYear);
     excluded = excludedObservations(data.series, first.from, last.to)

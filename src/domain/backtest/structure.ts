@@ -20,6 +20,7 @@
 // - request (POST /structures/{id}/backtest, 422 invalid_request): the window member of the
 //   backtest request is not {from_year, to_year} integers in order.
 
+import { coverageArea } from '../hazard/coverage-area.js';
 import { parseIsoDuration } from '../../kernel/dates.js';
 import { boxWithin, type Box, type Polygon } from '../geo.js';
 import { PERIL_CODES, type PerilCode } from '../exposure/types.js';
@@ -353,6 +354,8 @@ export interface FeedContext {
   readonly feed_id: string;
   readonly version: string;
   readonly manifest: FeedFacts;
+  /** What the feed catalog says the feed is (src/feeds/catalog.ts feedClass). */
+  readonly class?: FeedClass;
 }
 
 export interface BacktestWindow {
@@ -381,7 +384,8 @@ export interface StructureValidation {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Feed classification (manifest kind + feed id)
+// Feed classification: what the feed catalog (src/feeds/catalog.ts) says a feed is. Domain code
+// never reads meaning from a feed id; callers pass the class, else only the manifest's kind is known.
 
 export type SeriesType = 'rainfall' | 'wind' | 'discharge' | 'outage';
 export type ReportType = 'hail' | 'wind' | 'tornado';
@@ -390,27 +394,27 @@ export type FeedClass =
   | { readonly kind: 'event_catalog' }
   | { readonly kind: 'fire_extract' }
   | { readonly kind: 'storm_report_set'; readonly report: ReportType | null }
-  | { readonly kind: 'daily_series'; readonly series: SeriesType | null }
+  /** elements: set for publishers whose files hold several elements (GHCN-Daily), with the one read by default. */
+  | { readonly kind: 'daily_series'; readonly series: SeriesType | null; readonly elements?: { readonly default_element: string | null } }
   | { readonly kind: 'outage_series'; readonly series: 'outage' }
   | { readonly kind: 'track_archive' }
   | { readonly kind: 'other'; readonly manifest_kind: string | null };
 
-export function classifyFeed(feedId: string, manifestKind: string | undefined): FeedClass {
+/** The class a manifest's kind alone gives (no report type, no series quantity). */
+export function classifyFeed(manifestKind: string | undefined): FeedClass {
   const kind = manifestKind ?? '';
-  if (kind === 'outage_series' || feedId.startsWith('gema-county-outages-')) return { kind: 'outage_series', series: 'outage' };
+  if (kind === 'outage_series') return { kind: 'outage_series', series: 'outage' };
   if (kind === 'event_catalog') return { kind: 'event_catalog' };
   if (kind === 'fire_extract') return { kind: 'fire_extract' };
-  if (kind === 'storm_report_set') {
-    const report = /-hail-/.test(feedId) ? 'hail' : /-tornado-/.test(feedId) ? 'tornado' : /-wind-/.test(feedId) ? 'wind' : null;
-    return { kind: 'storm_report_set', report };
-  }
-  if (kind === 'daily_series') {
-    const series = /-prcp$/.test(feedId) ? 'rainfall' : /-wind$/.test(feedId) ? 'wind'
-      : /-discharge$/.test(feedId) || feedId.startsWith('usgs-nwis-') ? 'discharge' : null;
-    return { kind: 'daily_series', series };
-  }
+  if (kind === 'storm_report_set') return { kind: 'storm_report_set', report: null };
+  if (kind === 'daily_series') return { kind: 'daily_series', series: null };
   if (kind === 'track_archive') return { kind: 'track_archive' };
   return { kind: 'other', manifest_kind: manifestKind ?? null };
+}
+
+/** The class of a feed in a validation or replay: the catalog's, passed in, else the manifest's kind. */
+export function classOf(feed: { readonly class?: FeedClass; readonly manifest: FeedFacts }): FeedClass {
+  return feed.class ?? classifyFeed(feed.manifest.kind);
 }
 
 const FEED_KIND_WORDS: Record<string, string> = {
@@ -436,17 +440,16 @@ export interface DataRequest {
   readonly element: string | null;
 }
 
-export function dataRequest(structure: Structure): DataRequest {
+export function dataRequest(structure: Structure, feedClass?: FeedClass): DataRequest {
   const source = structure.data_sources[0]!;
   const reader = structure.design === 'cat_in_a_box' ? 'event_catalog' : structure.design === 'track_gate' ? 'track_archive' : 'daily_series';
-  return { feed_id: source.feed_id, version: source.version, reader, element: reader === 'daily_series' ? seriesElement(structure, source.feed_id) : null };
+  return { feed_id: source.feed_id, version: source.version, reader, element: reader === 'daily_series' ? seriesElement(structure, feedClass) : null };
 }
 
-/** The GHCN element a daily index reads (trigger's element, else PRCP / AWND); null for other publishers. */
-export function seriesElement(structure: Structure, feedId: string): string | null {
-  if (!feedId.startsWith('ghcnd-')) return null;
-  if (structure.measurement.element !== null) return structure.measurement.element;
-  return feedId.endsWith('-prcp') ? 'PRCP' : feedId.endsWith('-wind') ? DEFAULT_WIND_ELEMENT : null;
+/** The element a daily index reads (trigger's element, else the feed's default); null for feeds without elements. */
+export function seriesElement(structure: Structure, feedClass: FeedClass | undefined): string | null {
+  if (feedClass?.kind !== 'daily_series' || !feedClass.elements) return null;
+  return structure.measurement.element ?? feedClass.elements.default_element;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -870,15 +873,7 @@ const REPORT_OF_VARIABLE: Readonly<Record<string, ReportType>> = { hail_diameter
 const REPORT_UNIT: Readonly<Record<ReportType, UnitName>> = { hail: 'in', wind: 'kt', tornado: 'EF' };
 
 function coverageBoxOf(manifest: FeedFacts): Box | null {
-  const c = manifest.coverage as Record<string, unknown> | undefined;
-  if (!c) return null;
-  const keys = ['min_latitude', 'max_latitude', 'min_longitude', 'max_longitude'] as const;
-  const raw = (c.raw as Record<string, unknown> | undefined) ?? c;
-  if (!keys.every((k) => isNum(raw[k]))) return null;
-  return {
-    min_latitude: raw.min_latitude as number, max_latitude: raw.max_latitude as number,
-    min_longitude: raw.min_longitude as number, max_longitude: raw.max_longitude as number,
-  };
+  return coverageArea(manifest.coverage).box;
 }
 
 function regionBox(region: Region): Box {
@@ -957,7 +952,7 @@ function checkData(f: Faults, s: Structure, context: ValidationContext): void {
   if (feed.feed_id !== source.feed_id || feed.version !== source.version) {
     throw new Error(`validation context names ${feed.feed_id}/${feed.version} but the trigger reads ${source.feed_id}/${source.version}`);
   }
-  const cls = classifyFeed(feed.feed_id, feed.manifest.kind);
+  const cls = classOf(feed);
   const kindWords = FEED_KIND_WORDS[cls.kind] ?? `a ${cls.kind === 'other' ? cls.manifest_kind ?? 'feed of unknown kind' : cls.kind}`;
   const p = 'trigger.data_sources[0].feed_id';
 
@@ -1035,7 +1030,7 @@ function checkData(f: Faults, s: Structure, context: ValidationContext): void {
       return;
     }
     const element = s.measurement.element;
-    if (feed.feed_id.startsWith('ghcnd-')) {
+    if (cls.kind === 'daily_series' && cls.elements) {
       const served = (feed.manifest.served_columns ?? (feed.manifest.raw?.served_columns as string[] | undefined)) ?? null;
       const units = Object.keys(feed.manifest.units ?? {});
       const candidates = series === 'rainfall' ? ['PRCP'] : GHCN_WIND_ELEMENTS.filter((e) => units.includes(e));

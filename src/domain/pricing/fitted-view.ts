@@ -29,7 +29,7 @@
 import type { BacktestArtifact, BacktestData, YearOut } from '../backtest/artifact.js';
 import { boxOccurrences, selectQuakes, selectReports } from '../backtest/cat-in-a-box.js';
 import { payoutFraction, roundMoney, triggerLevel } from '../backtest/payout.js';
-import { classifyFeed, type FeedFacts, type Structure } from '../backtest/structure.js';
+import { classifyFeed, type FeedClass, type FeedFacts, type Structure } from '../backtest/structure.js';
 import { termYearOf } from '../backtest/term.js';
 import { gateCrossings, type GateUnit } from '../backtest/track-gate.js';
 import type { Box } from '../geo.js';
@@ -134,6 +134,8 @@ export interface FittedViewInput {
   readonly data: BacktestData;
   /** The snapshot's manifest: the quake catalog's magnitude_floor and the feed kind are read from it. */
   readonly manifest?: FeedFacts | null;
+  /** What the feed catalog says the feed is; without it only the manifest's kind is read. */
+  readonly feed_class?: FeedClass | null;
   readonly parameters: FittedViewParameters;
 }
 
@@ -652,7 +654,7 @@ const EMPIRICAL_DESCRIPTION =
 interface EmpiricalOccurrence { readonly year: number; readonly value: number; readonly id: string }
 
 function empiricalOccurrences(input: FittedViewInput): { list: EmpiricalOccurrence[]; sample: Record<string, unknown>; unit: string } {
-  const { structure: s, artifact, data, manifest } = input;
+  const { structure: s, artifact, data, manifest, feed_class } = input;
   const used = new Set(coveredYears(artifact).map((c) => c.year.year));
   const floor = triggerLevel(s.payout);
   if (data.kind === 'tracks') {
@@ -665,7 +667,7 @@ function empiricalOccurrences(input: FittedViewInput): { list: EmpiricalOccurren
     };
   }
   if (data.kind !== 'reports') throw new Error('an empirical view reads reports or tracks');
-  const cls = classifyFeed(artifact.feed.feed_id, manifest?.kind ?? (artifact.feed.feed_id.startsWith('usgs-mtbs-') ? 'fire_extract' : undefined));
+  const cls = feed_class ?? classifyFeed(manifest?.kind);
   const sel = selectReports(data.events, { box: s.gate as Box, floor, wildfire_only: cls.kind === 'fire_extract' });
   const list = boxOccurrences(sel.rows, s.aggregation_window!.ms)
     .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), value: o.peak.value, id: o.peak.event_id }))

@@ -19,7 +19,7 @@
 
 import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
 import { roundMoney } from '../backtest/payout.js';
-import { faultAnswer, validateStructure, type FeedFacts, type Structure } from '../backtest/structure.js';
+import { faultAnswer, validateStructure, type FeedClass, type FeedFacts, type Structure } from '../backtest/structure.js';
 import { refusal } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
 import { FITTED_VIEW_RULE, fittedView, publish, type FittedView } from './fitted-view.js';
@@ -131,6 +131,8 @@ export interface TechnicalPriceInput {
   readonly data: BacktestData;
   /** The snapshot's manifest (for a quake catalog's magnitude_floor and the feed kind). */
   readonly manifest?: FeedFacts | null;
+  /** What the feed catalog says the feed is (src/feeds/catalog.ts feedClass). */
+  readonly feed_class?: FeedClass | null;
   /** Overrides of PRICING_DEFAULTS. */
   readonly options?: Partial<PricingParameters>;
 }
@@ -217,7 +219,7 @@ export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument
   }
 
   const fitted = fittedView({
-    structure: s, artifact, data: input.data, manifest: input.manifest ?? null,
+    structure: s, artifact, data: input.data, manifest: input.manifest ?? null, feed_class: input.feed_class ?? null,
     parameters: { simulation_years: params.simulation_years, simulation_seed: params.simulation_seed, bootstrap_replicates: params.bootstrap_replicates, bootstrap_seed: params.bootstrap_seed },
   });
 

@@ -5,6 +5,7 @@
 // (the manifests say: cite as yr+om).
 import type { Manifest } from '../manifest.js';
 import { coverageBox } from '../manifest.js';
+import { feedEntry } from '../catalog.js';
 import { clock, finish, isoDate, lineEndingQuirk, localToEpoch, num, offsetText, outsideBoxQuirk, readCsv, record, sample, tally, type Box, type ParseResult, type Unusable } from '../records.js';
 import { REPORT_UNITS, type ReportEvent } from '../../domain/hazard/records.js';
 
@@ -21,10 +22,9 @@ export interface SpcOptions {
 export const SPC_COLUMNS = ['om', 'yr', 'mo', 'dy', 'date', 'time', 'tz', 'st', 'stf', 'stn', 'mag', 'inj', 'fat', 'loss', 'closs',
   'slat', 'slon', 'elat', 'elon', 'len', 'wid', 'ns', 'sn', 'sg', 'f1', 'f2', 'f3', 'f4'] as const;
 
-/** Options from an noaa-spc-* manifest: kind from the feed id, columns when header_row is false, box. */
-export function spcOptions(m: Manifest): SpcOptions {
-  const kind = (['hail', 'tornado', 'wind'] as const).find((k) => m.feed_id.startsWith(`noaa-spc-${k}`));
-  if (!kind) throw new Error(`${m.feed_id} is not an noaa-spc-hail/tornado/wind feed`);
+/** Options from an SPC manifest: report type from the feed catalog, columns when header_row is false, box. */
+export function spcOptions(m: Manifest, kind: SpcKind | null | undefined = feedEntry(m)?.report): SpcOptions {
+  if (!kind) throw new Error(`${m.feed_id} is not an SPC hail, tornado or wind feed`);
   return { kind, box: coverageBox(m), ...(m.header_row === false && m.columns && { columns: Object.keys(m.columns) }) };
 }
 

@@ -7,6 +7,7 @@ import { boundingBox, boxWithin } from '../../domain/geo.js';
 import { selectEvents, type EventFilter } from '../../domain/events/selection.js';
 import { clusterOccurrences } from '../../domain/occurrence.js';
 import { parseIsoDuration } from '../../kernel/dates.js';
+import { coverageArea } from '../../domain/hazard/coverage-area.js';
 import { catalogPeril, eventCatalog } from '../../feeds/readers.js';
 import type { CatalogPeril, EventCatalog } from '../../domain/hazard/records.js';
 import type { Snapshot } from '../../feeds/store.js';
@@ -29,9 +30,9 @@ function noCatalogue(message: string, details?: string[]): ApiError {
 }
 
 function snapshotBox(s: Snapshot): Box {
-  const c = s.manifest.coverage?.raw as Partial<Box> | undefined;
-  if (!c || typeof c.min_latitude !== 'number') throw new Error(`${s.feed_id} has no box coverage`);
-  return { min_latitude: c.min_latitude, max_latitude: c.max_latitude!, min_longitude: c.min_longitude!, max_longitude: c.max_longitude! };
+  const box = coverageArea(s.manifest.coverage).box;
+  if (!box) throw new Error(`${s.feed_id} has no box coverage`);
+  return box;
 }
 
 const edges = (b: Box) => `lat ${b.min_latitude} to ${b.max_latitude}, lon ${b.min_longitude} to ${b.max_longitude}`;

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { quakeSummary, reportSummary, seriesHazardSummary, trackSummary, type YearSpan } from '../../domain/hazard/summary.js';
 import { coverageOf } from '../../feeds/coverage.js';
+import { coverageArea } from '../../domain/hazard/coverage-area.js';
+import { feedEntry } from '../../feeds/catalog.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../feeds/readers.js';
 import type { ReportEvent, DailySeries } from '../../domain/hazard/records.js';
 import { excludedObservations, measuredVariable, siObservation } from '../../domain/quality.js';
@@ -57,7 +59,7 @@ async function summarize(services: Services, s: Snapshot, point: { latitude: num
 
 /** The other wind-speed elements a GHCN wind file serves (each parsed under the same quality rule). */
 async function otherSpeedElements(services: Services, s: Snapshot, summarized: string): Promise<DailySeries[]> {
-  if (!s.feed_id.startsWith('ghcnd-')) return [];
+  if (feedEntry(s.manifest)?.parser !== 'ghcnd') return [];
   const served = (s.manifest.raw.served_elements as unknown[] | undefined) ?? [];
   const out: DailySeries[] = [];
   for (const el of served) {
@@ -124,8 +126,9 @@ export function hazardRoutes(app: FastifyInstance, services: Services) {
 }
 
 function describeCoverage(s: Snapshot): string {
-  const c = s.manifest.coverage?.raw as Record<string, unknown> | undefined;
-  if (!c) return 'no coverage stated';
-  if (c.type === 'point') return `point ${c.latitude}, ${c.longitude}`;
-  return `box lat ${c.min_latitude} to ${c.max_latitude}, lon ${c.min_longitude} to ${c.max_longitude}`;
+  const area = coverageArea(s.manifest.coverage);
+  if (area.type === 'none') return 'no coverage stated';
+  if (area.point) return `point ${area.point.latitude}, ${area.point.longitude}`;
+  if (!area.box) return `${area.type} coverage stating no box`;
+  return `box lat ${area.box.min_latitude} to ${area.box.max_latitude}, lon ${area.box.min_longitude} to ${area.box.max_longitude}`;
 }

@@ -1,5 +1,6 @@
 // Entry point of every compute thread: runs the named task with its input.
 import { FeedStore } from '../../feeds/store.js';
+import { OED_REFERENCE_FEED } from '../../feeds/catalog.js';
 import { ApiError } from '../../kernel/refusal.js';
 import type { TaskOutcome } from '../threads.js';
 import { backtestTask, type BacktestTaskInput } from '../backtest.js';
@@ -13,6 +14,16 @@ function threadStore(dir: string | undefined): Promise<FeedStore | undefined> {
   if (!dir) return Promise.resolve(undefined);
   if (stores?.dir !== dir) stores = { dir, store: FeedStore.open(dir) };
   return stores.store;
+}
+
+// Reading a schedule needs only the OED reference tables: the thread's full store when it is open,
+// else a store verifying just that snapshot, so a fresh thread does not hash every pinned feed first.
+let references: { dir: string; store: Promise<FeedStore> } | undefined;
+function referenceStore(dir: string | undefined): Promise<FeedStore | undefined> {
+  if (!dir) return Promise.resolve(undefined);
+  if (stores?.dir === dir) return stores.store;
+  if (references?.dir !== dir) references = { dir, store: FeedStore.open(dir, { feeds: [OED_REFERENCE_FEED] }) };
+  return references.store;
 }
 
 type Task =
@@ -32,7 +43,7 @@ export default async function dispatch(message: Task): Promise<TaskOutcome> {
 
 async function run(message: Task): Promise<unknown> {
   switch (message.task) {
-    case 'read-schedule': return readScheduleTask(message.input);
+    case 'read-schedule': return readScheduleTask(message.input, await referenceStore(message.input.feedsDir));
     case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));
     case 'lab-run': return labRunTask(message.input, await threadStore(message.input.feedsDir));
     case 'price': return priceTask(message.input, await threadStore(message.input.feedsDir));

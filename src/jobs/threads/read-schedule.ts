@@ -9,6 +9,7 @@ import { readDecodedSchedule } from '../../domain/exposure/read-schedule.js';
 import type { BlockAllocator } from '../../domain/exposure/utf8-blocks.js';
 import { riskObjectJsonBlocks, type IngestProvenance } from '../../domain/risk-object/from-ingest.js';
 import { oedReference } from '../../feeds/oed.js';
+import type { FeedStore } from '../../feeds/store.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { unwrap } from '../../kernel/result.js';
 
@@ -30,8 +31,9 @@ export interface ReadScheduleOutput {
 /** Shared memory is handed to the main thread as it is, where an ordinary buffer would be cloned. */
 const sharedBlocks: BlockAllocator = (size) => new Uint8Array(new SharedArrayBuffer(size));
 
-export async function readScheduleTask(input: ReadScheduleInput): Promise<ReadScheduleOutput> {
-  const oed = await oedReference(input.feedsDir);
+/** `store` is the thread's verified feed store: the OED tables are read through it, digest-checked. */
+export async function readScheduleTask(input: ReadScheduleInput, store: FeedStore | undefined): Promise<ReadScheduleOutput> {
+  const oed = await oedReference(store);
   const decoded = decodeSchedule(input.bytes);
   // The text holds the schedule now; the upload's bytes need not stay for the whole read.
   input.bytes = new Uint8Array(0);

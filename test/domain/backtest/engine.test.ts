@@ -234,6 +234,8 @@ function series(from: string, to: string, value: (date: string) => number | null
 const RAIN_FEED: FeedRead = {
   feed_id: 'ghcnd-test-prcp', version: 'v1', sha256: 'b'.repeat(64),
   manifest: { kind: 'daily_series', period_of_record: { from: '2000-01-01', to: '2003-12-31' }, years_missing: [], units: { PRCP: 'tenths of mm' } },
+  // What the feed catalog says of a GHCN-Daily rainfall feed.
+  class: { kind: 'daily_series', series: 'rainfall', elements: { default_element: 'PRCP' } },
 };
 
 function rainTerms(over: { duration?: string; aggregation?: string; unit?: string; period?: object; payout?: object } = {}): object {

@@ -7,9 +7,10 @@ import {
   dataRequest, FAULT_CATALOGUE, faultAnswer, validateStructure, type FeedContext, type StructureValidation,
 } from '../../../src/domain/backtest/structure.js';
 import { latestVersion, manifestOf } from '../../support/feeds.js';
+import { feedClass } from '../../../src/feeds/catalog.js';
 import { ACCEPTANCE } from './acceptance.js';
 
-const feed = (feedId: string): FeedContext => ({ feed_id: feedId, version: latestVersion(feedId), manifest: manifestOf(feedId) });
+const feed = (feedId: string): FeedContext => ({ feed_id: feedId, version: latestVersion(feedId), manifest: manifestOf(feedId), class: feedClass(manifestOf(feedId)) });
 
 type Json = Record<string, any>;
 /** A copy of `body` with the member at `path` set (or deleted when value is undefined). */
@@ -43,8 +44,8 @@ test('the acceptance bodies (a)-(e) are accepted, on the POST and against their 
   assert.equal(a.financial.annual_cap, 10_000_000);
   assert.equal(validateStructure(ACCEPTANCE.c).structure!.design, 'track_gate');
   assert.equal(validateStructure(ACCEPTANCE.c).structure!.payout.basis, 'per_event');
-  assert.deepEqual(dataRequest(validateStructure(ACCEPTANCE.d).structure!), { feed_id: 'ghcnd-usw00012816-prcp', version: '2024-08-16', reader: 'daily_series', element: 'PRCP' });
-  assert.deepEqual(dataRequest(validateStructure(ACCEPTANCE.b).structure!), { feed_id: 'usgs-nwis-04119000-discharge', version: '2017-10-18', reader: 'daily_series', element: null });
+  assert.deepEqual(dataRequest(validateStructure(ACCEPTANCE.d).structure!, feedClass(manifestOf('ghcnd-usw00012816-prcp'))), { feed_id: 'ghcnd-usw00012816-prcp', version: '2024-08-16', reader: 'daily_series', element: 'PRCP' });
+  assert.deepEqual(dataRequest(validateStructure(ACCEPTANCE.b).structure!, feedClass(manifestOf('usgs-nwis-04119000-discharge'))), { feed_id: 'usgs-nwis-04119000-discharge', version: '2017-10-18', reader: 'daily_series', element: null });
   assert.deepEqual(dataRequest(validateStructure(ACCEPTANCE.c).structure!).reader, 'track_archive');
 });
 

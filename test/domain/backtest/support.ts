@@ -2,6 +2,7 @@
 // and small raw-file helpers for the independent recomputations (which never call the engine).
 import { FeedStore } from '../../../src/feeds/store.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../../src/feeds/readers.js';
+import { feedClass } from '../../../src/feeds/catalog.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
 import { dataRequest, validateStructure, type BacktestWindow } from '../../../src/domain/backtest/structure.js';
 import { FEEDS_DIR, rawFile as rawBytes } from '../../support/feeds.js';
@@ -20,14 +21,16 @@ export interface Loaded {
 export async function load(terms: unknown): Promise<Loaded> {
   const v = validateStructure(terms);
   if (!v.structure) throw new Error(`shape faults: ${JSON.stringify(v.shape_faults)}`);
-  const req = dataRequest(v.structure);
   const s = await store();
-  const snap = s.get(req.feed_id, req.version ?? undefined);
-  if (!snap) throw new Error(`${req.feed_id}/${req.version} not pinned`);
+  const at = dataRequest(v.structure);
+  const snap = s.get(at.feed_id, at.version ?? undefined);
+  if (!snap) throw new Error(`${at.feed_id}/${at.version} not pinned`);
+  const cls = feedClass(snap.manifest);
+  const req = dataRequest(v.structure, cls);
   const read = req.reader === 'event_catalog' ? await eventCatalog(s, snap)
     : req.reader === 'track_archive' ? await trackArchive(s, snap)
     : await dailySeries(s, snap, req.element ?? undefined);
-  return { data: backtestData(read), feed: { feed_id: snap.feed_id, version: snap.version, sha256: snap.sha256, manifest: snap.manifest } };
+  return { data: backtestData(read), feed: { feed_id: snap.feed_id, version: snap.version, sha256: snap.sha256, manifest: snap.manifest, class: cls } };
 }
 
 /** Runs a backtest over the real snapshot; fails the test on a refusal. */

@@ -232,7 +232,7 @@ function gevSeries(): { data: BacktestData; f: FeedRead } {
   for (let y = 1701; y <= 2000; y++) days.push({ date: `${y}-06-01`, value: Math.round(gevQ(rng.uniformOpen(), GEV_TRUE) * 1000) / 1000 });
   return {
     data: { kind: 'series', series: { days, unit: 'mm', variable: 'PRCP', source_id: 'synthetic' } },
-    f: feed('synthetic-station-prcp', { kind: 'daily_series', perils: ['weather_station'], period_of_record: { from: '1701-06-01', to: '2000-06-01' }, years_missing: [] }),
+    f: { ...feed('synthetic-station-prcp', { kind: 'daily_series', perils: ['weather_station'], period_of_record: { from: '1701-06-01', to: '2000-06-01' }, years_missing: [] }), class: { kind: 'daily_series', series: 'rainfall' } },
   };
 }
 
@@ -307,7 +307,7 @@ const HAIL_DATA: BacktestData = {
     hailReport('r6', '2020-04-28', 2.0),
   ],
 };
-const HAIL_FEED = feed('synthetic-spc-hail-test', { kind: 'storm_report_set', perils: ['severe_convective_storm'], period_of_record: { from: '2011-01-01', to: '2020-12-31' }, years_missing: [] });
+const HAIL_FEED: FeedRead = { ...feed('synthetic-spc-hail-test', { kind: 'storm_report_set', perils: ['severe_convective_storm'], period_of_record: { from: '2011-01-01', to: '2020-12-31' }, years_missing: [] }), class: { kind: 'storm_report_set', report: 'hail' } };
 function hailTerms(basis?: string): unknown {
   return {
     peril: { code: 'severe_convective_storm', region: { type: 'box', min_latitude: 32, max_latitude: 34, min_longitude: -98, max_longitude: -96 } },

@@ -23,7 +23,7 @@ const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 async function price(terms: unknown, window?: BacktestWindow, options?: Partial<PricingParameters>): Promise<{ doc: Result<PriceDocument>; artifact: BacktestArtifact }> {
   const { data, feed } = await load(terms);
   const artifact = await backtest(terms, window);
-  return { doc: technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest, ...(options ? { options } : {}) }), artifact };
+  return { doc: technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest, feed_class: feed.class, ...(options ? { options } : {}) }), artifact };
 }
 
 async function priced(terms: unknown, window?: BacktestWindow, options?: Partial<PricingParameters>): Promise<{ doc: PriceDocument; artifact: BacktestArtifact }> {
@@ -185,7 +185,7 @@ test('terms without a financial structure are refused as unpriceable_object', as
   const artifact = await backtest(ACCEPTANCE_BODIES.earthquake);
   const terms = clone(ACCEPTANCE_BODIES.earthquake) as Record<string, unknown>;
   delete terms.financial_structure;
-  const doc = technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest });
+  const doc = technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest, feed_class: feed.class });
   assert.ok(!doc.ok, 'refused');
   assert.equal(doc.refusal.code, 'unpriceable_object');
   assert.match(doc.refusal.message, /financial_structure/);

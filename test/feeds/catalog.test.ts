@@ -1,0 +1,70 @@
+// The feed catalog over every pinned feed: each resolves to exactly one family, or is listed here
+// as pinned for the lab and not read by a hazard route; what it says agrees with the manifest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { FEEDS_DIR, manifestOf } from '../support/feeds.js';
+import { feedClass, feedEntry } from '../../src/feeds/catalog.js';
+
+/** Pinned for the lab (model data, vulnerability and verification tables): no hazard route reads them. */
+const NOT_READ_BY_THE_API = new Set([
+  'climada-demo-tc', 'climada-flood-san-salvador', 'esrm20-scenario-events', 'gem-vulnerability-europe', 'jrc-depth-damage',
+  'oasis-piwind', 'oq-gmpe-verification', 'tc-impact-functions', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-loma-prieta-1989',
+  'usgs-shakemap-northridge-1994', 'usgs-shakemap-ridgecrest-2019', 'wri-aqueduct-inunriver-djibouti',
+]);
+
+const pinned = readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+const DATASET_OF_KIND: Record<string, string> = {
+  event_catalog: 'quake_catalog', storm_report_set: 'report_set', fire_extract: 'fire_perimeters', daily_series: 'daily_series',
+  outage_series: 'outage_series', track_archive: 'track_archive', model_data: 'model_data', reference_table: 'reference_table',
+};
+
+test('every pinned feed resolves to one catalog entry or is listed as not read by the API', () => {
+  assert.ok(pinned.length > 50, `pinned feeds found under ${FEEDS_DIR}`);
+  for (const id of pinned) {
+    const m = manifestOf(id);
+    const entry = feedEntry(m);
+    if (NOT_READ_BY_THE_API.has(id)) {
+      assert.equal(entry, undefined, `${id} is listed as not read, yet the catalog claims it`);
+      continue;
+    }
+    assert.ok(entry, `${id} (${m.kind}, ${m.publisher}) has no catalog entry`);
+    assert.equal(entry.dataset, DATASET_OF_KIND[m.kind], `${id}: dataset kind agrees with the manifest`);
+    assert.equal(entry.coverage, m.coverage.type, `${id}: coverage shape agrees with the manifest`);
+    if (entry.dataset === 'report_set') assert.ok(entry.report && (m.title as string).toLowerCase().includes(entry.report === 'wind' ? 'wind' : entry.report), `${id}: report type ${entry.report} is the title's`);
+    if (entry.dataset === 'daily_series' || entry.dataset === 'outage_series') assert.ok(entry.series, `${id}: series quantity known`);
+    if (entry.catalog_peril) assert.ok(m.perils.includes(entry.catalog_peril), `${id}: catalog peril ${entry.catalog_peril} is one the manifest serves`);
+  }
+});
+
+test('families, parsers and units of the pinned feeds', () => {
+  const of = (id: string) => feedEntry(manifestOf(id))!;
+  assert.deepEqual(
+    { parser: of('noaa-spc-hail-denver').parser, report: of('noaa-spc-hail-denver').report, native: of('noaa-spc-hail-denver').native_unit, si: of('noaa-spc-hail-denver').si_unit },
+    { parser: 'spc', report: 'hail', native: 'in', si: 'mm' },
+  );
+  assert.equal(of('noaa-spc-tornado-omaha').native_unit, 'EF');
+  assert.equal(of('noaa-spc-tornado-omaha').si_unit, null);
+  assert.equal(of('noaa-ncei-storm-events-wind-denver').si_unit, 'm/s');
+  assert.equal(of('usgs-mtbs-colorado').native_unit, 'acres');
+  assert.equal(of('usgs-comcat-m6-chile').catalog_peril, 'earthquake');
+  assert.equal(of('ghcnd-usw00003870-wind').default_element, 'AWND');
+  assert.equal(of('ghcnd-usw00012816-prcp').default_element, 'PRCP');
+  assert.equal(of('knmi-neerslaggeg-336-prcp').default_element, null);
+  assert.equal(of('usgs-nwis-01509000-discharge').si_unit, 'm3/s');
+  assert.equal(of('gema-county-outages-13121').series, 'outage');
+  assert.equal(of('jtwc-best-track-north-indian').parser, 'jtwc');
+  assert.equal(of('noaa-nhc-hurdat2-atlantic').parser, 'hurdat2');
+  assert.equal(of('oed-spec').dataset, 'reference_table');
+});
+
+test('the manifest must agree with the key: an id alone does not make a feed a member of a family', () => {
+  const m = manifestOf('usgs-comcat-m6-chile');
+  // Tiny hand-made manifests: the same id stating another kind or another publisher.
+  assert.equal(feedEntry({ ...m, kind: 'daily_series' }), undefined);
+  assert.equal(feedEntry({ ...m, publisher: 'Someone else' }), undefined);
+  assert.deepEqual(feedClass({ feed_id: 'usgs-comcat-m6-chile', kind: 'daily_series' }), { kind: 'daily_series', series: null });
+  // A feed the catalog does not know keeps its stated kind, with no meaning read from its id.
+  assert.deepEqual(feedClass({ feed_id: 'acme-hail-test', kind: 'storm_report_set', publisher: 'ACME' }), { kind: 'storm_report_set', report: null });
+});
