@@ -43,6 +43,6 @@ export function abortingTasksWith<T>(signal: AbortSignal, work: () => T): T {
  */
 export async function runTask<T>(task: string, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<T> {
   const outcome = await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as TaskOutcome;
-  if (!outcome.ok) throw ApiError.fromBody(outcome.error);
+  if (!outcome.ok) throw ApiError.of(outcome.error);
   return outcome.value as T;
 }

@@ -50,11 +50,7 @@ export class ApiError extends Error implements Refusal {
     return body;
   }
 
-  static fromBody(body: ErrorBody): ApiError {
-    return new ApiError(body.status, body.code, body.message, body.details);
-  }
-
-  /** The carrier for a plain refusal (a Result's, a worker thread's). */
+  /** The carrier for a plain refusal (a Result's, or an error body sent back by a compute thread). */
   static of(refusal: Refusal): ApiError {
     if (refusal instanceof ApiError) return refusal;
     return new ApiError(refusal.status, refusal.code, refusal.message, refusal.details, { ...refusal.headers });
