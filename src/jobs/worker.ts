@@ -69,6 +69,8 @@ export class Worker {
   private polling = false;
   private repoll = false;
   private claimFailures = 0;
+  /** When jobs with spent attempts were last looked for (see poll). */
+  private lastSpentSweep = -Infinity;
   private takeBackPending: boolean;
 
   constructor(
@@ -122,7 +124,11 @@ export class Worker {
       }
       const verbs = [...this.handlers.keys()];
       // Jobs whose runs all ended without an outcome (a crash, a lost lease) are failed, not run again.
-      if (!this.stopped && this.running.size < this.options.concurrency) {
+      // Such a job appears only when a lease lapses, so one look per lease period finds every one
+      // without a query on every poll.
+      const now = Date.now();
+      if (!this.stopped && this.running.size < this.options.concurrency && now - this.lastSpentSweep >= this.options.leaseMs) {
+        this.lastSpentSweep = now;
         const spent = await this.jobs.failExhausted(this.owner, verbs, this.options.maxAttempts, (attempts) => exhaustedError(attempts));
         for (const job of spent) this.options.log.error({ job: job.id, verb: job.verb, attempts: job.attempts }, 'job failed: its runs ended without an outcome');
       }
