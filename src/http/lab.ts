@@ -8,7 +8,7 @@ import { unwrap } from '../kernel/result.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { refusals } from '../kernel/refusal.js';
 import { callerOf, requireActive } from './api/accounts.js';
-import { jobView } from '../jobs/view.js';
+import { jobView } from '../app/jobs.js';
 import type { HostDirectory } from './servers.js';
 import { piwindGridExtent } from '../jobs/lab-run.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';

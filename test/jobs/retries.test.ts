@@ -3,7 +3,7 @@
 // Handlers here are written for the test; the queue, worker and databases are the real ones.
 import assert from 'node:assert/strict';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
-import { jobView } from '../../src/jobs/view.js';
+import { jobView } from '../../src/app/jobs.js';
 import { ApiError } from '../../src/kernel/refusal.js';
 import { eachDialect } from '../support/service.js';
 import { silent, untilEnded, withStore } from './support.js';

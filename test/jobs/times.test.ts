@@ -2,7 +2,7 @@
 // job is run again), finished_at when it succeeded or failed; both null until then, and null on
 // jobs stored before the columns existed.
 import assert from 'node:assert/strict';
-import { jobView } from '../../src/jobs/view.js';
+import { jobView } from '../../src/app/jobs.js';
 import { migrate } from '../../src/store/migrations.js';
 import { call, eachDialect, signup, startService, waitForJob } from '../support/service.js';
 import { form, largeSchedule } from '../support/schedules.js';

@@ -1,7 +1,7 @@
 // GET /jobs/{id}: a job of the caller's account, at any state (a failed job answers 200).
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { jobView } from '../../jobs/view.js';
+import { jobView } from '../../app/jobs.js';
 import { refusals } from '../../kernel/refusal.js';
 import { callerOf } from './accounts.js';
 
