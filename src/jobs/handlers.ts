@@ -1,6 +1,6 @@
 // One handler per verb that runs as a job.
 import type { Services } from '../services.js';
-import { backtestHandler } from './backtest.js';
+import { backtestHandler } from '../app/backtest.js';
 import { ingestHandler } from './ingest.js';
 import { labRunHandler } from './lab-run.js';
 import { priceHandler } from './price.js';

@@ -10,7 +10,7 @@ import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
 import type { FeedStore } from '../feeds/store.js';
 import { feedClass } from '../feeds/catalog.js';
-import { replay, termsOf, type Window } from './backtest.js';
+import { replay, termsOf, type Window } from '../app/backtest.js';
 import { runTask } from './threads.js';
 import type { JobHandler } from './worker.js';
 

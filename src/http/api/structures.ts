@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { faultAnswer, validateStructure } from '../../domain/backtest/structure.js';
-import { termsOf } from '../../jobs/backtest.js';
+import { termsOf } from '../../app/backtest.js';
 import { ApiError, refusals } from '../../kernel/refusal.js';
 import { callerOf } from './accounts.js';
 import { acceptJob } from './jobs.js';

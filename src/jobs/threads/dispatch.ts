@@ -3,7 +3,7 @@ import { FeedStore } from '../../feeds/store.js';
 import { OED_REFERENCE_FEED } from '../../feeds/catalog.js';
 import { ApiError } from '../../kernel/refusal.js';
 import type { TaskOutcome } from '../threads.js';
-import { backtestTask, type BacktestTaskInput } from '../backtest.js';
+import { backtestTask, type BacktestTaskInput } from '../../app/backtest.js';
 import { labRunTask, type LabRunTaskInput } from '../lab-run.js';
 import { priceTask, type PriceTaskInput } from '../price.js';
 import { readScheduleTask, type ReadScheduleInput } from './read-schedule.js';

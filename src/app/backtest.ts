@@ -9,8 +9,8 @@ import { ApiError } from '../kernel/refusal.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
 import { feedClass } from '../feeds/catalog.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
-import { runTask } from './threads.js';
-import type { JobHandler } from './worker.js';
+import { runTask } from '../jobs/threads.js';
+import type { JobHandler } from '../jobs/worker.js';
 
 export type Window = { from_year?: number; to_year?: number } | null;
 
