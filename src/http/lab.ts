@@ -10,7 +10,7 @@ import { refusals } from '../kernel/refusal.js';
 import { callerOf, requireActive } from './api/accounts.js';
 import { jobView } from '../app/jobs.js';
 import type { HostDirectory } from './servers.js';
-import { piwindGridExtent } from '../jobs/lab-run.js';
+import { piwindGridExtent } from '../app/lab-runs.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 
 const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];

@@ -2,8 +2,8 @@
 import type { Services } from '../services.js';
 import { backtestHandler } from '../app/backtest.js';
 import { ingestHandler } from './ingest.js';
-import { labRunHandler } from './lab-run.js';
-import { priceHandler } from './price.js';
+import { labRunHandler } from '../app/lab-runs.js';
+import { priceHandler } from '../app/price.js';
 import type { JobHandler } from './worker.js';
 
 export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler> {

@@ -4,8 +4,8 @@ import { OED_REFERENCE_FEED } from '../../feeds/catalog.js';
 import { ApiError } from '../../kernel/refusal.js';
 import type { TaskOutcome } from '../threads.js';
 import { backtestTask, type BacktestTaskInput } from '../../app/backtest.js';
-import { labRunTask, type LabRunTaskInput } from '../lab-run.js';
-import { priceTask, type PriceTaskInput } from '../price.js';
+import { labRunTask, type LabRunTaskInput } from '../../app/lab-runs.js';
+import { priceTask, type PriceTaskInput } from '../../app/price.js';
 import { readScheduleTask, type ReadScheduleInput } from './read-schedule.js';
 
 // Each thread keeps its own verified feed store and parse caches, opened on first use.

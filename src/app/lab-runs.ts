@@ -7,8 +7,8 @@ import type { LabLocation } from '../domain/lab/lanes/windstorm-piwind/lookup.js
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
-import { runTask } from './threads.js';
-import type { JobHandler } from './worker.js';
+import { runTask } from '../jobs/threads.js';
+import type { JobHandler } from '../jobs/worker.js';
 
 export interface LabRunTaskInput {
   model: string;

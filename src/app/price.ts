@@ -10,9 +10,9 @@ import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
 import type { FeedStore } from '../feeds/store.js';
 import { feedClass } from '../feeds/catalog.js';
-import { replay, termsOf, type Window } from '../app/backtest.js';
-import { runTask } from './threads.js';
-import type { JobHandler } from './worker.js';
+import { replay, termsOf, type Window } from './backtest.js';
+import { runTask } from '../jobs/threads.js';
+import type { JobHandler } from '../jobs/worker.js';
 
 export interface PriceTaskInput { objectId: string; terms: StructureTerms; window: Window; feedsDir: string | undefined }
 /** Runs in a compute thread: the price document as canonical JSON. */
