@@ -1,12 +1,12 @@
 // The ingest verb: read the uploaded schedule off the event loop, store one risk object, meter it.
 import { createHash } from 'node:crypto';
 import type { Services } from '../services.js';
-import type { ReadScheduleInput, ReadScheduleOutput } from './threads/read-schedule.js';
+import type { ReadScheduleInput, ReadScheduleOutput } from '../jobs/threads/read-schedule.js';
 import { contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
 import { INGEST_READER_VERSION } from '../kernel/versions.js';
-import { runTask } from './threads.js';
-import type { JobHandler } from './worker.js';
+import { runTask } from '../jobs/threads.js';
+import type { JobHandler } from '../jobs/worker.js';
 
 
 export function ingestHandler(services: Services): JobHandler {
