@@ -12,9 +12,10 @@ import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
-import { closeComputePool } from './jobs/threads.js';
+import { closeComputePool, compute } from './jobs/threads.js';
+import type { AppDeps } from './app/deps.js';
 
-export interface Services {
+export interface Services extends AppDeps {
   readonly config: Config;
   readonly log: Logger;
   readonly database: Database;
@@ -29,6 +30,8 @@ export interface Services {
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
   worker: Worker | undefined;
+  /** Wakes this process's worker, when it runs one. */
+  wakeWorker(): void;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,9 @@ export async function createServices(config: Config, options: { log?: Logger } =
     config, log, database, accounts, jobs, objects, structures, labRuns, feeds, rate,
     handlers: new Map(),
     worker: undefined,
+    now: () => new Date(),
+    wakeWorker() { services.worker?.nudge(); },
+    compute,
     async close() {
       try {
         if (services.worker) await services.worker.stop();

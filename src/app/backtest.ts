@@ -1,16 +1,15 @@
 // The backtest verb: validate the structure against its pinned feed, replay it, store the artifact
 // under the content address of its inputs (a replay over the same snapshot gives the same bytes).
 // The replay runs in a compute thread, so a burst of backtests never stalls the API.
-import type { Services } from '../services.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
 import { dataRequest, faultAnswer, seriesElement, validateStructure, type StructureTerms } from '../domain/backtest/structure.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
-import { ApiError } from '../kernel/refusal.js';
+import { ok, refused, type Result } from '../kernel/result.js';
+import { refusal } from '../kernel/refusal.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
 import { feedClass } from '../feeds/catalog.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
-import { runTask } from '../jobs/threads.js';
-import type { JobHandler } from '../jobs/worker.js';
+import type { AppDeps } from './deps.js';
 
 export type Window = { from_year?: number; to_year?: number } | null;
 
@@ -26,11 +25,11 @@ export function termsOf(document: Record<string, unknown>): StructureTerms {
   return { peril, trigger, financial_structure, period } as StructureTerms;
 }
 
-/** Replays terms over their pinned feed; refusals are ApiErrors carrying the verb's code. */
-export async function replay(store: FeedStore | undefined, terms: StructureTerms, window: Window, verb: 'backtest' | 'price'): Promise<Replay> {
+/** Replays terms over their pinned feed; a refusal carries the verb's code. */
+export async function replay(store: FeedStore | undefined, terms: StructureTerms, window: Window, verb: 'backtest' | 'price'): Promise<Result<Replay>> {
   const shape = validateStructure(terms);
   const early = faultAnswer(shape, verb);
-  if (early) throw ApiError.of(early);
+  if (early) return refused(early);
   const request = dataRequest(shape.structure!);
   const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
   const cls = snapshot ? feedClass(snapshot.manifest) : undefined;
@@ -39,7 +38,7 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
     window,
   });
   const fault = faultAnswer(validation, verb);
-  if (fault) throw ApiError.of(fault);
+  if (fault) return refused(fault);
   const s = snapshot!;
   const read = request.reader === 'event_catalog' ? await eventCatalog(store!, s)
     : request.reader === 'track_archive' ? await trackArchive(store!, s)
@@ -49,32 +48,36 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   if (!replayed.ok) {
     const { refusal } = replayed;
     // A price refuses on its job with its own code whatever stops the replay.
-    throw ApiError.of(verb === 'price' && refusal.code === 'unbacktestable_structure' ? { ...refusal, code: 'unpriceable_object' } : refusal);
+    return refused(verb === 'price' && refusal.code === 'unbacktestable_structure' ? { ...refusal, code: 'unpriceable_object' } : refusal);
   }
   const outcome = replayed.value;
   const id = `bt_${contentAddress({
     structure: outcome.structure, feed: outcome.feed, window: { from_year: outcome.window.from_year, to_year: outcome.window.to_year }, engine: outcome.engine,
   }).slice(0, 32)}`;
-  return { artifact: { ...outcome, id, links: { self: `/backtests/${id}` } }, data, snapshot: s };
+  return ok({ artifact: { ...outcome, id, links: { self: `/backtests/${id}` } }, data, snapshot: s });
 }
 
 export interface BacktestTaskInput { terms: StructureTerms; window: Window; feedsDir: string | undefined }
 export interface BacktestTaskOutput { id: string; json: string }
 
 /** Runs in a compute thread: the artifact as canonical JSON. */
-export async function backtestTask(input: BacktestTaskInput, store: FeedStore | undefined): Promise<BacktestTaskOutput> {
+export async function backtestTask(input: BacktestTaskInput, store: FeedStore | undefined): Promise<Result<BacktestTaskOutput>> {
   const run = await replay(store, input.terms, input.window, 'backtest');
-  return { id: run.artifact.id, json: canonicalJson(run.artifact) };
+  if (!run.ok) return run;
+  return ok({ id: run.value.artifact.id, json: canonicalJson(run.value.artifact) });
 }
 
-export function backtestHandler(services: Services): JobHandler {
-  return async (job) => {
-    const { structure_id: structureId, window } = job.input as { structure_id: string; window: Window };
-    const structure = await services.structures.get(structureId, job.accountId);
-    if (!structure) throw new ApiError(404, 'not_found', `Structure ${structureId} no longer exists.`);
-    const input: BacktestTaskInput = { terms: termsOf(structure), window, feedsDir: services.config.feedsDir };
-    const out = await runTask<BacktestTaskOutput>('backtest', input);
-    await services.structures.putBacktest(job.accountId, out.id, out.json);
-    return JSON.parse(out.json);
-  };
+/** The backtest job: the structure's replay, stored under its content address; the artifact is the job's result. */
+export async function backtestJob(
+  deps: Pick<AppDeps, 'structures' | 'compute' | 'config'>,
+  job: { accountId: string; input: { structure_id: string; window: Window } },
+): Promise<Result<unknown>> {
+  const { structure_id: structureId, window } = job.input;
+  const structure = await deps.structures.get(structureId, job.accountId);
+  if (!structure) return refused(refusal(404, 'not_found', `Structure ${structureId} no longer exists.`));
+  const input: BacktestTaskInput = { terms: termsOf(structure), window, feedsDir: deps.config.feedsDir };
+  const out = await deps.compute<BacktestTaskOutput>('backtest', input);
+  if (!out.ok) return out;
+  await deps.structures.putBacktest(job.accountId, out.value.id, out.value.json);
+  return ok(JSON.parse(out.value.json));
 }

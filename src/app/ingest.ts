@@ -1,39 +1,123 @@
-// The ingest verb: read the uploaded schedule off the event loop, store one risk object, meter it.
+// The ingest verb (SPEC Ingest rules): every fault knowable without reading the file is answered on
+// the request; the job reads the uploaded schedule off the event loop, stores one risk object and
+// meters it.
 import { createHash } from 'node:crypto';
-import type { Services } from '../services.js';
-import type { ReadScheduleInput, ReadScheduleOutput } from '../jobs/threads/read-schedule.js';
+import type { ReadScheduleInput, ReadScheduleOutput } from './read-schedule.js';
 import { contentAddress } from '../kernel/canonical-json.js';
-import { ApiError } from '../kernel/refusal.js';
+import { ok, refused, type Result } from '../kernel/result.js';
+import { refusal, refusals } from '../kernel/refusal.js';
 import { INGEST_READER_VERSION } from '../kernel/versions.js';
-import { runTask } from '../jobs/threads.js';
-import type { JobHandler } from '../jobs/worker.js';
+import { requireActive } from './accounts.js';
+import { queueJob, type QueuedJob } from './jobs.js';
+import type { AppDeps } from './deps.js';
 
+/** SPEC Limits: 32 MB, in decimal megabytes (32,000,000 bytes). */
+export const INGEST_FILE_LIMIT = 32_000_000;
 
-export function ingestHandler(services: Services): JobHandler {
-  return async (job) => {
-    const { upload_sha256: sha256, file_name: fileName, currency } = job.input as {
-      upload_sha256: string; file_name: string; currency: string | null;
-    };
-    let stored = await services.objects.upload(sha256);
-    if (!stored) throw new ApiError(404, 'not_found', 'The uploaded file is no longer held; send it again.');
-    const runId = contentAddress({ kind: 'ingest', file_sha256: sha256, currency, reader: INGEST_READER_VERSION });
-    // Derived from the job, so a job taken over after a lost lease writes the same object once.
-    const objectId = `obj_${createHash('sha256').update(`ingest:${job.id}:0`).digest('hex').slice(0, 24)}`;
-    // The upload's memory moves to the thread instead of being cloned; copied first only when it
-    // is a view into memory it does not own whole (moving that would take the rest with it).
-    const bytes = ownsItsMemory(stored) ? stored : new Uint8Array(stored);
-    const input: ReadScheduleInput = {
-      bytes, currency, feedsDir: services.config.feedsDir,
-      provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: new Date().toISOString() },
-    };
-    stored = undefined;
-    const read = await runTask<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]);
-    // The thread wrote the document into shared memory; the store takes those blocks as they are.
-    await services.objects.insertJson(job.accountId, objectId, read.status, read.document);
-    // Idempotent, so a job re-run after a crash between the two writes still records the object once.
-    await services.accounts.recordUsage(job.accountId, 'object', objectId);
-    return { objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId };
+/** Part types read and recorded as declared (SPEC Ingest rule 2). */
+const RECORDED_TYPES = new Set([
+  'application/json', 'application/x-ndjson', 'application/csv', 'application/jsonl', 'application/ndjson',
+  'application/x-csv', 'application/x-jsonlines',
+]);
+
+export type DeclaredType = { read: true; recorded: string | undefined } | { read: false };
+
+export function classifyPartType(contentType: string | undefined): DeclaredType {
+  if (contentType === undefined) return { read: true, recorded: undefined };
+  const bare = contentType.split(';')[0]!.trim().toLowerCase();
+  if (bare === 'application/octet-stream' || bare === '') return { read: true, recorded: undefined };
+  if (bare.startsWith('text/') || RECORDED_TYPES.has(bare)) return { read: true, recorded: bare };
+  return { read: false };
+}
+
+/** One part of the upload form, as the edge read it. */
+export interface UploadPart {
+  name: string;
+  filename: string | undefined;
+  contentType: string | undefined;
+  data: Buffer;
+}
+
+/** The form's parts: one file, at most one currency, nothing else. */
+function pickParts(parts: readonly UploadPart[]): Result<{ file: UploadPart; currency: string | undefined }> {
+  const unknown = parts.filter((p) => p.name !== 'file' && p.name !== 'currency').map((p) => p.name);
+  const files = parts.filter((p) => p.name === 'file');
+  const currencies = parts.filter((p) => p.name === 'currency');
+  const faults: string[] = [];
+  if (files.length === 0) faults.push('no part named file');
+  if (files.length > 1) faults.push('more than one part named file');
+  if (currencies.length > 1) faults.push('more than one currency part');
+  for (const name of unknown) faults.push(`unknown part "${name}" (parts read: file, currency)`);
+  if (faults.length > 0) {
+    return refused(refusals.invalidRequest(422, `The form is not acceptable: ${faults.join('; ')}.`, faults));
+  }
+  const currency = currencies[0]?.data.toString('utf8').trim();
+  return ok({ file: files[0]!, currency });
+}
+
+/**
+ * POST /ingest: the upload is kept by its digest and an ingest job queued. `parts` reads the form;
+ * it is called only once the account is known to be active.
+ */
+export async function acceptUpload(
+  deps: Pick<AppDeps, 'accounts' | 'objects' | 'jobs' | 'wakeWorker'>,
+  input: { accountId: string; parts: () => readonly UploadPart[] },
+): Promise<Result<QueuedJob>> {
+  const active = await requireActive(deps, input.accountId);
+  if (!active.ok) return active;
+  const picked = pickParts(input.parts());
+  if (!picked.ok) return picked;
+  const { file, currency } = picked.value;
+  const declared = classifyPartType(file.contentType);
+  if (!declared.read) {
+    return refused(refusal(415, 'unsupported_media_type',
+      `The file part's type ${file.contentType} is not read; send delimited text (text/csv, text/tab-separated-values, text/plain) or JSON Lines (application/x-ndjson).`));
+  }
+  if (currency !== undefined && !/^[A-Za-z]{3}$/.test(currency)) {
+    return refused(refusals.invalidRequest(422, `The currency part must be a three-letter ISO 4217 code; got "${currency.slice(0, 40)}".`));
+  }
+  if (file.data.byteLength > INGEST_FILE_LIMIT) {
+    return refused(refusal(413, 'payload_too_large', `The file is ${file.data.byteLength} bytes; ingest reads files of at most 32 MB (32,000,000 bytes).`));
+  }
+  const sha256 = createHash('sha256').update(file.data).digest('hex');
+  await deps.objects.putUpload(sha256, file.data);
+  const subject: Record<string, unknown> = { source: file.filename || 'file' };
+  if (currency !== undefined) subject.declared_currency = currency;
+  if (declared.recorded !== undefined) subject.media_type = declared.recorded;
+  return ok(await queueJob(deps, {
+    accountId: input.accountId,
+    verb: 'ingest',
+    subject,
+    input: { upload_sha256: sha256, file_name: file.filename || 'file', currency: currency?.toUpperCase() ?? null },
+  }));
+}
+
+/** The ingest job: the schedule read in a compute thread, stored as one risk object, metered once. */
+export async function ingestJob(
+  deps: Pick<AppDeps, 'objects' | 'accounts' | 'compute' | 'config' | 'now'>,
+  job: { id: string; accountId: string; input: { upload_sha256: string; file_name: string; currency: string | null } },
+): Promise<Result<unknown>> {
+  const { upload_sha256: sha256, file_name: fileName, currency } = job.input;
+  let stored = await deps.objects.upload(sha256);
+  if (!stored) return refused(refusal(404, 'not_found', 'The uploaded file is no longer held; send it again.'));
+  const runId = contentAddress({ kind: 'ingest', file_sha256: sha256, currency, reader: INGEST_READER_VERSION });
+  // Derived from the job, so a job taken over after a lost lease writes the same object once.
+  const objectId = `obj_${createHash('sha256').update(`ingest:${job.id}:0`).digest('hex').slice(0, 24)}`;
+  // The upload's memory moves to the thread instead of being cloned; copied first only when it
+  // is a view into memory it does not own whole (moving that would take the rest with it).
+  const bytes = ownsItsMemory(stored) ? stored : new Uint8Array(stored);
+  const input: ReadScheduleInput = {
+    bytes, currency, feedsDir: deps.config.feedsDir,
+    provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: deps.now().toISOString() },
   };
+  stored = undefined;
+  const read = await deps.compute<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]);
+  if (!read.ok) return read;
+  // The thread wrote the document into shared memory; the store takes those blocks as they are.
+  await deps.objects.insertJson(job.accountId, objectId, read.value.status, read.value.document);
+  // Idempotent, so a job re-run after a crash between the two writes still records the object once.
+  await deps.accounts.recordUsage(job.accountId, 'object', objectId);
+  return ok({ objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId });
 }
 
 function ownsItsMemory(bytes: Uint8Array): boolean {

@@ -1,16 +1,26 @@
-// One handler per verb that runs as a job.
+// One handler per verb that runs as a job, each the verb's use case in src/app/.
 import type { Services } from '../services.js';
-import { backtestHandler } from '../app/backtest.js';
-import { ingestHandler } from '../app/ingest.js';
-import { labRunHandler } from '../app/lab-runs.js';
-import { priceHandler } from '../app/price.js';
-import type { JobHandler } from './worker.js';
+import type { Result } from '../kernel/result.js';
+import { unwrap } from '../kernel/result.js';
+import { backtestJob } from '../app/backtest.js';
+import { ingestJob } from '../app/ingest.js';
+import { labRunJob } from '../app/lab-runs.js';
+import { priceJob } from '../app/price.js';
+import type { JobHandler, JobInput } from './worker.js';
+
+/**
+ * A use case as a job handler. Its refusal unwinds as the carrier, which the worker records on the
+ * job as the error envelope's body (and does not retry); this is the one place a job's Result is read.
+ */
+function handler<I>(useCase: (services: Services, job: JobInput & { input: I }) => Promise<Result<unknown>>, services: Services): JobHandler {
+  return async (job) => unwrap(await useCase(services, job as JobInput & { input: I }));
+}
 
 export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler> {
   return new Map<string, JobHandler>([
-    ['ingest', ingestHandler(services)],
-    ['backtest', backtestHandler(services)],
-    ['lab_run', labRunHandler(services)],
-    ['price', priceHandler(services)],
+    ['ingest', handler(ingestJob, services)],
+    ['backtest', handler(backtestJob, services)],
+    ['lab_run', handler(labRunJob, services)],
+    ['price', handler(priceJob, services)],
   ]);
 }

@@ -2,7 +2,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { ApiError, type ErrorBody } from '../kernel/refusal.js';
+import { unwrap, type Result } from '../kernel/result.js';
+import type { ComputeTask } from '../app/deps.js';
 
 let pool: Piscina | undefined;
 
@@ -24,25 +25,26 @@ export async function closeComputePool(): Promise<void> {
   await current?.destroy();
 }
 
-/** What a task sends back: its value, or the refusal it threw (an ApiError cannot cross threads). */
-export type TaskOutcome = { ok: true; value: unknown } | { ok: false; error: ErrorBody };
 
 // The abort signal of the job whose handler is running. Ambient, so every compute task a job
 // starts is stopped with the job without each handler threading the signal through.
 const abandonment = new AsyncLocalStorage<AbortSignal>();
 
-/** Runs `work` so that every task it starts with runTask is aborted when `signal` fires. */
+/** Runs `work` so that every task it starts with compute is aborted when `signal` fires. */
 export function abortingTasksWith<T>(signal: AbortSignal, work: () => T): T {
   return abandonment.run(signal, work);
 }
 
 /**
- * Runs a task in a compute thread; a refusal thrown there is thrown here again. When the caller's
- * signal (or that of the job it runs for) fires, piscina terminates the thread and the task
- * rejects with an AbortError.
+ * Runs a task in a compute thread: its value, or its refusal as plain data (an ApiError cannot
+ * cross threads). When the caller's signal (or that of the job it runs for) fires, piscina
+ * terminates the thread and the task rejects with an AbortError.
  */
-export async function runTask<T>(task: string, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<T> {
-  const outcome = await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as TaskOutcome;
-  if (!outcome.ok) throw ApiError.of(outcome.error);
-  return outcome.value as T;
+export async function compute<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<Result<T>> {
+  return await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as Result<T>;
+}
+
+/** compute, with a refusal made in the thread thrown here again as the carrier. */
+export async function runTask<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<T> {
+  return unwrap(await compute<T>(task, input, transferList, signal));
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after } from 'node:test';
 import { closeComputePool, computePool, runTask } from '../../src/jobs/threads.js';
-import type { ReadScheduleInput, ReadScheduleOutput } from '../../src/jobs/threads/read-schedule.js';
+import type { ReadScheduleInput, ReadScheduleOutput } from '../../src/app/read-schedule.js';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
 import type { JobStore } from '../../src/store/jobs.js';
 import { eachDialect } from '../support/service.js';

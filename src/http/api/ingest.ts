@@ -1,36 +1,19 @@
 // POST /ingest (SPEC Ingest rules): every fault knowable without reading the file is answered on
 // the request; reading happens on the job.
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { ApiError, refusals } from '../../kernel/refusal.js';
-import { boundaryOf, parseMultipart, readBody, type FormPart } from '../multipart.js';
-import { callerOf, requireActive } from './accounts.js';
-import { acceptJob } from './jobs.js';
+import { ApiError } from '../../kernel/refusal.js';
+import { acceptUpload, INGEST_FILE_LIMIT } from '../../app/ingest.js';
+import { boundaryOf, parseMultipart, readBody } from '../multipart.js';
+import { callerOf } from './accounts.js';
+import { sendAccepted } from './jobs.js';
+import { answer } from '../answer.js';
 
-/** SPEC Limits: 32 MB, in decimal megabytes (32,000,000 bytes). */
-export const INGEST_FILE_LIMIT = 32_000_000;
 /** The file plus room for the form's framing and a currency part. */
 const INGEST_BODY_LIMIT = INGEST_FILE_LIMIT + 1024 * 1024;
 
 const SEND_MULTIPART = 'Send multipart/form-data with the schedule in a part named file (curl -F file=@schedule.csv).';
-
-/** Part types read and recorded as declared (SPEC Ingest rule 2). */
-const RECORDED_TYPES = new Set([
-  'application/json', 'application/x-ndjson', 'application/csv', 'application/jsonl', 'application/ndjson',
-  'application/x-csv', 'application/x-jsonlines',
-]);
-
-export type DeclaredType = { read: true; recorded: string | undefined } | { read: false };
-
-export function classifyPartType(contentType: string | undefined): DeclaredType {
-  if (contentType === undefined) return { read: true, recorded: undefined };
-  const bare = contentType.split(';')[0]!.trim().toLowerCase();
-  if (bare === 'application/octet-stream' || bare === '') return { read: true, recorded: undefined };
-  if (bare.startsWith('text/') || RECORDED_TYPES.has(bare)) return { read: true, recorded: bare };
-  return { read: false };
-}
 
 export function ingestRoutes(app: FastifyInstance, services: Services) {
   app.register(async (scope) => {
@@ -48,47 +31,11 @@ export function ingestRoutes(app: FastifyInstance, services: Services) {
       if (!Buffer.isBuffer(request.body) || boundary === undefined) {
         throw new ApiError(415, 'unsupported_media_type', `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`);
       }
-      await requireActive(services, request);
-      const parts = parseMultipart(request.body, boundary);
-      const { file, currency } = pickParts(parts);
-      const declared = classifyPartType(file.contentType);
-      if (!declared.read) {
-        throw new ApiError(415, 'unsupported_media_type',
-          `The file part's type ${file.contentType} is not read; send delimited text (text/csv, text/tab-separated-values, text/plain) or JSON Lines (application/x-ndjson).`);
-      }
-      if (currency !== undefined && !/^[A-Za-z]{3}$/.test(currency)) {
-        throw refusals.invalidRequest(422, `The currency part must be a three-letter ISO 4217 code; got "${currency.slice(0, 40)}".`);
-      }
-      if (file.data.byteLength > INGEST_FILE_LIMIT) {
-        throw new ApiError(413, 'payload_too_large', `The file is ${file.data.byteLength} bytes; ingest reads files of at most 32 MB (32,000,000 bytes).`);
-      }
-      const sha256 = createHash('sha256').update(file.data).digest('hex');
-      await services.objects.putUpload(sha256, file.data);
-      const subject: Record<string, unknown> = { source: file.filename || 'file' };
-      if (currency !== undefined) subject.declared_currency = currency;
-      if (declared.recorded !== undefined) subject.media_type = declared.recorded;
-      return acceptJob(services, reply, {
+      const body = request.body;
+      return sendAccepted(reply, answer(await acceptUpload(services, {
         accountId: callerOf(request).accountId,
-        verb: 'ingest',
-        subject,
-        input: { upload_sha256: sha256, file_name: file.filename || 'file', currency: currency?.toUpperCase() ?? null },
-      });
+        parts: () => parseMultipart(body, boundary),
+      })));
     });
   });
-}
-
-function pickParts(parts: FormPart[]): { file: FormPart; currency: string | undefined } {
-  const unknown = parts.filter((p) => p.name !== 'file' && p.name !== 'currency').map((p) => p.name);
-  const files = parts.filter((p) => p.name === 'file');
-  const currencies = parts.filter((p) => p.name === 'currency');
-  const faults: string[] = [];
-  if (files.length === 0) faults.push('no part named file');
-  if (files.length > 1) faults.push('more than one part named file');
-  if (currencies.length > 1) faults.push('more than one currency part');
-  for (const name of unknown) faults.push(`unknown part "${name}" (parts read: file, currency)`);
-  if (faults.length > 0) {
-    throw refusals.invalidRequest(422, `The form is not acceptable: ${faults.join('; ')}.`, faults);
-  }
-  const currency = currencies[0]?.data.toString('utf8').trim();
-  return { file: files[0]!, currency };
 }

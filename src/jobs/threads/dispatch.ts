@@ -2,11 +2,11 @@
 import { FeedStore } from '../../feeds/store.js';
 import { OED_REFERENCE_FEED } from '../../feeds/catalog.js';
 import { ApiError } from '../../kernel/refusal.js';
-import type { TaskOutcome } from '../threads.js';
+import { refused, type Result } from '../../kernel/result.js';
 import { backtestTask, type BacktestTaskInput } from '../../app/backtest.js';
 import { labRunTask, type LabRunTaskInput } from '../../app/lab-runs.js';
 import { priceTask, type PriceTaskInput } from '../../app/price.js';
-import { readScheduleTask, type ReadScheduleInput } from './read-schedule.js';
+import { readScheduleTask, type ReadScheduleInput } from '../../app/read-schedule.js';
 
 // Each thread keeps its own verified feed store and parse caches, opened on first use.
 let stores: { dir: string; store: Promise<FeedStore> } | undefined;
@@ -32,16 +32,21 @@ type Task =
   | { task: 'lab-run'; input: LabRunTaskInput }
   | { task: 'price'; input: PriceTaskInput };
 
-export default async function dispatch(message: Task): Promise<TaskOutcome> {
+/**
+ * The task's Result, its refusal sent back as the body a failed job records (an ApiError, thrown or
+ * answered, does not survive the crossing: a thread clones it as a bare Error).
+ */
+export default async function dispatch(message: Task): Promise<Result<unknown>> {
   try {
-    return { ok: true, value: await run(message) };
+    const result = await run(message);
+    return result.ok ? result : refused(ApiError.of(result.refusal).toBody());
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, error: error.toBody() };
+    if (error instanceof ApiError) return refused(error.toBody());
     throw error;
   }
 }
 
-async function run(message: Task): Promise<unknown> {
+async function run(message: Task): Promise<Result<unknown>> {
   switch (message.task) {
     case 'read-schedule': return readScheduleTask(message.input, await referenceStore(message.input.feedsDir));
     case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));

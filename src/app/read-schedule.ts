@@ -3,15 +3,15 @@
 // location is written as canonical JSON straight into UTF-8 blocks of shared memory the moment it
 // is read (LocationJsonList), and the main thread stores those blocks in place: no string of the
 // whole document is ever made, and nothing large is copied into the message or out of it.
-import { LocationJsonList } from '../../domain/exposure/location-json.js';
-import { decodeSchedule } from '../../domain/exposure/decode.js';
-import { readDecodedSchedule } from '../../domain/exposure/read-schedule.js';
-import type { BlockAllocator } from '../../domain/exposure/utf8-blocks.js';
-import { riskObjectJsonBlocks, type IngestProvenance } from '../../domain/risk-object/from-ingest.js';
-import { oedReference } from '../../feeds/oed.js';
-import type { FeedStore } from '../../feeds/store.js';
-import { canonicalJson } from '../../kernel/canonical-json.js';
-import { unwrap } from '../../kernel/result.js';
+import { LocationJsonList } from '../domain/exposure/location-json.js';
+import { decodeSchedule } from '../domain/exposure/decode.js';
+import { readDecodedSchedule } from '../domain/exposure/read-schedule.js';
+import type { BlockAllocator } from '../domain/exposure/utf8-blocks.js';
+import { riskObjectJsonBlocks, type IngestProvenance } from '../domain/risk-object/from-ingest.js';
+import { oedReference } from '../feeds/oed.js';
+import type { FeedStore } from '../feeds/store.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
+import { ok, type Result } from '../kernel/result.js';
 
 export interface ReadScheduleInput {
   /** The upload; let go of once decoded. */
@@ -32,13 +32,14 @@ export interface ReadScheduleOutput {
 const sharedBlocks: BlockAllocator = (size) => new Uint8Array(new SharedArrayBuffer(size));
 
 /** `store` is the thread's verified feed store: the OED tables are read through it, digest-checked. */
-export async function readScheduleTask(input: ReadScheduleInput, store: FeedStore | undefined): Promise<ReadScheduleOutput> {
+export async function readScheduleTask(input: ReadScheduleInput, store: FeedStore | undefined): Promise<Result<ReadScheduleOutput>> {
   const oed = await oedReference(store);
   const decoded = decodeSchedule(input.bytes);
   // The text holds the schedule now; the upload's bytes need not stay for the whole read.
   input.bytes = new Uint8Array(0);
-  const read = unwrap(readDecodedSchedule(decoded, {
+  const read = readDecodedSchedule(decoded, {
     fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations: new LocationJsonList(sharedBlocks),
-  }));
-  return { status: 'draft', document: riskObjectJsonBlocks(read, input.provenance, canonicalJson), locations: read.exposure.locations.count };
+  });
+  if (!read.ok) return read;
+  return ok({ status: 'draft', document: riskObjectJsonBlocks(read.value, input.provenance, canonicalJson), locations: read.value.exposure.locations.count });
 }

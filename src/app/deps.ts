@@ -1,0 +1,34 @@
+// What a use case is given: the ports of the process (stores, pinned feeds, compute threads), the
+// few settings it reads, a clock and a way to wake the worker. Services satisfies it; so will the
+// tool server. Each use case asks only for the part it reads (Pick<AppDeps, ...>).
+import type { AccountStore } from '../store/accounts.js';
+import type { JobStore } from '../store/jobs.js';
+import type { ObjectStore } from '../store/objects.js';
+import type { StructureStore } from '../store/structures.js';
+import type { LabRunStore } from '../store/lab-runs.js';
+import type { FeedStore } from '../feeds/store.js';
+import type { Result } from '../kernel/result.js';
+
+/** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
+export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run';
+
+export interface AppDeps {
+  readonly config: {
+    /** Where compute threads open their own verified feed store; undefined when none is configured. */
+    readonly feedsDir: string | undefined;
+    /** Units an account uses before any is billable. */
+    readonly sandboxUnits: number;
+  };
+  readonly accounts: AccountStore;
+  readonly jobs: JobStore;
+  readonly objects: ObjectStore;
+  readonly structures: StructureStore;
+  readonly labRuns: LabRunStore;
+  /** The pinned snapshots; undefined when no feeds directory is configured. */
+  readonly feeds: FeedStore | undefined;
+  now(): Date;
+  /** A job was queued: a worker in this process starts it without waiting for its next poll. */
+  wakeWorker(): void;
+  /** Runs a task in a compute thread; a refusal there comes back as a refused Result. */
+  compute<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[]): Promise<Result<T>>;
+}
