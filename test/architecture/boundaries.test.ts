@@ -11,7 +11,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 /** Node modules that only compute (no file, network, process or thread access). */
 const PURE_NODE = new Set(['assert', 'assert/strict', 'buffer', 'crypto', 'string_decoder', 'util']);
 
-interface ModuleImport { readonly file: string; readonly specifier: string; readonly line: number }
+interface ModuleImport { readonly file: string; readonly specifier: string; readonly line: number; readonly typeOnly: boolean }
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -27,14 +27,22 @@ export function importsOf(file: string, text: string): ModuleImport[] {
   for (const m of text.matchAll(pattern)) {
     const specifier = m[1] ?? m[2] ?? m[3]!;
     const start = m.index + m[0].search(/\S/);
-    found.push({ file, specifier, line: text.slice(0, start).split('\n').length });
+    // `import type` and `export type` vanish from the built code; `import { type X }` may not.
+    const typeOnly = /^(?:import|export)\s+type\s/.test(m[0].slice(m[0].search(/\S/)));
+    found.push({ file, specifier, line: text.slice(0, start).split('\n').length, typeOnly });
   }
   return found;
 }
 
+/** Route modules: they read the request, call one use case of app/ and write the answer. */
+function isRoute(path: string): boolean {
+  const rel = relative(SRC, path).split(/[\\/]/).join('/');
+  return rel.startsWith('http/api/') || rel === 'http/lab.ts' || rel === 'http/dataroom.ts';
+}
+
 /** The layer a module of src/ belongs to: its first folder, or the file's own name at the top. */
 function layerOf(path: string): string {
-  return relative(SRC, path).split(/[\\/]/)[0]!.replace(/\.ts$/, '');
+  return relative(SRC, path).split(/[\\/]/)[0]!.replace(/\.[jt]s$/, '');
 }
 
 const isNode = (specifier: string): boolean =>
@@ -45,7 +53,7 @@ const nodeName = (specifier: string): string => specifier.replace(/^node:/, '');
 export function violations(file: string, text: string): string[] {
   const layer = layerOf(file);
   const out: string[] = [];
-  for (const { specifier, line } of importsOf(file, text)) {
+  for (const { specifier, line, typeOnly } of importsOf(file, text)) {
     const where = `${relative(SRC, file)}:${line} imports ${specifier}`;
     if (isNode(specifier)) {
       if ((layer === 'domain' || layer === 'kernel') && !PURE_NODE.has(nodeName(specifier))) {
@@ -59,6 +67,12 @@ export function violations(file: string, text: string): string[] {
     if (layer === 'domain' && target !== 'domain' && target !== 'kernel') out.push(`${where}: domain/ imports only kernel/ and domain/`);
     if (layer === 'store' && target === 'http') out.push(`${where}: store/ never imports http/`);
     if ((layer === 'feeds' || layer === 'jobs') && target === 'http') out.push(`${where}: ${layer}/ never imports http/`);
+    // app/ is given its ports (AppDeps): it never reaches for the process's wiring or a front door.
+    if (layer === 'app' && ['http', 'jobs', 'services', 'main'].includes(target)) out.push(`${where}: app/ never imports ${target === 'services' || target === 'main' ? `${target}.ts` : `${target}/`}`);
+    if ((layer === 'store' || layer === 'feeds') && target === 'app') out.push(`${where}: ${layer}/ is a port of app/ and never imports it`);
+    if (layer === 'http' && target === 'jobs') out.push(`${where}: http/ queues and reads jobs through app/, never jobs/`);
+    // A route calls app/ for every rule and every read or write; a type it names is fine.
+    if (isRoute(file) && !typeOnly && ['store', 'domain', 'feeds'].includes(target)) out.push(`${where}: a route calls app/, not ${target}/ (type-only imports excepted)`);
   }
   return out;
 }
@@ -90,4 +104,30 @@ test('the rule reads every import form and names each crossing', () => {
     "import { Ajv2020 } from 'ajv/dist/2020.js';",
   ].join('\n')), []);
   assert.deepEqual(violations(at('http/x.ts'), "import { readFileSync } from 'node:fs';\nimport { x } from '../store/objects.js';"), []);
+});
+
+test('app/ is given its ports, and routes call app/', () => {
+  const at = (path: string) => join(SRC, path);
+  assert.deepEqual(violations(at('app/x.ts'), "import { answer } from '../http/answer.js';").length, 1);
+  assert.deepEqual(violations(at('app/x.ts'), "import type { JobHandler } from '../jobs/worker.js';").length, 1);
+  assert.deepEqual(violations(at('app/x.ts'), "import { runTask } from '../jobs/threads.js';").length, 1);
+  assert.deepEqual(violations(at('app/x.ts'), "import type { Services } from '../services.js';").length, 1);
+  assert.deepEqual(violations(at('store/x.ts'), "import { queueJob } from '../app/jobs.js';").length, 1);
+  assert.deepEqual(violations(at('feeds/x.ts'), "import type { AppDeps } from '../app/deps.js';").length, 1);
+  assert.deepEqual(violations(at('http/x.ts'), "import { jobView } from '../jobs/view.js';").length, 1);
+  assert.deepEqual(violations(at('http/api/x.ts'), "import { ObjectBusy } from '../../store/objects.js';").length, 1);
+  assert.deepEqual(violations(at('http/api/x.ts'), "import { applyPatch } from '../../domain/risk-object/patch.js';").length, 1);
+  assert.deepEqual(violations(at('http/lab.ts'), "import { labModel } from '../domain/lab/models.js';").length, 1);
+  assert.deepEqual(violations(at('http/dataroom.ts'), "import { FeedStore } from '../feeds/store.js';").length, 1);
+  // Allowed: app/ over domain, kernel, store and feeds; jobs/ over app/; a route naming a type.
+  assert.deepEqual(violations(at('app/x.ts'), [
+    "import { replay } from './backtest.js';",
+    "import { ObjectBusy } from '../store/objects.js';",
+    "import { eventCatalog } from '../feeds/readers.js';",
+    "import { applyPatch } from '../domain/risk-object/patch.js';",
+    "import { ok } from '../kernel/result.js';",
+  ].join('\n')), []);
+  assert.deepEqual(violations(at('jobs/x.ts'), "import { priceJob } from '../app/price.js';"), []);
+  assert.deepEqual(violations(at('http/api/x.ts'), "import type { Box } from '../../domain/geo.js';\nimport { readJob } from '../../app/jobs.js';"), []);
+  assert.deepEqual(violations(at('http/host.ts'), "import { secretDigest } from '../store/accounts.js';"), []);
 });

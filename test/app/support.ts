@@ -1,0 +1,53 @@
+// Use cases called directly, as the tool server will call them: AppDeps over a migrated scratch
+// database (SQLite file or PostgreSQL), no HTTP, no feeds, compute threads stood in for.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/store/database.js';
+import { migrate } from '../../src/store/migrations.js';
+import { AccountStore } from '../../src/store/accounts.js';
+import { JobStore } from '../../src/store/jobs.js';
+import { ObjectStore } from '../../src/store/objects.js';
+import { StructureStore } from '../../src/store/structures.js';
+import { LabRunStore } from '../../src/store/lab-runs.js';
+import { refused, type Result } from '../../src/kernel/result.js';
+import { refusal } from '../../src/kernel/refusal.js';
+import type { AppDeps } from '../../src/app/deps.js';
+import type { DialectName } from '../support/service.js';
+import { createScratchDatabase } from '../support/postgres.js';
+
+export interface TestDeps extends AppDeps {
+  /** How many times a use case woke the worker. */
+  readonly woken: number;
+}
+
+export const AT = new Date('2026-03-01T12:00:00Z');
+
+export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => Promise<void>) {
+  const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-app-'));
+  const scratch = dialect === 'postgres' ? await createScratchDatabase() : undefined;
+  const database = openDatabase({ stateDir, databaseUrl: scratch?.url });
+  try {
+    await migrate(database.db, database.dialect);
+    let woken = 0;
+    const deps: TestDeps = {
+      config: { feedsDir: undefined, sandboxUnits: 1000 },
+      accounts: new AccountStore(database.db),
+      jobs: new JobStore(database.db, database.dialect),
+      objects: new ObjectStore(database.db),
+      structures: new StructureStore(database.db),
+      labRuns: new LabRunStore(database.db),
+      feeds: undefined,
+      now: () => AT,
+      wakeWorker: () => { woken += 1; },
+      // No compute threads here: a task is refused as a pool without model data would be.
+      compute: async <T>(): Promise<Result<T>> => refused(refusal(503, 'server_error', 'no compute threads in this test')),
+      get woken() { return woken; },
+    };
+    await body(deps);
+  } finally {
+    await database.close();
+    await scratch?.drop();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
