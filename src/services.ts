@@ -15,23 +15,15 @@ import { jobHandlers } from './jobs/handlers.js';
 import { closeComputePool, compute } from './jobs/threads.js';
 import type { AppDeps } from './app/deps.js';
 
+/** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
   readonly config: Config;
   readonly log: Logger;
   readonly database: Database;
-  readonly accounts: AccountStore;
-  readonly jobs: JobStore;
-  readonly objects: ObjectStore;
-  readonly structures: StructureStore;
-  readonly labRuns: LabRunStore;
-  /** The pinned snapshots; undefined when no feeds directory is configured. */
-  readonly feeds: FeedStore | undefined;
   readonly rate: RateCounter;
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
   worker: Worker | undefined;
-  /** Wakes this process's worker, when it runs one. */
-  wakeWorker(): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +52,7 @@ export async function createServices(config: Config, options: { log?: Logger } =
     handlers: new Map(),
     worker: undefined,
     now: () => new Date(),
+    // Only this process's worker is woken; another process's finds the job on its next poll.
     wakeWorker() { services.worker?.nudge(); },
     compute,
     async close() {

@@ -1,4 +1,5 @@
-// GET /hazard?peril&lat&lon: what the pinned record says about one point, per covering snapshot.
+// Hazard at a point (GET /hazard): what the pinned record says about one point, per covering
+// snapshot, summarised from its records.
 import { quakeSummary, reportSummary, seriesHazardSummary, trackSummary, type YearSpan } from '../domain/hazard/summary.js';
 import { coverageOf } from '../feeds/coverage.js';
 import { coverageArea } from '../domain/hazard/coverage-area.js';

@@ -12,7 +12,7 @@ import { ApiError, refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 import { requireActive } from './accounts.js';
-import { jobView } from './jobs.js';
+import { jobView, queueJob } from './jobs.js';
 import type { AppDeps } from './deps.js';
 
 const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];
@@ -73,9 +73,8 @@ export async function submitRun(
   const owner = (await deps.labRuns.owner(id, accountId))!;
   const stored = await deps.labRuns.result(id);
   if (stored === undefined && (owner.job_id === null || (await deps.jobs.get(owner.job_id, accountId))?.status === 'failed')) {
-    const job = await deps.jobs.create({ accountId, verb: 'lab_run', subject: { run_id: id, model: spec.model }, input: { run_id: id, model: spec.model, spec } });
+    const job = await queueJob(deps, { accountId, verb: 'lab_run', subject: { run_id: id, model: spec.model }, input: { run_id: id, model: spec.model, spec } });
     await deps.labRuns.setJob(id, accountId, job.id);
-    deps.wakeWorker();
   }
   return ok(await runDocument(deps, id, accountId, input.jobLink));
 }
