@@ -114,7 +114,7 @@ test('app/ is given its ports, and routes call app/', () => {
   assert.deepEqual(violations(at('app/x.ts'), "import type { Services } from '../services.js';").length, 1);
   assert.deepEqual(violations(at('store/x.ts'), "import { queueJob } from '../app/jobs.js';").length, 1);
   assert.deepEqual(violations(at('feeds/x.ts'), "import type { AppDeps } from '../app/deps.js';").length, 1);
-  assert.deepEqual(violations(at('http/x.ts'), "import { jobView } from '../jobs/view.js';").length, 1);
+  assert.deepEqual(violations(at('http/x.ts'), "import { runTask } from '../jobs/threads.js';").length, 1);
   assert.deepEqual(violations(at('http/api/x.ts'), "import { ObjectBusy } from '../../store/objects.js';").length, 1);
   assert.deepEqual(violations(at('http/api/x.ts'), "import { applyPatch } from '../../domain/risk-object/patch.js';").length, 1);
   assert.deepEqual(violations(at('http/lab.ts'), "import { labModel } from '../domain/lab/models.js';").length, 1);
