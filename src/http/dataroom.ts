@@ -2,15 +2,15 @@
 // per-file digests; each file downloadable, its bytes matching its digest.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { refusals } from '../kernel/refusal.js';
 import { requireSnapshot, sendSnapshotData } from './api/feeds.js';
 import { DATAROOM_SCHEMA_VERSION } from '../kernel/versions.js';
+import { catalog, datasetFile } from './schemas/dataroom.js';
 
 const filePath = (feedId: string, version: string, name: string) =>
   `/datasets/${encodeURIComponent(feedId)}/${encodeURIComponent(version)}/files/${name.split('/').map(encodeURIComponent).join('/')}`;
 
 export function dataroomRoutes(app: FastifyInstance, services: Services) {
-  app.get('/catalog', async () => {
+  app.get('/catalog', catalog, async () => {
     const datasets = (services.feeds?.list() ?? []).map((s) => {
       const m = s.manifest;
       return {
@@ -41,9 +41,8 @@ export function dataroomRoutes(app: FastifyInstance, services: Services) {
     };
   });
 
-  app.get('/datasets/:feed_id/:version/files/*', async (request, reply) => {
+  app.get('/datasets/:feed_id/:version/files/*', datasetFile, async (request, reply) => {
     const params = request.params as { feed_id: string; version: string; '*': string };
-    if (Object.keys((request.query ?? {}) as object).length > 0) throw refusals.invalidRequest(422, 'This route takes no query parameters.');
     const snapshot = requireSnapshot(services.feeds, params.feed_id, params.version);
     return sendSnapshotData(services.feeds!, snapshot, params['*'], reply, filePath(snapshot.feed_id, snapshot.version, ''));
   });

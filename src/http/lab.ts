@@ -12,19 +12,16 @@ import { jobView } from '../jobs/view.js';
 import type { HostDirectory } from './servers.js';
 import { piwindGridExtent } from '../jobs/lab-run.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
-
-const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];
+import { listModels, readRun, submitRun } from './schemas/lab.js';
 
 /**
  * The spec after defaults are filled in: what the run's content address is taken over, so member
  * order, spelled-out defaults and equivalent terms give one run.
  */
-function normalizedSpec(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw refusals.invalidRequest(422, 'A run spec is a JSON object: {model, samples, exposure, terms?, correlation?}.');
-  const spec = body as Record<string, unknown>;
-  const faults = Object.keys(spec).filter((k) => !SPEC_MEMBERS.includes(k)).map((k) => `unknown member ${k} (a spec has ${SPEC_MEMBERS.join(', ')})`);
+function normalizedSpec(spec: Record<string, unknown>): Record<string, unknown> {
+  // The schema admits only the spec's members and a listed model.
   const model = labModel(spec.model);
-  if (!model) faults.push(`model must be one of ${LAB_MODELS.map((m) => m.id).join(', ')} (GET /models lists them)`);
+  const faults: string[] = [];
   const exposure = spec.exposure as Record<string, unknown> | undefined;
   const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
   if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
@@ -56,7 +53,7 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     return extents;
   };
 
-  app.get('/models', async () => {
+  app.get('/models', listModels, async () => {
     const footprints = await gridExtents();
     return {
       schema_version: LAB_RUN_SCHEMA_VERSION,
@@ -76,10 +73,10 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     };
   });
 
-  app.post('/runs', async (request, reply) => {
+  app.post('/runs', submitRun, async (request, reply) => {
     await requireActive(services, request);
     const { accountId } = callerOf(request);
-    const spec = normalizedSpec(request.body);
+    const spec = normalizedSpec(request.body as Record<string, unknown>);
     const exposure = spec.exposure as { object_id?: string };
     if (exposure.object_id !== undefined && !(await services.objects.head(exposure.object_id, accountId))) {
       throw refusals.notFound(`No object ${exposure.object_id} for this key`);
@@ -99,7 +96,7 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     return reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${id}`).send(document);
   });
 
-  app.get('/runs/:id', async (request) => {
+  app.get('/runs/:id', readRun, async (request) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
     if (!(await services.labRuns.owner(id, accountId))) throw refusals.notFound(`No run ${id} for this key`);

@@ -7,6 +7,7 @@ import { dataroomRoutes } from './dataroom.js';
 import { docsRoutes } from './docs.js';
 import { labRoutes } from './lab.js';
 import { HOST_INDEX_SCHEMA_VERSION } from '../kernel/versions.js';
+import { hostIndex } from './schemas/system.js';
 
 interface HostPlan {
   name: HostName;
@@ -62,7 +63,7 @@ export async function buildHosts(services: Services, directory = new HostDirecto
       services,
       defaultAuth: plan.defaultAuth,
       register: (host) => {
-        host.get('/', { config: { auth: 'none' } }, async () => ({
+        host.get('/', { ...hostIndex, config: { auth: 'none' } }, async () => ({
           schema_version: HOST_INDEX_SCHEMA_VERSION, host: plan.name, what: plan.what, index: plan.index,
         }));
         plan.register(host, services);

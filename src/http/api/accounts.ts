@@ -5,15 +5,8 @@ import type { Account } from '../../store/accounts.js';
 import { refusals } from '../../kernel/refusal.js';
 import type { Caller } from '../host.js';
 import { ACCOUNT_SCHEMA_VERSION, USAGE_SCHEMA_VERSION } from '../../kernel/versions.js';
+import { cancelSubscription, readAccount, readUsage, signup } from '../schemas/accounts.js';
 
-const signupBody = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: {
-    email: { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
-    label: { type: 'string', minLength: 1, maxLength: 200 },
-  },
-} as const;
 
 /** The caller of a keyed route; the edge has already authenticated it. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -44,7 +37,7 @@ function accountView(account: Account) {
 }
 
 export function accountRoutes(app: FastifyInstance, services: Services) {
-  app.post('/signup', { config: { auth: 'none' }, schema: { body: signupBody } }, async (request, reply) => {
+  app.post('/signup', { ...signup, config: { auth: 'none' } }, async (request, reply) => {
     const body = (request.body ?? {}) as { email?: string; label?: string };
     const { account, key } = await services.accounts.signup(body);
     return reply.code(201).send({
@@ -53,7 +46,7 @@ export function accountRoutes(app: FastifyInstance, services: Services) {
     });
   });
 
-  app.get('/account', async (request) => {
+  app.get('/account', readAccount, async (request) => {
     const found = await services.accounts.accountWithKeys(callerOf(request).accountId);
     if (!found) throw refusals.notFound('No such account for this key');
     const { account, keys } = found;
@@ -63,9 +56,9 @@ export function accountRoutes(app: FastifyInstance, services: Services) {
     };
   });
 
-  app.get('/usage', async (request) => usageDocument(services, callerOf(request).accountId));
+  app.get('/usage', readUsage, async (request) => usageDocument(services, callerOf(request).accountId));
 
-  app.delete('/subscription', async (request) => {
+  app.delete('/subscription', cancelSubscription, async (request) => {
     const { accountId } = callerOf(request);
     await services.accounts.cancel(accountId);
     return usageDocument(services, accountId);

@@ -5,6 +5,7 @@ import type { FeedStore, Snapshot } from '../../feeds/store.js';
 import { ApiError, refusals } from '../../kernel/refusal.js';
 import { coverageRadiusKm } from '../../feeds/coverage.js';
 import { FEEDS_SCHEMA_VERSION } from '../../kernel/versions.js';
+import { listFeeds, readManifest, readSnapshotData } from '../schemas/feeds.js';
 
 /** The triple every result names for the bytes it read. */
 export function feedTriple(s: Snapshot) {
@@ -38,7 +39,7 @@ function versionView(s: Snapshot) {
 }
 
 export function feedRoutes(app: FastifyInstance, services: Services) {
-  app.get('/feeds', async () => {
+  app.get('/feeds', listFeeds, async () => {
     const store = services.feeds;
     const feeds = (store?.feeds() ?? []).map((feedId) => {
       const versions = store!.versions(feedId).map((v) => store!.get(feedId, v)!);
@@ -65,7 +66,7 @@ export function feedRoutes(app: FastifyInstance, services: Services) {
     };
   });
 
-  app.get('/feeds/:feed_id/versions/:version', async (request) => {
+  app.get('/feeds/:feed_id/versions/:version', readManifest, async (request) => {
     const { feed_id, version } = request.params as { feed_id: string; version: string };
     const snapshot = requireSnapshot(services.feeds, feed_id, version);
     const m = snapshot.manifest;
@@ -78,11 +79,9 @@ export function feedRoutes(app: FastifyInstance, services: Services) {
     };
   });
 
-  app.get('/feeds/:feed_id/versions/:version/data', async (request, reply) => {
+  app.get('/feeds/:feed_id/versions/:version/data', readSnapshotData, async (request, reply) => {
     const { feed_id, version } = request.params as { feed_id: string; version: string };
-    const query = request.query as Record<string, string | undefined>;
-    const unknown = Object.keys(query).filter((k) => k !== 'file');
-    if (unknown.length > 0) throw refusals.invalidRequest(422, `Unknown query parameter ${unknown.join(', ')}; this route reads only file.`);
+    const query = request.query as { file?: string };
     const snapshot = requireSnapshot(services.feeds, feed_id, version);
     return sendSnapshotData(services.feeds!, snapshot, query.file, reply, `${snapshotPath(snapshot)}/data`);
   });

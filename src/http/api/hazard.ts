@@ -9,9 +9,10 @@ import { dailySeries, eventCatalog, trackArchive } from '../../feeds/readers.js'
 import type { ReportEvent, DailySeries } from '../../domain/hazard/records.js';
 import { excludedObservations, measuredVariable, siObservation } from '../../domain/quality.js';
 import type { Snapshot } from '../../feeds/store.js';
-import { ApiError, refusals } from '../../kernel/refusal.js';
+import { ApiError } from '../../kernel/refusal.js';
 import { snapshotPath } from './feeds.js';
 import { HAZARD_SCHEMA_VERSION } from '../../kernel/versions.js';
+import { hazardAtPoint } from '../schemas/hazard.js';
 
 export const HAZARD_PERILS = ['earthquake', 'flood', 'grid_outage', 'severe_convective_storm', 'tropical_cyclone', 'weather_station', 'wildfire'] as const;
 const HAZARD_KINDS = new Set(['event_catalog', 'storm_report_set', 'fire_extract', 'daily_series', 'outage_series', 'track_archive']);
@@ -74,28 +75,12 @@ async function otherSpeedElements(services: Services, s: Snapshot, summarized: s
 }
 
 export function hazardRoutes(app: FastifyInstance, services: Services) {
-  app.get('/hazard', async (request) => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const faults: string[] = [];
-    for (const [k, v] of Object.entries(query)) {
-      if (!['peril', 'lat', 'lon'].includes(k)) faults.push(`unknown parameter ${k} (read: peril, lat, lon)`);
-      else if (typeof v !== 'string') faults.push(`parameter ${k} is given more than once`);
-    }
-    const peril = query.peril as string | undefined;
-    if (peril === undefined) faults.push('peril is required');
-    const coordinate = (key: 'lat' | 'lon', limit: number) => {
-      const raw = query[key];
-      if (raw === undefined) { faults.push(`${key} is required`); return NaN; }
-      const value = Number(raw);
-      if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || Math.abs(value) > limit) {
-        faults.push(`${key} must be a decimal number from -${limit} to ${limit}`);
-      }
-      return value;
-    };
-    const latitude = coordinate('lat', 90);
-    const longitude = coordinate('lon', 180);
-    if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
-    if (!(HAZARD_PERILS as readonly string[]).includes(peril!)) {
+  app.get('/hazard', hazardAtPoint, async (request) => {
+    const query = request.query as { peril: string; lat: string; lon: string };
+    const peril = query.peril;
+    const latitude = Number(query.lat);
+    const longitude = Number(query.lon);
+    if (!(HAZARD_PERILS as readonly string[]).includes(peril)) {
       throw new ApiError(422, 'unsupported_peril', `No pinned data answers hazard lookups for ${peril}; lookups answer for ${HAZARD_PERILS.join(', ')}.`);
     }
     const point = { latitude, longitude };

@@ -8,6 +8,7 @@ import { ApiError, refusals } from '../../kernel/refusal.js';
 import { boundaryOf, parseMultipart, readBody, type FormPart } from '../multipart.js';
 import { callerOf, requireActive } from './accounts.js';
 import { acceptJob } from './jobs.js';
+import { ingest } from '../schemas/ingest.js';
 
 /** SPEC Limits: 32 MB, in decimal megabytes (32,000,000 bytes). */
 export const INGEST_FILE_LIMIT = 32_000_000;
@@ -43,7 +44,7 @@ export function ingestRoutes(app: FastifyInstance, services: Services) {
     scope.addContentTypeParser('*', (_request, _payload, done) => done(new ApiError(415, 'unsupported_media_type',
       `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`), undefined));
 
-    scope.post('/ingest', async (request, reply) => {
+    scope.post('/ingest', ingest, async (request, reply) => {
       const boundary = boundaryOf(request.headers['content-type']);
       if (!Buffer.isBuffer(request.body) || boundary === undefined) {
         throw new ApiError(415, 'unsupported_media_type', `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`);

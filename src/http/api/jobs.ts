@@ -4,11 +4,12 @@ import type { Services } from '../../services.js';
 import { jobView } from '../../jobs/view.js';
 import { refusals } from '../../kernel/refusal.js';
 import { callerOf } from './accounts.js';
+import { readJob } from '../schemas/system.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function jobRoutes(app: FastifyInstance, services: Services) {
-  app.get('/jobs/:id', async (request) => {
+  app.get('/jobs/:id', readJob, async (request) => {
     const { id } = request.params as { id: string };
     const row = UUID.test(id) ? await services.jobs.get(id, callerOf(request).accountId) : undefined;
     if (!row) throw refusals.notFound(`No job ${id} for this key`);

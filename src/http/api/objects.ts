@@ -12,14 +12,13 @@ import { ApiError, refusals } from '../../kernel/refusal.js';
 import { callerOf, requireActive } from './accounts.js';
 import { acceptJob } from './jobs.js';
 import { LOCATION_PAGE_SCHEMA_VERSION, RISK_OBJECT_SCHEMA_VERSION } from '../../kernel/versions.js';
+import { createObject, objectLocations, patchObject, priceObject, readObject } from '../schemas/objects.js';
+import { PAGE } from '../schemas/faults.js';
 
 export function objectRoutes(app: FastifyInstance, services: Services) {
-  app.post('/objects', async (request, reply) => {
+  app.post('/objects', createObject, async (request, reply) => {
     await requireActive(services, request);
-    const body = request.body;
-    if (body === null || body === undefined || typeof body !== 'object' || Array.isArray(body)) {
-      throw new ApiError(422, 'invalid_risk_object', 'Send a complete canonical risk object as a JSON object.', ['body must be an object']);
-    }
+    const body = request.body as Record<string, unknown>;
     const violations = riskObjectViolations(body);
     if (violations.length > 0) {
       throw new ApiError(422, 'invalid_risk_object', `The object fails the risk object schema: ${violations.length} violation${violations.length === 1 ? '' : 's'}.`, violations);
@@ -47,7 +46,7 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     return reply.code(201).header('location', `/objects/${id}`).header('etag', entityTag(1)).send(object);
   });
 
-  app.get('/objects/:id', async (request, reply) => {
+  app.get('/objects/:id', readObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     const head = await services.objects.head(id, callerOf(request).accountId);
     if (!head) throw refusals.notFound(`No object ${id} for this key`);
@@ -60,9 +59,9 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
       .send(Readable.from(services.objects.bytes(id, head), { objectMode: false }));
   });
 
-  app.get('/objects/:id/locations', async (request) => {
+  app.get('/objects/:id/locations', objectLocations, async (request) => {
     const { id } = request.params as { id: string };
-    const query = locationQuery(request.query);
+    const query = locationQuery(request.query as Record<string, string | undefined>);
     const head = await services.objects.head(id, callerOf(request).accountId);
     if (!head) throw refusals.notFound(`No object ${id} for this key`);
     const mark = resumeMark(query.resume, id, head.version, query.offset);
@@ -85,20 +84,15 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     };
   });
 
-  app.post('/objects/:id/price', async (request, reply) => {
+  app.post('/objects/:id/price', priceObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     await requireActive(services, request);
     const { accountId } = callerOf(request);
     if (!(await services.objects.head(id, accountId))) throw refusals.notFound(`No object ${id} for this key`);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
-      throw refusals.invalidRequest(422, 'The price request body is empty or {}: the object\'s own terms are priced (vary them with PATCH or a structure).',
-        typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).map((k) => `unknown member ${k}`) : ['body must be an object']);
-    }
     return acceptJob(services, reply, { accountId, verb: 'price', subject: { object_id: id }, input: { object_id: id, window: null } });
   });
 
-  app.patch('/objects/:id', async (request, reply) => {
+  app.patch('/objects/:id', patchObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
     const condition = ifMatchTags(request.headers['if-match']);
@@ -119,7 +113,7 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
 }
 
 /** Page size of GET /objects/{id}/locations (as the event catalog's). */
-export const LOCATION_PAGE = { default: 100, ceiling: 1000 } as const;
+export const LOCATION_PAGE = PAGE;
 
 /** A strong validator: the bytes of one version of an object never change. */
 export function entityTag(version: number): string {
@@ -150,27 +144,13 @@ export async function updateObject<T>(services: Services, id: string, accountId:
 
 interface LocationQuery { limit: number; offset: number; resume: string | undefined }
 
-function locationQuery(raw: unknown): LocationQuery {
-  const faults: string[] = [];
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
-    if (!['limit', 'offset', 'resume'].includes(key)) faults.push(`unknown parameter ${key} (read: limit, offset, resume)`);
-    else if (typeof value !== 'string') faults.push(`parameter ${key} is given more than once`);
-    else query[key] = value;
-  }
-  const integer = (key: string, fallback: number, min: number, max: number) => {
-    const text = query[key];
-    if (text === undefined) return fallback;
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-      faults.push(`${key} must be an integer from ${min} to ${max}, got "${text.slice(0, 40)}"`);
-      return fallback;
-    }
-    return Number(text);
+/** The page asked for; the schema has checked each value's form. */
+function locationQuery(query: Record<string, string | undefined>): LocationQuery {
+  return {
+    limit: query.limit === undefined ? LOCATION_PAGE.default : Number(query.limit),
+    offset: query.offset === undefined ? 0 : Number(query.offset),
+    resume: query.resume,
   };
-  const limit = integer('limit', LOCATION_PAGE.default, 1, LOCATION_PAGE.ceiling);
-  const offset = integer('offset', 0, 0, Number.MAX_SAFE_INTEGER);
-  if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
-  return { limit, offset, resume: query.resume };
 }
 
 // A next link carries where its first location starts in the stored bytes, signed so that only a

@@ -8,24 +8,16 @@ import { ApiError, refusals } from '../../kernel/refusal.js';
 import { callerOf } from './accounts.js';
 import { acceptJob } from './jobs.js';
 import { STRUCTURE_SCHEMA_VERSION } from '../../kernel/versions.js';
-
-const VARIED = ['trigger', 'financial_structure', 'period'];
+import { backtestStructure, cutStructure, readBacktest, readStructure } from '../schemas/structures.js';
 
 export function structureRoutes(app: FastifyInstance, services: Services) {
-  app.post('/objects/:id/structures', async (request, reply) => {
+  app.post('/objects/:id/structures', cutStructure, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
     const object = await services.objects.get(id, accountId);
     if (!object) throw refusals.notFound(`No object ${id} for this key`);
+    // The schema admits only trigger, financial_structure and period.
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) {
-      throw new ApiError(422, 'invalid_structure', 'The body is an object varying trigger, financial_structure or period.', ['body must be an object']);
-    }
-    const others = Object.keys(body).filter((k) => !VARIED.includes(k));
-    if (others.length > 0) {
-      throw new ApiError(422, 'invalid_structure', `A structure varies trigger, financial_structure and period only; ${others.join(', ')} cannot be varied.`,
-        others.map((k) => `${k} is not varied by a structure (the object's own ${k} applies, or it is not a block)`));
-    }
     const terms = termsOf({ ...object, ...body });
     const fault = faultAnswer(validateStructure(terms), 'structure');
     if (fault) throw ApiError.of(fault);
@@ -43,23 +35,23 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
     return reply.code(201).header('location', document.links.self).send(document);
   });
 
-  app.get('/structures/:id', async (request) => {
+  app.get('/structures/:id', readStructure, async (request) => {
     const { id } = request.params as { id: string };
     const structure = await services.structures.get(id, callerOf(request).accountId);
     if (!structure) throw refusals.notFound(`No structure ${id} for this key`);
     return structure;
   });
 
-  app.post('/structures/:id/backtest', async (request, reply) => {
+  app.post('/structures/:id/backtest', backtestStructure, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
     const structure = await services.structures.get(id, accountId);
     if (!structure) throw refusals.notFound(`No structure ${id} for this key`);
-    const window = readWindow(request.body);
+    const window = windowOf(request.body as BacktestRequest | null | undefined);
     return acceptJob(services, reply, { accountId, verb: 'backtest', subject: { structure_id: id }, input: { structure_id: id, window } });
   });
 
-  app.get('/backtests/:id', async (request, reply) => {
+  app.get('/backtests/:id', readBacktest, async (request, reply) => {
     const { id } = request.params as { id: string };
     const json = await services.structures.backtestJson(id, callerOf(request).accountId);
     if (json === undefined) throw refusals.notFound(`No backtest ${id} for this key`);
@@ -67,23 +59,15 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
   });
 }
 
-function readWindow(body: unknown): { from_year?: number; to_year?: number } | null {
-  if (body === null || body === undefined) return null;
-  const faults: string[] = [];
-  if (typeof body !== 'object' || Array.isArray(body)) throw refusals.invalidRequest(422, 'The body is {"window": {"from_year", "to_year"}} or nothing.');
-  for (const key of Object.keys(body)) if (key !== 'window') faults.push(`unknown member ${key} (the body takes window only)`);
-  const window = (body as { window?: unknown }).window;
-  if (window === undefined) {
-    if (faults.length > 0) throw refusals.invalidRequest(422, `The backtest request is not acceptable: ${faults.join('; ')}.`, faults);
-    return null;
+interface BacktestRequest { window?: { from_year?: number; to_year?: number } }
+
+/** The window asked for (null: the whole record); the schema has checked its members. */
+function windowOf(body: BacktestRequest | null | undefined): { from_year?: number; to_year?: number } | null {
+  const w = body?.window;
+  if (w === undefined) return null;
+  if (w.from_year !== undefined && w.to_year !== undefined && w.from_year > w.to_year) {
+    const fault = 'window.from_year is after window.to_year';
+    throw refusals.invalidRequest(422, `The backtest request is not acceptable: ${fault}.`, [fault]);
   }
-  if (window === null || typeof window !== 'object' || Array.isArray(window)) faults.push('window must be an object {from_year, to_year}');
-  const w = (window ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(w)) if (key !== 'from_year' && key !== 'to_year') faults.push(`window has an unknown member ${key}`);
-  for (const key of ['from_year', 'to_year']) {
-    if (w[key] !== undefined && !Number.isInteger(w[key])) faults.push(`window.${key} must be an integer year`);
-  }
-  if (Number.isInteger(w.from_year) && Number.isInteger(w.to_year) && (w.from_year as number) > (w.to_year as number)) faults.push('window.from_year is after window.to_year');
-  if (faults.length > 0) throw refusals.invalidRequest(422, `The backtest request is not acceptable: ${faults.join('; ')}.`, faults);
-  return { ...(w.from_year !== undefined ? { from_year: w.from_year as number } : {}), ...(w.to_year !== undefined ? { to_year: w.to_year as number } : {}) };
+  return { ...(w.from_year !== undefined ? { from_year: w.from_year } : {}), ...(w.to_year !== undefined ? { to_year: w.to_year } : {}) };
 }
