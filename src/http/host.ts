@@ -47,7 +47,7 @@ export interface HostOptions {
   /** Auth mode of routes that do not state one, and of unknown paths. */
   defaultAuth: AuthMode;
   register: (app: FastifyInstance) => void | Promise<void>;
-  /** Filled with every route as it is registered (the API contract is generated from it). */
+  /** Filled with every route as it is registered. */
   routes?: RouteInfo[];
 }
 

@@ -68,7 +68,7 @@ export function text(format: string | undefined, description: string): JsonSchem
 
 /** An object shape for the contract: its members, open to members added later. */
 export function shape(description: string, properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema {
-  return { type: 'object', description, properties, required };
+  return { type: 'object', description, properties, ...(required.length > 0 ? { required } : {}) };
 }
 
 export const STRING = { type: 'string' } as const;
