@@ -1,6 +1,6 @@
 // GET /events/{peril} and GET /events/{peril}/{event_id}/footprint (SPEC: Event catalog rules,
 // Event catalog page, Event footprint). Not metered.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import type { Box } from '../../domain/geo.js';
 import { boundingBox, boxWithin } from '../../domain/geo.js';
@@ -112,8 +112,13 @@ function defaultPeriod(s: Snapshot, events: readonly { epoch_ms: number }[]): { 
   return { from, to };
 }
 
+/** A peril with no catalog is answered 404 before its query is checked. */
+const perilFirst = {
+  preValidation: async (request: FastifyRequest) => { requireCatalogPeril((request.params as { peril: string }).peril); },
+};
+
 export function eventRoutes(app: FastifyInstance, services: Services) {
-  app.get('/events/:peril', eventCatalogue, async (request) => {
+  app.get('/events/:peril', { ...eventCatalogue, ...perilFirst }, async (request) => {
     const peril = requireCatalogPeril((request.params as { peril: string }).peril);
     const query = request.query as Query;
     const faults: string[] = [];
@@ -196,7 +201,7 @@ export function eventRoutes(app: FastifyInstance, services: Services) {
     };
   });
 
-  app.get('/events/:peril/:event_id/footprint', eventFootprint, async (request) => {
+  app.get('/events/:peril/:event_id/footprint', { ...eventFootprint, ...perilFirst }, async (request) => {
     const { peril: rawPeril, event_id: eventId } = request.params as { peril: string; event_id: string };
     const peril = requireCatalogPeril(rawPeril);
     const query = request.query as Query;
