@@ -93,9 +93,10 @@ function typeWords(type: unknown): string {
 
 const characters = (n: unknown) => `${String(n)} character${n === 1 ? '' : 's'}`;
 
-function listed(schema: SchemaFault['parentSchema']): string {
+/** The members an object schema reads, or what to say when it reads none. */
+function listed(schema: SchemaFault['parentSchema'], none: string): string {
   const names = Object.keys(schema?.properties ?? {});
-  return names.length > 0 ? `read: ${names.join(', ')}` : 'this route reads none';
+  return names.length > 0 ? `read: ${names.join(', ')}` : none;
 }
 
 /** One fault of a query: named by the parameter, as a reader of query strings words it. */
@@ -104,7 +105,7 @@ function queryFault(fault: SchemaFault): string {
   const params = fault.params as Record<string, unknown>;
   switch (fault.keyword) {
     case 'additionalProperties':
-      return `unknown parameter ${String(params.additionalProperty)} (${listed(fault.parentSchema)})`;
+      return `unknown parameter ${String(params.additionalProperty)} (${listed(fault.parentSchema, 'this route reads none')})`;
     case 'required':
       return `${String(params.missingProperty)} is required`;
     case 'type':
@@ -124,7 +125,7 @@ function documentFault(fault: SchemaFault, part: string): string {
   const params = fault.params as Record<string, unknown>;
   switch (fault.keyword) {
     case 'additionalProperties':
-      return `${at} has an unknown member "${String(params.additionalProperty)}" (${listed(fault.parentSchema).replace('this route reads none', 'it takes no members')})`;
+      return `${at} has an unknown member "${String(params.additionalProperty)}" (${listed(fault.parentSchema, 'it takes no members')})`;
     case 'required':
       return `${at} is missing the required member "${String(params.missingProperty)}"`;
     case 'type':
@@ -142,7 +143,7 @@ function documentFault(fault: SchemaFault, part: string): string {
   return `${at} ${fault.message ?? 'is not acceptable'}`;
 }
 
-export function describeFault(fault: SchemaFault, part: SchemaErrorDataVar): string {
+function describeFault(fault: SchemaFault, part: SchemaErrorDataVar): string {
   return part === 'querystring' ? queryFault(fault) : documentFault(fault, PART[part]);
 }
 
