@@ -7,6 +7,8 @@ import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { STRUCTURE_SCHEMA_VERSION } from '../kernel/versions.js';
 import { termsOf, type Window } from './backtest.js';
+
+export type { Window };
 import { queueJob, type QueuedJob } from './jobs.js';
 import type { AppDeps } from './deps.js';
 
@@ -57,9 +59,15 @@ export async function requestBacktest(
   deps: Pick<AppDeps, 'structures' | 'jobs' | 'wakeWorker'>,
   input: { accountId: string; id: string; window: Window },
 ): Promise<Result<QueuedJob>> {
-  const { accountId, id, window } = input;
+  const { accountId, id } = input;
   const structure = await deps.structures.get(id, accountId);
   if (!structure) return refused(refusals.notFound(`No structure ${id} for this key`));
+  const w = input.window;
+  if (w && w.from_year !== undefined && w.to_year !== undefined && w.from_year > w.to_year) {
+    const fault = 'window.from_year is after window.to_year';
+    return refused(refusals.invalidRequest(422, `The backtest request is not acceptable: ${fault}.`, [fault]));
+  }
+  const window = w ? { ...(w.from_year !== undefined ? { from_year: w.from_year } : {}), ...(w.to_year !== undefined ? { to_year: w.to_year } : {}) } : null;
   return ok(await queueJob(deps, { accountId, verb: 'backtest', subject: { structure_id: id }, input: { structure_id: id, window } }));
 }
 

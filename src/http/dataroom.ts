@@ -2,17 +2,16 @@
 // per-file digests; each file downloadable, its bytes matching its digest.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { refusals } from '../kernel/refusal.js';
 import { datasetCatalog, datasetFilePath, snapshotData } from '../app/feeds.js';
 import { sendSnapshotData } from './api/feeds.js';
 import { answer } from './answer.js';
+import * as schema from './schemas/dataroom.js';
 
 export function dataroomRoutes(app: FastifyInstance, services: Services) {
-  app.get('/catalog', async () => answer(datasetCatalog(services)));
+  app.get('/catalog', schema.catalog, async () => answer(datasetCatalog(services)));
 
-  app.get('/datasets/:feed_id/:version/files/*', async (request, reply) => {
+  app.get('/datasets/:feed_id/:version/files/*', schema.datasetFile, async (request, reply) => {
     const params = request.params as { feed_id: string; version: string; '*': string };
-    if (Object.keys((request.query ?? {}) as object).length > 0) throw refusals.invalidRequest(422, 'This route takes no query parameters.');
     const data = answer(await snapshotData(services, {
       feedId: params.feed_id, version: params.version, file: params['*'], base: (s) => datasetFilePath(s.feed_id, s.version, ''),
     }));

@@ -1,13 +1,17 @@
-// The documentation host: pages from docs/ (append .md for raw markdown), /llms.txt, and the
-// published schemas at /schema, including the API contract generated from the running API host.
+// The documentation host: pages from docs/ (append .md for raw markdown), /llms.txt, the
+// published schemas at /schema, the API contract generated from the running API and lab hosts,
+// and the API reference page rendering that contract.
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
-import { ERROR_CODES, refusals } from '../kernel/refusal.js';
-import type { RouteInfo } from './host.js';
+import { refusals } from '../kernel/refusal.js';
 import type { Services } from '../services.js';
 import { metricsSchema } from '../domain/lab/kernel/metrics.js';
-import { API_CONTRACT_SCHEMA_VERSION, SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
+import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
+import { apiContract, type ContractHost } from './contract.js';
+import type { HostDirectory } from './servers.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const DOCS_DIR = new URL('docs/', ROOT);
@@ -39,22 +43,29 @@ function html(title: string, body: string): string {
     + `</head><body>${body}</body></html>`;
 }
 
-export function apiContract(routes: readonly RouteInfo[], services: Services) {
-  return {
-    $id: 'api-contract.v0.json',
-    schema_version: API_CONTRACT_SCHEMA_VERSION,
-    generated_from: 'the running API host\'s route table',
-    build: services.config.build,
-    authentication: { scheme: 'Bearer', header: 'Authorization', keyless: routes.filter((r) => r.auth !== 'key').map((r) => `${r.method} ${r.path}`) },
-    routes: [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
-      .map((r) => ({ method: r.method, path: r.path.replace(/:([a-z_]+)/g, '{$1}').replace(/\*$/, '{path}'), key: r.auth === 'key' ? 'required' : r.auth === 'optional' ? 'checked when sent' : 'none' })),
-    error_envelope: 'error.v0',
-    error_codes: ERROR_CODES,
-    rate_limit_headers: ['RateLimit-Policy', 'RateLimit', 'Retry-After (429)'],
-  };
-}
+// Swagger UI's own files, served from the installed package (no CDN). Its absolute-path module is
+// read rather than its index, which would load the whole bundle into this process.
+const SWAGGER_UI_DIR = (createRequire(import.meta.url)('swagger-ui-dist/absolute-path.js') as () => string)();
+const REFERENCE_ASSETS: Record<string, string> = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+const CONTRACT_PATH = '/schema/api-contract.v0.json';
 
-export function docsRoutes(apiRoutes: readonly RouteInfo[]) {
+const REFERENCE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>API reference · catrisk</title>'
+  + '<meta name="viewport" content="width=device-width, initial-scale=1">'
+  + '<link rel="icon" type="image/png" href="/reference/assets/favicon-32x32.png">'
+  + '<link rel="stylesheet" href="/reference/assets/swagger-ui.css">'
+  + '</head><body><div id="reference"></div>'
+  + '<script src="/reference/assets/swagger-ui-bundle.js"></script>'
+  + '<script src="/reference/assets/reference.js"></script>'
+  + '</body></html>';
+
+// Renders the contract; the operations are read, not tried (no key is ever typed into this page).
+const REFERENCE_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(CONTRACT_PATH)}, dom_id: '#reference', deepLinking: true, supportedSubmitMethods: [], defaultModelsExpandDepth: 0 });\n`;
+
+export function docsRoutes(contractHosts: readonly ContractHost[], directory: HostDirectory) {
   return (app: FastifyInstance, services: Services) => {
     const pages = loadPages();
     const schemas = loadSchemas();
@@ -67,6 +78,7 @@ export function docsRoutes(apiRoutes: readonly RouteInfo[]) {
       for (const p of pages) lines.push(`- [${p.title}](/${p.name}.md)`);
       lines.push('', '## Schemas', '');
       for (const s of listing()) lines.push(`- [${s.name}](${s.url})`);
+      lines.push('', '## API reference', '', `- [API reference](/reference): the API contract (${CONTRACT_PATH}, OpenAPI 3.1) rendered`);
       return reply.type('text/plain; charset=utf-8').send(lines.join('\n') + '\n');
     });
 
@@ -74,10 +86,30 @@ export function docsRoutes(apiRoutes: readonly RouteInfo[]) {
     app.get('/schema.json', async () => schemas.get('risk-object.v0'));
     app.get('/schema/:name', async (request) => {
       const name = (request.params as { name: string }).name.replace(/\.json$/, '');
-      if (name === 'api-contract.v0') return apiContract(apiRoutes, services);
+      if (name === 'api-contract.v0') {
+        return apiContract({
+          hosts: contractHosts,
+          urls: { api: directory.baseUrl('api', request), lab: directory.baseUrl('lab', request) },
+          schemas,
+          build: services.config.build,
+        });
+      }
       const schema = schemas.get(name);
       if (!schema) throw refusals.notFound(`No published schema ${name}; GET /schema lists them`);
       return schema;
+    });
+
+    app.get('/reference', async (_request, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
+    app.get('/reference/assets/reference.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(REFERENCE_SCRIPT));
+    const assets = new Map<string, Buffer>();
+    app.get('/reference/assets/:file', async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const type = REFERENCE_ASSETS[file];
+      if (!type) throw refusals.notFound(`No reference asset ${file}`);
+      // Read once, on first use: most processes never serve the page.
+      let bytes = assets.get(file);
+      if (!bytes) assets.set(file, bytes = readFileSync(join(SWAGGER_UI_DIR, file)));
+      return reply.type(type).header('cache-control', 'public, max-age=86400').send(bytes);
     });
 
     app.get('/:page', async (request, reply) => {

@@ -8,6 +8,7 @@ import { ApiError, genericCode, refusals } from '../kernel/refusal.js';
 import { envelope } from './errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { bodyFault, describeBodyFault } from './json-body.js';
+import { schemaRefusal, textFormats } from './schemas/faults.js';
 import { isAnonymousAgent } from './user-agents.js';
 import { parserRefusal, rawHead, writeRawRefusal, type ParserError } from './unreadable-requests.js';
 import type { Services } from '../services.js';
@@ -46,7 +47,7 @@ export interface HostOptions {
   /** Auth mode of routes that do not state one, and of unknown paths. */
   defaultAuth: AuthMode;
   register: (app: FastifyInstance) => void | Promise<void>;
-  /** Filled with every route as it is registered (the API contract is generated from it). */
+  /** Filled with every route as it is registered. */
   routes?: RouteInfo[];
 }
 
@@ -91,7 +92,10 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: false,
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false } },
+    // Query values stay text (no coercion: "" is not 0, a repeated parameter stays an array) and
+    // are checked by named text formats; verbose errors carry what the fault formatter words.
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, verbose: true }, plugins: [textFormats] },
+    schemaErrorFormatter: (faults, part) => schemaRefusal(faults, part),
   });
 
   // A second router, used only to answer 405 with Allow and to know a path's auth before routing.
@@ -205,12 +209,7 @@ export function sendError(reply: FastifyReply, error: ApiError) {
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) return refusals.databaseUnavailable();
-  const e = error as { statusCode?: number; validation?: unknown[]; code?: string; message?: string; validationContext?: string };
-  if (Array.isArray(e.validation)) {
-    const where = e.validationContext ?? 'body';
-    const details = e.validation.map((v) => describeValidation(v as AjvError, where));
-    return refusals.invalidRequest(422, `The ${where} is not acceptable: ${details.length} fault${details.length === 1 ? '' : 's'}.`, details);
-  }
+  const e = error as { statusCode?: number; code?: string; message?: string };
   const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
   if (status >= 500) return new ApiError(500, 'internal_error', 'The service failed for a reason that is not the request\'s fault.');
   switch (e.code) {
@@ -230,20 +229,6 @@ function toApiError(error: unknown): ApiError {
   if (status === 413) return new ApiError(413, 'payload_too_large', 'The body is larger than this route accepts.');
   if (status === 415) return new ApiError(415, 'unsupported_media_type', 'This route does not read that content type; send application/json.');
   return new ApiError(status, genericCode(status), e.message || 'The request was refused.');
-}
-
-interface AjvError {
-  instancePath?: string;
-  keyword?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-function describeValidation(v: AjvError, where: string): string {
-  const at = `${where}${v.instancePath ? v.instancePath.replace(/\//g, '.') : ''}`;
-  if (v.keyword === 'additionalProperties') return `${at} has an unknown member "${String(v.params?.additionalProperty)}"`;
-  if (v.keyword === 'required') return `${at} is missing the required member "${String(v.params?.missingProperty)}"`;
-  return `${at} ${v.message ?? 'is not acceptable'}`;
 }
 
 function authModeOf(request: FastifyRequest, publicPaths: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, fallback: AuthMode): AuthMode {

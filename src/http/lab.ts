@@ -5,19 +5,20 @@ import { labModels, readRun, submitRun } from '../app/lab-runs.js';
 import { callerOf } from './api/accounts.js';
 import type { HostDirectory } from './servers.js';
 import { answer } from './answer.js';
+import * as schema from './schemas/lab.js';
 
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
   // A run's job lives on the API host: its link is absolute.
   const jobLink = (request: FastifyRequest) => (jobId: string) => `${directory.baseUrl('api', request)}/jobs/${jobId}`;
 
-  app.get('/models', async () => answer(await labModels(services)));
+  app.get('/models', schema.listModels, async () => answer(await labModels(services)));
 
-  app.post('/runs', async (request, reply) => {
+  app.post('/runs', schema.submitRun, async (request, reply) => {
     const document = answer(await submitRun(services, { accountId: callerOf(request).accountId, body: request.body, jobLink: jobLink(request) }));
     return reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${document.id as string}`).send(document);
   });
 
-  app.get('/runs/:id', async (request) => {
+  app.get('/runs/:id', schema.readRun, async (request) => {
     const { id } = request.params as { id: string };
     return answer(await readRun(services, { accountId: callerOf(request).accountId, id, jobLink: jobLink(request) }));
   });

@@ -7,6 +7,8 @@ import { dataroomRoutes } from './dataroom.js';
 import { docsRoutes } from './docs.js';
 import { labRoutes } from './lab.js';
 import { HOST_INDEX_SCHEMA_VERSION } from '../kernel/versions.js';
+import { hostIndex } from './schemas/system.js';
+import { collectOperations, isContractHost, type ContractHost } from './contract.js';
 
 interface HostPlan {
   name: HostName;
@@ -36,11 +38,11 @@ export class HostDirectory {
   }
 }
 
-function plans(services: Services, apiRouteTable: RouteInfo[], directory: HostDirectory): HostPlan[] {
+function plans(services: Services, contractHosts: readonly ContractHost[], directory: HostDirectory): HostPlan[] {
   const { ports } = services.config;
   return [
     { name: 'api', port: ports.api, defaultAuth: 'key', what: 'The catrisk API: ingest, objects, structures, backtests, prices, feeds, events and hazard.', index: '/health', register: apiRoutes },
-    { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(apiRouteTable) },
+    { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(contractHosts, directory) },
     { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: () => {} },
     { name: 'data', port: ports.data, defaultAuth: 'key', what: 'The catrisk data room: archived risk datasets with licence, credit line, provenance and per-file digests.', index: '/catalog', register: dataroomRoutes },
     { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: (app) => labRoutes(app, services, directory) },
@@ -51,38 +53,47 @@ export interface RunningHost {
   name: HostName;
   url: string;
   app: FastifyInstance;
+  /** Every route the host serves (HEAD twins of GET routes left out). */
+  routes: readonly RouteInfo[];
 }
 
-export async function buildHosts(services: Services, directory = new HostDirectory()): Promise<Array<{ plan: HostPlan; app: FastifyInstance }>> {
-  const apiRouteTable: RouteInfo[] = [];
-  return Promise.all(plans(services, apiRouteTable, directory).map(async (plan) => {
+export async function buildHosts(services: Services, directory = new HostDirectory()): Promise<Array<{ plan: HostPlan; app: FastifyInstance; routes: RouteInfo[] }>> {
+  // Filled once every host is built; the docs host reads it when the contract is asked for.
+  const contractHosts: ContractHost[] = [];
+  const built = await Promise.all(plans(services, contractHosts, directory).map(async (plan) => {
+    const routes: RouteInfo[] = [];
     const app = await createHost({
-      ...(plan.name === 'api' ? { routes: apiRouteTable } : {}),
+      routes,
       name: plan.name,
       services,
       defaultAuth: plan.defaultAuth,
-      register: (host) => {
-        host.get('/', { config: { auth: 'none' } }, async () => ({
+      register: async (host) => {
+        if (isContractHost(plan.name)) await collectOperations(host, plan.defaultAuth);
+        host.get('/', { ...hostIndex, config: { auth: 'none' } }, async () => ({
           schema_version: HOST_INDEX_SCHEMA_VERSION, host: plan.name, what: plan.what, index: plan.index,
         }));
         plan.register(host, services);
       },
     });
-    return { plan, app };
+    return { plan, app, routes };
   }));
+  for (const { plan, app } of built) {
+    if (isContractHost(plan.name)) contractHosts.push({ name: plan.name, app });
+  }
+  return built;
 }
 
 export async function startHosts(services: Services): Promise<RunningHost[]> {
   const directory = new HostDirectory();
   const built = await buildHosts(services, directory);
   const running: RunningHost[] = [];
-  for (const { plan, app } of built) {
+  for (const { plan, app, routes } of built) {
     await app.listen({ host: services.config.host, port: plan.port, listenTextResolver: () => '' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : plan.port;
     directory.listening(plan.name, port);
     const host = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;
-    running.push({ name: plan.name, url: `http://${host}:${port}`, app });
+    running.push({ name: plan.name, url: `http://${host}:${port}`, app, routes });
   }
   return running;
 }

@@ -13,6 +13,17 @@ export function dayEpoch(date: string): number {
   return Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
 }
 
+/** A bare date is midnight UTC; a date-time must carry its offset. Undefined when it is neither. */
+export function instant(raw: string): number | undefined {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
+    const ms = Date.parse(`${raw}T00:00:00Z`);
+    return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw ? undefined : ms;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw)) return undefined;
+  const ms = Date.parse(raw);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 // True only for real calendar dates (rejects 1990-02-30, which Date.UTC would roll over).
 export function isValidDate(date: string): boolean {
   return /^\d{4}-\d\d-\d\d$/.test(date) && isoDay(dayEpoch(date)) === date;

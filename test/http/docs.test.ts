@@ -32,8 +32,11 @@ test('schemas are served without a key; the API contract comes from the running 
   const riskObject = await call(svc.urls.docs, 'GET', '/schema.json');
   assert.equal(riskObject.body.title, 'Canonical risk object');
   const contract = await call(svc.urls.docs, 'GET', '/schema/api-contract.v0.json');
-  const routes = contract.body.routes.map((r: any) => `${r.method} ${r.path}`);
-  for (const r of ['GET /health', 'POST /signup', 'GET /jobs/{id}', 'POST /ingest', 'PATCH /objects/{id}', 'GET /events/{peril}', 'GET /hazard']) assert.ok(routes.includes(r), r);
-  assert.equal(contract.body.routes.find((r: any) => r.path === '/health').key, 'none');
-  assert.ok(contract.body.error_codes.some((c: any) => c.code === 'unsupported_source'));
+  const paths = contract.body.paths;
+  for (const r of ['GET /health', 'POST /signup', 'GET /jobs/{id}', 'POST /ingest', 'PATCH /objects/{id}', 'GET /events/{peril}', 'GET /hazard']) {
+    const [method, path] = r.split(' ') as [string, string];
+    assert.ok(paths[path]?.[method.toLowerCase()], r);
+  }
+  assert.deepEqual(paths['/health'].get.security, [], 'GET /health takes no key');
+  assert.ok(contract.body['x-error-codes'].some((c: any) => c.code === 'unsupported_source'));
 });

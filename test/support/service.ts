@@ -19,6 +19,8 @@ export interface TestService {
   dialect: DialectName;
   services: Services;
   urls: Record<RunningHost['name'], string>;
+  /** The running hosts, each with the routes it serves. */
+  hosts: RunningHost[];
   api: string;
   env: Record<string, string>;
   close(): Promise<void>;
@@ -45,7 +47,7 @@ export async function startService(dialect: DialectName, env: Record<string, str
   if (config.jobs.inProcessWorkers) startWorker(services);
   const urls = Object.fromEntries(hosts.map((h) => [h.name, h.url])) as TestService['urls'];
   return {
-    dialect, services, urls, api: urls.api, env: fullEnv,
+    dialect, services, urls, hosts, api: urls.api, env: fullEnv,
     async close() {
       await Promise.all(hosts.map((h) => h.app.close()));
       await services.close();

@@ -5,15 +5,7 @@ import { refusals } from '../../kernel/refusal.js';
 import type { Caller } from '../host.js';
 import { accountDocument, cancelPlan, signup, usageDocument } from '../../app/accounts.js';
 import { answer } from '../answer.js';
-
-const signupBody = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: {
-    email: { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
-    label: { type: 'string', minLength: 1, maxLength: 200 },
-  },
-} as const;
+import * as schema from '../schemas/accounts.js';
 
 /** The caller of a keyed route; the edge has already authenticated it. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -22,14 +14,14 @@ export function callerOf(request: FastifyRequest): Caller {
 }
 
 export function accountRoutes(app: FastifyInstance, services: Services) {
-  app.post('/signup', { config: { auth: 'none' }, schema: { body: signupBody } }, async (request, reply) => {
+  app.post('/signup', { ...schema.signup, config: { auth: 'none' } }, async (request, reply) => {
     const body = (request.body ?? {}) as { email?: string; label?: string };
     return reply.code(201).send(answer(await signup(services, body)));
   });
 
-  app.get('/account', async (request) => answer(await accountDocument(services, callerOf(request).accountId)));
+  app.get('/account', schema.readAccount, async (request) => answer(await accountDocument(services, callerOf(request).accountId)));
 
-  app.get('/usage', async (request) => answer(await usageDocument(services, callerOf(request).accountId)));
+  app.get('/usage', schema.readUsage, async (request) => answer(await usageDocument(services, callerOf(request).accountId)));
 
-  app.delete('/subscription', async (request) => answer(await cancelPlan(services, callerOf(request).accountId)));
+  app.delete('/subscription', schema.cancelSubscription, async (request) => answer(await cancelPlan(services, callerOf(request).accountId)));
 }

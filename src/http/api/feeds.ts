@@ -1,23 +1,21 @@
 // GET /feeds, a snapshot's manifest, and the publisher's bytes with the pinned digest beside them.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../../services.js';
-import { refusals } from '../../kernel/refusal.js';
 import { feedList, snapshotData, snapshotManifest, snapshotPath, type SnapshotData } from '../../app/feeds.js';
 import { answer } from '../answer.js';
+import * as schema from '../schemas/feeds.js';
 
 export function feedRoutes(app: FastifyInstance, services: Services) {
-  app.get('/feeds', async () => answer(feedList(services)));
+  app.get('/feeds', schema.listFeeds, async () => answer(feedList(services)));
 
-  app.get('/feeds/:feed_id/versions/:version', async (request) => {
+  app.get('/feeds/:feed_id/versions/:version', schema.readManifest, async (request) => {
     const { feed_id, version } = request.params as { feed_id: string; version: string };
     return answer(snapshotManifest(services, { feedId: feed_id, version }));
   });
 
-  app.get('/feeds/:feed_id/versions/:version/data', async (request, reply) => {
+  app.get('/feeds/:feed_id/versions/:version/data', schema.readSnapshotData, async (request, reply) => {
     const { feed_id, version } = request.params as { feed_id: string; version: string };
-    const query = request.query as Record<string, string | undefined>;
-    const unknown = Object.keys(query).filter((k) => k !== 'file');
-    if (unknown.length > 0) throw refusals.invalidRequest(422, `Unknown query parameter ${unknown.join(', ')}; this route reads only file.`);
+    const query = request.query as { file?: string };
     const data = answer(await snapshotData(services, { feedId: feed_id, version, file: query.file, base: (s) => `${snapshotPath(s)}/data` }));
     return sendSnapshotData(reply, data);
   });

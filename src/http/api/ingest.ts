@@ -9,6 +9,7 @@ import { boundaryOf, parseMultipart, readBody } from '../multipart.js';
 import { callerOf } from './accounts.js';
 import { sendAccepted } from './jobs.js';
 import { answer } from '../answer.js';
+import * as schema from '../schemas/ingest.js';
 
 /** The file plus room for the form's framing and a currency part. */
 const INGEST_BODY_LIMIT = INGEST_FILE_LIMIT + 1024 * 1024;
@@ -26,7 +27,7 @@ export function ingestRoutes(app: FastifyInstance, services: Services) {
     scope.addContentTypeParser('*', (_request, _payload, done) => done(new ApiError(415, 'unsupported_media_type',
       `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`), undefined));
 
-    scope.post('/ingest', async (request, reply) => {
+    scope.post('/ingest', schema.ingest, async (request, reply) => {
       const boundary = boundaryOf(request.headers['content-type']);
       if (!Buffer.isBuffer(request.body) || boundary === undefined) {
         throw new ApiError(415, 'unsupported_media_type', `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`);

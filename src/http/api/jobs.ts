@@ -4,9 +4,10 @@ import type { Services } from '../../services.js';
 import { readJob, type QueuedJob } from '../../app/jobs.js';
 import { callerOf } from './accounts.js';
 import { answer } from '../answer.js';
+import * as schema from '../schemas/system.js';
 
 export function jobRoutes(app: FastifyInstance, services: Services) {
-  app.get('/jobs/:id', async (request) => {
+  app.get('/jobs/:id', schema.readJob, async (request) => {
     const { id } = request.params as { id: string };
     return answer(await readJob(services, { accountId: callerOf(request).accountId, id }));
   });

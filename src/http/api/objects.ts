@@ -2,20 +2,21 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { refusals } from '../../kernel/refusal.js';
 import { createObject, entityTag, locationsPage, patchObject, readObject } from '../../app/objects.js';
 import { requestPrice } from '../../app/price.js';
 import { callerOf } from './accounts.js';
 import { sendAccepted } from './jobs.js';
 import { answer } from '../answer.js';
+import { PAGE } from '../schemas/faults.js';
+import * as schema from '../schemas/objects.js';
 
 export function objectRoutes(app: FastifyInstance, services: Services) {
-  app.post('/objects', async (request, reply) => {
+  app.post('/objects', schema.createObject, async (request, reply) => {
     const { object, version } = answer(await createObject(services, { accountId: callerOf(request).accountId, body: request.body }));
     return reply.code(201).header('location', `/objects/${object.id as string}`).header('etag', entityTag(version)).send(object);
   });
 
-  app.get('/objects/:id', async (request, reply) => {
+  app.get('/objects/:id', schema.readObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     const stored = answer(await readObject(services, { accountId: callerOf(request).accountId, id }));
     const tag = entityTag(stored.version);
@@ -27,18 +28,18 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
       .send(Readable.from(stored.bytes(), { objectMode: false }));
   });
 
-  app.get('/objects/:id/locations', async (request) => {
+  app.get('/objects/:id/locations', schema.objectLocations, async (request) => {
     const { id } = request.params as { id: string };
-    const query = locationQuery(request.query);
+    const query = locationQuery(request.query as Record<string, string | undefined>);
     return answer(await locationsPage(services, { accountId: callerOf(request).accountId, id, ...query }));
   });
 
-  app.post('/objects/:id/price', async (request, reply) => {
+  app.post('/objects/:id/price', schema.priceObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     return sendAccepted(reply, answer(await requestPrice(services, { accountId: callerOf(request).accountId, objectId: id, body: request.body })));
   });
 
-  app.patch('/objects/:id', async (request, reply) => {
+  app.patch('/objects/:id', schema.patchObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
     const ifMatch = ifMatchTags(request.headers['if-match']);
@@ -46,9 +47,6 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     return reply.header('etag', entityTag(written.version)).send(written.object);
   });
 }
-
-/** Page size of GET /objects/{id}/locations (as the event catalog's). */
-export const LOCATION_PAGE = { default: 100, ceiling: 1000 } as const;
 
 /** The entity tags of If-Match ('*' included); weak tags never match a strong comparison. */
 function ifMatchTags(header: string | string[] | undefined): string[] | undefined {
@@ -64,25 +62,11 @@ function ifNoneMatchHolds(header: string | string[] | undefined, tag: string): b
 
 interface LocationQuery { limit: number; offset: number; resume: string | undefined }
 
-function locationQuery(raw: unknown): LocationQuery {
-  const faults: string[] = [];
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
-    if (!['limit', 'offset', 'resume'].includes(key)) faults.push(`unknown parameter ${key} (read: limit, offset, resume)`);
-    else if (typeof value !== 'string') faults.push(`parameter ${key} is given more than once`);
-    else query[key] = value;
-  }
-  const integer = (key: string, fallback: number, min: number, max: number) => {
-    const text = query[key];
-    if (text === undefined) return fallback;
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-      faults.push(`${key} must be an integer from ${min} to ${max}, got "${text.slice(0, 40)}"`);
-      return fallback;
-    }
-    return Number(text);
+/** The page asked for (the event catalog's page sizes); the schema has checked each value's form. */
+function locationQuery(query: Record<string, string | undefined>): LocationQuery {
+  return {
+    limit: query.limit === undefined ? PAGE.default : Number(query.limit),
+    offset: query.offset === undefined ? 0 : Number(query.offset),
+    resume: query.resume,
   };
-  const limit = integer('limit', LOCATION_PAGE.default, 1, LOCATION_PAGE.ceiling);
-  const offset = integer('offset', 0, 0, Number.MAX_SAFE_INTEGER);
-  if (faults.length > 0) throw refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults);
-  return { limit, offset, resume: query.resume };
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { BEING_RETIRED, DISCOVERY_ROUTES, REGISTRY_ROUTES, VERB_ROUTES, routerPath, type Served } from './verbs.js';
+import { health } from '../schemas/system.js';
 import { ACCOUNT_SCHEMA_VERSION, ERROR_SCHEMA_VERSION, HEALTH_SCHEMA_VERSION, JOB_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 /** The health document, listing only what the host's router serves (SPEC Versioning 7). */
@@ -33,7 +34,7 @@ export function healthDocument(services: Services, serves: (route: Served) => bo
 export function systemRoutes(app: FastifyInstance, services: Services) {
   // Written once, on the first read: every route is registered by then, and none is added later.
   let body: string | undefined;
-  app.get('/health', { config: { auth: 'none' } }, async (_request, reply) => {
+  app.get('/health', { ...health, config: { auth: 'none' } }, async (_request, reply) => {
     body ??= canonicalJson(healthDocument(services, ({ method, path }) => app.hasRoute({ method, url: routerPath(path) })));
     return reply.type('application/json; charset=utf-8').send(body);
   });

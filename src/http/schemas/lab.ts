@@ -1,0 +1,52 @@
+// The model lab host: GET /models, POST /runs, GET /runs/{id}. The spec's members are the lab's;
+// what each model reads inside them is checked by its lane.
+import { LAB_MODELS } from '../../domain/lab/models.js';
+import { ID_PARAM, LINKS, OBJECT, STRING, operation, published, shape } from './operation.js';
+
+const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (result.metrics is lab-metrics/1).', {
+  schema_version: STRING,
+  id: STRING,
+  model: shape('The model run.', { id: STRING, version: STRING }),
+  spec: OBJECT,
+  status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
+  label: STRING,
+  links: LINKS,
+  result: shape('The run\'s result.', { metrics: published('lab-metrics.v1') }, []),
+  error: { $ref: '#/components/schemas/error.v0/properties/error' },
+}, ['schema_version', 'id', 'model', 'spec', 'status', 'links']);
+
+export const listModels = operation({
+  summary: 'Each lab model: version, pinned inputs, caps and spec',
+  errors: [],
+  responses: { 200: { description: 'The models.', schema: shape('The lab\'s models.', { schema_version: STRING, models: { type: 'array', items: OBJECT }, note: STRING }) } },
+});
+
+export const submitRun = operation({
+  summary: 'Run a lab model over points or a stored object (content-addressed; metered: one model run)',
+  description: 'The same normalised spec is the same run: a second submission reads it back. Points a model cannot reach come back counted as unmodeled, not refused.',
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['model'],
+    properties: {
+      model: { enum: LAB_MODELS.map((m) => m.id), description: 'The model (GET /models lists them).' },
+      samples: { description: 'Sample count, an integer (the lane says its range; default 0).' },
+      exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects.' },
+      terms: { description: 'Policy and reinsurance terms (from revision r3).' },
+      correlation: { description: 'Damage correlation (the lane says which values it reads).' },
+    },
+  },
+  refusal: { body: 'run spec' },
+  errors: ['invalid_request', 'not_found', 'account_cancelled'],
+  responses: {
+    200: { description: 'The run, already succeeded (the same spec ran before).', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
+    202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
+  },
+});
+
+export const readRun = operation({
+  summary: 'A lab run of the key\'s account',
+  params: ID_PARAM('run'),
+  errors: ['not_found'],
+  responses: { 200: { description: 'The run.', schema: RUN } },
+});

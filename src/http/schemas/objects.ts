@@ -1,0 +1,66 @@
+// Risk objects: create, read, read its locations a page at a time, PATCH, price.
+import { ACCEPTED, ID_PARAM, INTEGER, LINKS, STRING, operation, published, queryOf, shape, text } from './operation.js';
+
+const OBJECT_BODY = { 'application/json': { schema: published('risk-object.v0') } };
+const ETAG = { ETag: 'The object\'s version as a strong entity tag; send it in If-Match to PATCH only that version.' };
+
+export const createObject = operation({
+  summary: 'Store a complete canonical risk object (metered: one object unit)',
+  body: { type: 'object' },
+  requestBody: { required: true, description: 'A complete canonical risk object; server-set members (id, status, technical_premium) are the server\'s.', content: OBJECT_BODY },
+  refusal: { code: 'invalid_risk_object', body: 'risk object' },
+  errors: ['invalid_risk_object', 'account_cancelled'],
+  responses: { 201: { description: 'The stored object, a draft with a new id.', schema: published('risk-object.v0'), headers: { Location: 'The object: /objects/{id}.', ...ETAG } } },
+});
+
+export const readObject = operation({
+  summary: 'A risk object, as its stored canonical bytes',
+  params: ID_PARAM('object'),
+  errors: ['not_found'],
+  responses: {
+    200: { description: 'The object.', schema: published('risk-object.v0'), headers: ETAG },
+    304: { description: 'Not modified: If-None-Match names the current version.' },
+  },
+});
+
+export const objectLocations = operation({
+  summary: 'A page of an object\'s locations, in schedule order',
+  params: ID_PARAM('object'),
+  query: queryOf({
+    limit: text('page-limit', 'Page size: default 100, ceiling 1000.'),
+    offset: text('page-offset', 'Locations skipped.'),
+    resume: text(undefined, 'Where page.next starts in the stored object; written by the service, never needed.'),
+  }),
+  errors: ['invalid_request', 'not_found'],
+  responses: {
+    200: {
+      description: 'The page.',
+      schema: shape('A page of locations.', {
+        schema_version: STRING,
+        object_id: STRING,
+        locations: { type: 'array', items: { $ref: '#/components/schemas/risk-object.v0/$defs/location' } },
+        page: shape('Paging.', { limit: INTEGER, offset: INTEGER, next: { type: ['string', 'null'] } }),
+        links: LINKS,
+      }),
+    },
+  },
+});
+
+export const patchObject = operation({
+  summary: 'Write whole blocks of an object (compare-and-set with If-Match)',
+  description: 'Each block named replaces the block of that name whole. exposure, id, schema_version, status and provenance are read-only. A PATCH that moves a priced input returns the object to draft.',
+  params: ID_PARAM('object'),
+  requestBody: { required: true, description: 'Only the blocks being written.', content: { 'application/json': { schema: { type: 'object' } } } },
+  errors: ['invalid_request', 'not_found', 'precondition_failed', 'server_error'],
+  responses: { 200: { description: 'The object as written.', schema: published('risk-object.v0'), headers: ETAG } },
+});
+
+export const priceObject = operation({
+  summary: 'Price the object\'s own terms (a job)',
+  params: ID_PARAM('object'),
+  body: { type: ['object', 'null'], additionalProperties: false, properties: {}, description: 'Empty, or {}: the object\'s own terms are priced (vary them with PATCH or a structure).' },
+  refusal: { body: 'price request' },
+  errors: ['invalid_request', 'not_found', 'account_cancelled'],
+  jobErrors: ['unpriceable_object', 'object_changed', 'not_found'],
+  responses: ACCEPTED,
+});

@@ -1,0 +1,101 @@
+// One operation of a host: the schema Fastify checks the request against (path, query, body) and
+// what the API contract says about it (summary, success responses, the named error codes). The
+// responses are documentation only: answers are written by the canonical JSON serializer, never
+// by a response schema, so no byte of an answer depends on them.
+import type { FastifySchema, RouteShorthandOptions } from 'fastify';
+import { schemaRefusal, type SchemaRefusal } from './faults.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface SuccessResponse {
+  description: string;
+  /** The body's shape: a JSON Schema, or a reference made with `published`. */
+  schema?: JsonSchema;
+  /** The media type, when it is not application/json. */
+  type?: string;
+  /** Response headers this answer carries, with what each says. */
+  headers?: Record<string, string>;
+}
+
+export interface Operation {
+  summary: string;
+  description?: string;
+  /** Named error codes this operation answers on the request, beyond the edge's (SPEC: Errors, Codes). */
+  errors: readonly string[];
+  /** Codes a job this operation queues may fail with (SPEC: Request versus job). */
+  jobErrors?: readonly string[];
+  responses: Record<number, SuccessResponse>;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** A body Fastify does not read as JSON (multipart/form-data): an OpenAPI Request Body Object. */
+  requestBody?: JsonSchema;
+  /** The code and wording of a refusal by the schema, when not invalid_request. */
+  refusal?: SchemaRefusal;
+}
+
+/** Route options for an operation: its schema, and its refusal when the route names its own. */
+export function operation(op: Operation): RouteShorthandOptions {
+  const schema: FastifySchema & Record<string, unknown> = {
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.params ? { params: op.params } : {}),
+    ...(op.query ? { querystring: op.query } : {}),
+    ...(op.body ? { body: op.body } : {}),
+    'x-error-codes': op.errors,
+    ...(op.jobErrors ? { 'x-job-error-codes': op.jobErrors } : {}),
+    'x-responses': op.responses,
+    ...(op.requestBody ? { 'x-request-body': op.requestBody } : {}),
+  };
+  const refusal = op.refusal;
+  return refusal ? { schema, schemaErrorFormatter: (faults, part) => schemaRefusal(faults, part, refusal) } : { schema };
+}
+
+/** A reference to a published schema (schemas/, served at {docs_url}/schema/<name>.json). */
+export function published(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** A query string of text parameters; none is required unless named. */
+export function queryOf(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return { type: 'object', additionalProperties: false, properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** A query parameter in one of the text formats (faults.ts), described for the contract. */
+export function text(format: string | undefined, description: string): JsonSchema {
+  return { type: 'string', ...(format ? { format } : {}), description };
+}
+
+/** An object shape for the contract: its members, open to members added later. */
+export function shape(description: string, properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema {
+  return { type: 'object', description, properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+export const STRING = { type: 'string' } as const;
+export const INTEGER = { type: 'integer' } as const;
+export const NUMBER = { type: 'number' } as const;
+export const OBJECT = { type: 'object' } as const;
+export const LINKS = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+/** The job every verb answers 202 with (GET /jobs/{id} reads it). */
+export const JOB = shape('A job: queued, running, succeeded (with result) or failed (with error).', {
+  schema_version: STRING,
+  id: { type: 'string', format: 'uuid' },
+  verb: STRING,
+  status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
+  created_at: { type: 'string', format: 'date-time' },
+  updated_at: { type: 'string', format: 'date-time' },
+  attempts: INTEGER,
+  started_at: { type: ['string', 'null'], format: 'date-time' },
+  finished_at: { type: ['string', 'null'], format: 'date-time' },
+  subject: OBJECT,
+  result: { description: 'The verb\'s result, once succeeded.' },
+  error: { $ref: '#/components/schemas/error.v0/properties/error', description: 'The refusal (status, code, message, details), once failed.' },
+  links: LINKS,
+}, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']);
+
+/** 202 with the job and its Location. */
+export const ACCEPTED = { 202: { description: 'Accepted: the job, queued. Location names it; poll it until it succeeds or fails.', schema: JOB, headers: { Location: 'The job: /jobs/{id}.' } } };
+
+export const ID_PARAM = (what: string): JsonSchema => ({ type: 'object', properties: { id: { type: 'string', description: `The ${what}'s id.` } }, required: ['id'] });
+export const BOOLEAN = { type: 'boolean' } as const;

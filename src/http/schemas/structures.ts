@@ -1,0 +1,67 @@
+// Structures cut from objects, their backtests and the stored artifacts.
+import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, operation, shape } from './operation.js';
+
+const STRUCTURE = shape('A structure: the object\'s terms with trigger, financial_structure or period varied.', {
+  id: STRING,
+  schema_version: STRING,
+  object_id: STRING,
+  trigger: OBJECT,
+  financial_structure: OBJECT,
+  period: OBJECT,
+  varied: { type: 'array', items: STRING },
+  created_at: { type: 'string', format: 'date-time' },
+  links: LINKS,
+}, ['id', 'schema_version', 'object_id', 'varied', 'created_at', 'links']);
+
+export const cutStructure = operation({
+  summary: 'Cut a structure from an object, varying its trigger, financial structure or period',
+  params: ID_PARAM('object'),
+  body: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    description: 'The blocks to vary; no body takes the object\'s own terms.',
+    properties: {
+      trigger: { type: 'object', description: 'Replaces the object\'s trigger.' },
+      financial_structure: { type: 'object', description: 'Replaces the object\'s financial structure.' },
+      period: { type: 'object', description: 'Replaces the object\'s period.' },
+    },
+  },
+  refusal: { code: 'invalid_structure', body: 'structure request' },
+  errors: ['invalid_structure', 'not_found'],
+  responses: { 201: { description: 'The structure.', schema: STRUCTURE, headers: { Location: 'The structure: /structures/{id}.' } } },
+});
+
+export const readStructure = operation({
+  summary: 'A structure',
+  params: ID_PARAM('structure'),
+  errors: ['not_found'],
+  responses: { 200: { description: 'The structure.', schema: STRUCTURE } },
+});
+
+export const backtestStructure = operation({
+  summary: 'Replay a structure against the pinned record (a job)',
+  params: ID_PARAM('structure'),
+  body: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    description: 'Nothing, or {"window": {"from_year", "to_year"}}; a window outside the period of record fails the job, never clipped.',
+    properties: {
+      window: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { from_year: { type: 'integer', description: 'First year replayed.' }, to_year: { type: 'integer', description: 'Last year replayed.' } },
+      },
+    },
+  },
+  refusal: { body: 'backtest request' },
+  errors: ['invalid_request', 'not_found'],
+  jobErrors: ['unbacktestable_structure', 'not_found'],
+  responses: ACCEPTED,
+});
+
+export const readBacktest = operation({
+  summary: 'A backtest artifact, byte for byte as stored',
+  params: ID_PARAM('backtest'),
+  errors: ['not_found'],
+  responses: { 200: { description: 'The artifact: year-by-year payouts of the structure over the pinned snapshot, with the feed triple and engine named.', schema: OBJECT } },
+});
