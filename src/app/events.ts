@@ -10,9 +10,11 @@ import type { CatalogPeril, EventCatalog, QuakeEvent, ReportEvent } from '../dom
 import type { Snapshot } from '../feeds/store.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
+import { instant } from '../kernel/dates.js';
 import { EVENT_CATALOGUE_SCHEMA, EVENT_FOOTPRINT_SCHEMA, EVENTS_SCHEMA_VERSION } from '../kernel/versions.js';
 import { snapshotPath } from './feeds.js';
 import type { AppDeps } from './deps.js';
+import { PAGE } from './paging.js';
 
 export const DEFAULT_FOOTPRINT_WINDOW = 'P7D';
 
@@ -119,6 +121,43 @@ export interface EventSelection {
   toMs: number | undefined;
   limit: number;
   offset: number;
+}
+
+const BOX_KEYS = ['min_lat', 'max_lat', 'min_lon', 'max_lon'] as const;
+
+/**
+ * The selection a catalog query asks for. Each value's form (a decimal, an instant, a page size) is
+ * the caller's to check first (the HTTP route's schema does); what is checked here is what only the
+ * parameters together say: which filters fit the peril, a whole box, a version with something to pin.
+ */
+export function eventSelection(peril: CatalogPeril, query: EventQuery): Result<EventSelection> {
+  const faults: string[] = [];
+  const decimal = (key: string) => (query[key] === undefined ? undefined : Number(query[key]));
+  const isQuake = peril === 'earthquake';
+  if (isQuake && query.min_value !== undefined) faults.push('min_value applies to report extracts only; an earthquake catalog takes min_magnitude');
+  if (!isQuake && query.min_magnitude !== undefined) faults.push('min_magnitude applies to earthquake catalogs only; report extracts take min_value in their own unit');
+  if (!isQuake && query.max_depth_km !== undefined) faults.push('max_depth_km applies to earthquake catalogs only');
+  const given = BOX_KEYS.filter((k) => query[k] !== undefined);
+  if (given.length > 0 && given.length < 4) faults.push(`a box needs all four of min_lat, max_lat, min_lon, max_lon (given: ${given.join(', ')})`);
+  let box: Box | undefined;
+  if (given.length === 4) {
+    const [minLat, maxLat, minLon, maxLon] = BOX_KEYS.map((k) => decimal(k)!);
+    box = { min_latitude: minLat!, max_latitude: maxLat!, min_longitude: minLon!, max_longitude: maxLon! };
+    if (minLat! > maxLat! || minLon! > maxLon!) faults.push('the box needs min_lat <= max_lat and min_lon <= max_lon');
+    if (minLat! < -90 || maxLat! > 90 || minLon! < -180 || maxLon! > 180) faults.push('the box lies outside latitude -90..90 or longitude -180..180');
+  }
+  if (query.version !== undefined && query.feed === undefined && box === undefined) faults.push('version pins the vintage of a named feed (feed=) or of the catalog a box resolves to');
+  if (faults.length > 0) return refused(refusals.invalidRequest(422, `The query is not acceptable: ${faults.join('; ')}.`, faults));
+  return ok({
+    peril, query, box,
+    minMagnitude: decimal('min_magnitude'),
+    maxDepthKm: decimal('max_depth_km'),
+    minValue: decimal('min_value'),
+    fromMs: query.from === undefined ? undefined : instant(query.from),
+    toMs: query.to === undefined ? undefined : instant(query.to),
+    limit: query.limit === undefined ? PAGE.default : Number(query.limit),
+    offset: query.offset === undefined ? 0 : Number(query.offset),
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { requestPrice } from '../../app/price.js';
 import { callerOf } from './accounts.js';
 import { sendAccepted } from './jobs.js';
 import { answer } from '../answer.js';
-import { PAGE } from '../schemas/faults.js';
+import { PAGE } from '../../app/paging.js';
 import * as schema from '../schemas/objects.js';
 
 export function objectRoutes(app: FastifyInstance, services: Services) {

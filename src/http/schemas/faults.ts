@@ -5,6 +5,7 @@ import type { FastifySchemaValidationError } from 'fastify';
 import type { Ajv } from 'ajv';
 import { ApiError } from '../../kernel/refusal.js';
 import { instant, parseIsoDuration } from '../../kernel/dates.js';
+import { PAGE } from '../../app/paging.js';
 
 /**
  * Query values stay strings (no type coercion: "" and "10abc" are not numbers, a repeated
@@ -35,9 +36,6 @@ function decimalWithin(limit: number): TextFormat {
     fault: (name) => `${name} must be a decimal number from -${limit} to ${limit}`,
   };
 }
-
-/** Page size and offset of every paged listing (event catalog, an object's locations). */
-export const PAGE = { default: 100, ceiling: 1000 } as const;
 
 export const TEXT_FORMATS = {
   decimal: {
