@@ -35,12 +35,14 @@ import { gateCrossings, type GateUnit } from '../backtest/track-gate.js';
 import type { Box } from '../geo.js';
 import {
   annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, MC_TIE_BREAK, type GutenbergRichterFit,
-} from '../hazard/gutenberg-richter.js';
+} from '../stats/gutenberg-richter.js';
 import {
-  andersonDarling, expectedPayout, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, gevSurvival, logGamma,
+  andersonDarling, expectedPayout, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, gevSurvival,
   probabilityPlotCorrelation, selectExtremeValueFit, type GevParameters,
-} from '../hazard/extreme-value.js';
-import { seededRandom, type SeededRandom } from '../random.js';
+} from '../stats/extreme-value.js';
+import { seededRandom, type SeededRandom } from '../stats/random.js';
+import { regularizedGammaQ } from '../stats/special-functions.js';
+import { compoundPoissonAnnual, poissonDraw, type AnnualMoments, type PayoutMass } from '../stats/compound-poisson.js';
 
 // ---------------------------------------------------------------------------------------------
 // When the sample supports a fit (below these the view is unavailable and the price is the burn)
@@ -65,7 +67,7 @@ export const FITTED_VIEW_RULE =
 export interface FittedViewParameters {
   /** Simulated years, when the annual payout distribution is simulated. */
   readonly simulation_years: number;
-  /** Seed of the simulation's xoshiro128** generator (src/domain/random.ts). */
+  /** Seed of the simulation's xoshiro128** generator (src/domain/stats/random.ts). */
   readonly simulation_seed: number;
   /** Parametric-bootstrap replicates for the extreme-value fit's standard errors. */
   readonly bootstrap_replicates: number;
@@ -201,41 +203,6 @@ export function coveredYears(artifact: BacktestArtifact): { year: YearOut; expos
 // ---------------------------------------------------------------------------------------------
 // Statistics helpers
 
-/** Regularized upper incomplete gamma Q(a, x) (series below a + 1, Lentz continued fraction above). */
-export function regularizedGammaQ(a: number, x: number): number {
-  if (!(a > 0) || !(x >= 0)) throw new RangeError(`Q(a, x) needs a > 0 and x >= 0, got ${a}, ${x}`);
-  if (x === 0) return 1;
-  const lnPrefix = -x + a * Math.log(x) - logGamma(a);
-  if (x < a + 1) {
-    let term = 1 / a;
-    let sum = term;
-    for (let n = 1; n < 10_000; n++) {
-      term *= x / (a + n);
-      sum += term;
-      if (Math.abs(term) < Math.abs(sum) * 1e-16) break;
-    }
-    return Math.max(0, 1 - sum * Math.exp(lnPrefix));
-  }
-  const tiny = 1e-300;
-  let b = x + 1 - a;
-  let c = 1 / tiny;
-  let d = 1 / b;
-  let h = d;
-  for (let i = 1; i < 10_000; i++) {
-    const an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  return Math.exp(lnPrefix) * h;
-}
-
 /**
  * Poisson dispersion test of annual counts: D = s²/x̄ (n − 1 denominator), χ² = Σ(c − x̄)²/x̄ on
  * n − 1 degrees of freedom, upper-tail p-value. D near 1 fits a Poisson count; D > 1 is clustering.
@@ -267,88 +234,7 @@ function sampleSd(xs: readonly number[]): number | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compound Poisson annual payouts
-
-export interface PayoutMass {
-  /** Occurrence payout in money (it is put on the cent lattice). */
-  readonly amount: number;
-  readonly probability: number;
-}
-
-export interface AnnualMoments {
-  readonly mean: number;
-  readonly standard_deviation: number;
-}
-
-/** States beyond which the exact convolution gives way to simulation. */
-export const MAX_LATTICE_STATES = 20_000;
-
-/**
- * Exact annual payout of a compound Poisson sum with a discrete occurrence payout: N ~ Poisson(rate),
- * gross = Σ payouts (in cents), annual = min(cap, max(0, gross − attachment)). The running gross is
- * held as min(gross, attachment + cap) (nothing above that changes the annual payout), so the
- * states stay few. The Poisson series is followed until its remaining mass is below 1e−15. Null
- * when the states would exceed MAX_LATTICE_STATES.
- */
-export function compoundPoissonAnnual(rate: number, payouts: readonly PayoutMass[], attachment: number, cap: number): AnnualMoments | null {
-  if (!(rate >= 0) || !Number.isFinite(rate)) throw new RangeError(`rate must be finite and >= 0, got ${rate}`);
-  if (rate > 700) return null; // e^(−rate) underflows: simulate instead
-  const ceiling = Math.round((attachment + cap) * 100);
-  const severity = new Map<number, number>();
-  for (const p of payouts) {
-    if (!(p.probability > 0)) continue;
-    const cents = Math.min(ceiling, Math.round(p.amount * 100));
-    severity.set(cents, (severity.get(cents) ?? 0) + p.probability);
-  }
-  const sev = [...severity].sort((a, b) => a[0] - b[0]);
-  let state = new Map<number, number>([[0, 1]]);
-  const annual = new Map<number, number>();
-  const add = (m: Map<number, number>, k: number, p: number) => m.set(k, (m.get(k) ?? 0) + p);
-  let pmf = Math.exp(-rate);
-  let cumulative = 0;
-  const maxN = Math.ceil(rate + 40 * Math.sqrt(rate) + 60);
-  for (let n = 0; n <= maxN; n++) {
-    if (n > 0) pmf *= rate / n;
-    if (n > 0 && pmf === 0 && cumulative > 0.5) break;
-    for (const [k, p] of state) add(annual, k, pmf * p);
-    cumulative += pmf;
-    if (1 - cumulative < 1e-15 && n >= rate) break;
-    const next = new Map<number, number>();
-    for (const [k, p] of state) for (const [c, q] of sev) add(next, Math.min(ceiling, k + c), p * q);
-    if (next.size > MAX_LATTICE_STATES) return null;
-    state = next;
-  }
-  const att = Math.round(attachment * 100);
-  const capCents = Math.round(cap * 100);
-  let mean = 0;
-  let second = 0;
-  let mass = 0;
-  for (const [k, p] of annual) {
-    const v = Math.min(capCents, Math.max(0, k - att)) / 100;
-    mean += p * v;
-    second += p * v * v;
-    mass += p;
-  }
-  mean /= mass;
-  second /= mass;
-  return { mean, standard_deviation: Math.sqrt(Math.max(0, second - mean * mean)) };
-}
-
-/** One Poisson draw by inversion (rates above 500 are split into independent parts). */
-export function poissonDraw(rng: SeededRandom, rate: number): number {
-  if (rate > 500) return poissonDraw(rng, rate / 2) + poissonDraw(rng, rate / 2);
-  const u = rng.uniform();
-  let n = 0;
-  let p = Math.exp(-rate);
-  let cdf = p;
-  while (u > cdf && n < 100_000) {
-    n++;
-    p *= rate / n;
-    cdf += p;
-    if (p === 0 && n > rate) break;
-  }
-  return n;
-}
+// Simulated annual payouts
 
 export interface SimulationInput {
   readonly rate: number;

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
 import { validateStructure, type FeedFacts, type Structure } from '../../../src/domain/backtest/structure.js';
 import type { QuakeEvent, ReportEvent } from '../../../src/domain/hazard/records.js';
-import { seededRandom, type SeededRandom } from '../../../src/domain/random.js';
-import {
-  compoundPoissonAnnual, fittedView, regularizedGammaQ, simulateAnnualPayouts, type FittedView,
-} from '../../../src/domain/pricing/fitted-view.js';
+import { seededRandom, type SeededRandom } from '../../../src/domain/stats/random.js';
+import { fittedView, simulateAnnualPayouts, type FittedView } from '../../../src/domain/pricing/fitted-view.js';
+import { compoundPoissonAnnual } from '../../../src/domain/stats/compound-poisson.js';
+import { regularizedGammaQ } from '../../../src/domain/stats/special-functions.js';
 import { PRICING_DEFAULTS } from '../../../src/domain/pricing/technical-price.js';
 
 const DAY = 86_400_000;
