@@ -18,7 +18,7 @@ export interface PriceTaskInput { objectId: string; terms: StructureTerms; windo
 /** Runs in a compute thread: the price document as canonical JSON. */
 export async function priceTask(input: PriceTaskInput, store: FeedStore | undefined): Promise<string> {
   const run = await replay(store, input.terms, input.window, 'price');
-  const priced = unwrap(technicalPrice({ structure: input.terms, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) }));
+  const priced = unwrap(technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) }));
   // The same object, terms and snapshot give the same id and the same bytes.
   const id = `pr_${contentAddress({ object_id: input.objectId, inputs: priced.inputs, model: priced.model }).slice(0, 32)}`;
   return canonicalJson({ ...priced, id, object_id: input.objectId, backtest: { id: run.artifact.id, links: run.artifact.links } });

@@ -21,7 +21,7 @@ import { seriesConversion, seriesDayIndex, termIndex, type TermIndex } from './i
 import { annualPayout, occurrencePayout, roundMoney, triggerLevel } from './payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
 import {
-  classOf, faultAnswer, FAULT_CATALOGUE, recordYears, seriesElement, validateStructure,
+  classOf, faultAnswer, FAULT_CATALOGUE, recordYears, seriesElement,
   type BacktestWindow, type FeedClass, type FeedFacts, type Structure, type StructureFault, type UnitName,
 } from './structure.js';
 import { describeTermRule, termWindow, termYearOf, type TermWindow } from './term.js';
@@ -190,15 +190,18 @@ function rateOnLine(payout: number | null, limit: number): number | null {
 }
 
 /**
- * Replays structure terms over a pinned snapshot. `feed` names the exact bytes read; `data` is what
- * the feed readers parsed from them; `window` is the request's {from_year, to_year} (optional).
+ * Replays a structure over a pinned snapshot. `structure` is the terms read once and checked
+ * against this feed and window (validateStructure, or checkStructure after reading the shape);
+ * `feed` names the exact bytes read; `data` is what the feed readers parsed from them; `window` is
+ * the request's {from_year, to_year} (optional). Refuses only what the records themselves show (a
+ * unit the series cannot be read in, a window without a recorded year).
  */
-export function runBacktest(terms: unknown, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
-  const validation = validateStructure(terms, { feed: { feed_id: feed.feed_id, version: feed.version, manifest: feed.manifest, ...(feed.class && { class: feed.class }) }, window: window ?? null });
-  if (!validation.ok || !validation.structure) {
-    return refused(faultAnswer(validation, 'backtest')!);
+export function runBacktest(structure: Structure, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
+  const s = structure;
+  const source = s.data_sources[0]!;
+  if (source.feed_id !== feed.feed_id || source.version !== feed.version) {
+    throw new Error(`the structure reads ${source.feed_id}/${source.version} but the replay was handed ${feed.feed_id}/${feed.version}`);
   }
-  const s = validation.structure;
   const expected = s.design === 'cat_in_a_box' ? ['quakes', 'reports'] : s.design === 'track_gate' ? ['tracks'] : ['series'];
   if (!expected.includes(data.kind)) throw new Error(`a ${s.design} backtest reads ${expected.join(' or ')} data, got ${data.kind}`);
 

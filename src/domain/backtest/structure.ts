@@ -1069,17 +1069,23 @@ function checkData(f: Faults, s: Structure, context: ValidationContext): void {
 export function validateStructure(terms: unknown, context: ValidationContext = {}): StructureValidation {
   const shape = new Faults();
   const structure = readShape(shape, terms);
+  if (structure && shape.count === 0) return checkStructure(structure, context);
+  const request = new Faults();
+  checkWindow(request, context.window);
+  return { ok: shape.count === 0 && request.count === 0, structure: null, shape_faults: shape.list, data_faults: [], request_faults: request.list };
+}
+
+/**
+ * Checks a structure already read from its terms (validateStructure(...).structure) against the
+ * window and the pinned feed, without reading the terms again: a job reads the terms once, finds
+ * the feed they name, then checks them against it.
+ */
+export function checkStructure(structure: Structure, context: ValidationContext): StructureValidation {
   const request = new Faults();
   checkWindow(request, context.window);
   const data = new Faults();
-  if (structure && shape.count === 0 && request.count === 0) checkData(data, structure, context);
-  return {
-    ok: shape.count === 0 && data.count === 0 && request.count === 0,
-    structure: shape.count === 0 ? structure : null,
-    shape_faults: shape.list,
-    data_faults: data.list,
-    request_faults: request.list,
-  };
+  if (request.count === 0) checkData(data, structure, context);
+  return { ok: data.count === 0 && request.count === 0, structure, shape_faults: [], data_faults: data.list, request_faults: request.list };
 }
 
 /** A refusal of terms: every fault named, one detail each. */

@@ -3,7 +3,8 @@
 // distribution functions, own convolution), never against the module's helpers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
+import type { BacktestArtifact, BacktestData, FeedRead } from '../../../src/domain/backtest/artifact.js';
+import { replayTerms } from '../backtest/support.js';
 import { validateStructure, type FeedFacts, type Structure } from '../../../src/domain/backtest/structure.js';
 import type { QuakeEvent, ReportEvent } from '../../../src/domain/hazard/records.js';
 import { seededRandom, type SeededRandom } from '../../../src/domain/stats/random.js';
@@ -43,7 +44,7 @@ function feed(feed_id: string, manifest: FeedFacts): FeedRead {
 function replay(terms: unknown, data: BacktestData, f: FeedRead): { s: Structure; artifact: BacktestArtifact } {
   const v = validateStructure(terms);
   assert.ok(v.structure, JSON.stringify(v.shape_faults));
-  const replayed = runBacktest(terms, data, f);
+  const replayed = replayTerms(terms, data, f);
   assert.ok(replayed.ok, JSON.stringify((replayed as { refusal?: unknown }).refusal));
   return { s: v.structure, artifact: replayed.value };
 }
