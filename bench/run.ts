@@ -170,7 +170,7 @@ async function backtestsBench() {
   const { FeedStore } = await import('../src/feeds/store.js');
   const { eventCatalog, dailySeries, trackArchive } = await import('../src/feeds/readers.js');
   const { runBacktest, backtestData } = await import('../src/domain/backtest/artifact.js');
-  const { validateStructure } = await import('../src/domain/backtest/structure.js');
+  const { validateStructure } = await import('../src/domain/triggers/index.js');
   const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
   const store = await FeedStore.open(process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds');
   for (const [peril, terms] of Object.entries(ACCEPTANCE_BODIES)) {

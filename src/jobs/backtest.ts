@@ -3,7 +3,7 @@
 // The replay runs in a compute thread, so a burst of backtests never stalls the API.
 import type { Services } from '../services.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
-import { checkStructure, dataRequest, faultAnswer, seriesElement, validateStructure, type StructureTerms, type StructureValidation } from '../domain/backtest/structure.js';
+import { checkStructure, dataRequest, faultAnswer, seriesElement, validateStructure, type StructureTerms, type StructureValidation } from '../domain/triggers/index.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';

@@ -16,22 +16,22 @@
 
 import { REPORT_UNITS, type QuakeEvent, type ReportEvent, type DailySeries, type Storm, type TrackArchive, type EventCatalog } from '../hazard/records.js';
 import type { Box } from '../geo.js';
-import { boxOccurrences, selectQuakes, selectReports, type Selection } from './cat-in-a-box.js';
-import { seriesConversion, seriesDayIndex, termIndex, type TermIndex } from './index-series.js';
-import { annualPayout, occurrencePayout, roundMoney, triggerLevel } from './payout.js';
+import { boxOccurrences, selectQuakes, selectReports, type Selection } from '../triggers/cat-in-a-box.js';
+import { seriesConversion, seriesDayIndex, termIndex, type TermIndex } from '../triggers/index-series.js';
+import { annualPayout, occurrencePayout, roundMoney, triggerLevel } from '../triggers/payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
 import {
   classOf, faultAnswer, FAULT_CATALOGUE, recordYears, seriesElement,
   type BacktestWindow, type FeedClass, type FeedFacts, type Structure, type StructureFault, type UnitName,
-} from './structure.js';
-import { describeTermRule, termWindow, termYearOf, type TermWindow } from './term.js';
+} from '../triggers/index.js';
+import { describeTermRule, termWindow, termYearOf, type TermWindow } from '../triggers/term.js';
 import { DAY_MS, dayEpoch } from '../../kernel/dates.js';
 
 /** The term-year a day (YYYY-MM-DD) belongs to, or null outside every term. */
 function termYearOfDay(rule: Parameters<typeof termYearOf>[0], date: string): number | null {
   return termYearOf(rule, dayEpoch(date));
 }
-import { gateCrossings, type GateUnit } from './track-gate.js';
+import { gateCrossings, type GateUnit } from '../triggers/track-gate.js';
 import {
   excludedObservations, isPartialYear, PARTIAL_YEAR_MAX_MISSING_SHARE, PARTIAL_YEAR_RULE, PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT,
   siObservation, type SiObservation,

@@ -27,11 +27,11 @@
 // over Gutenberg–Richter magnitudes) is simulated, with the stated number of years and seed.
 
 import type { BacktestArtifact, BacktestData, YearOut } from '../backtest/artifact.js';
-import { boxOccurrences, selectQuakes, selectReports } from '../backtest/cat-in-a-box.js';
-import { payoutFraction, roundMoney, triggerLevel } from '../backtest/payout.js';
-import { classifyFeed, type FeedClass, type FeedFacts, type Structure } from '../backtest/structure.js';
-import { termYearOf } from '../backtest/term.js';
-import { gateCrossings, type GateUnit } from '../backtest/track-gate.js';
+import { boxOccurrences, selectQuakes, selectReports } from '../triggers/cat-in-a-box.js';
+import { payoutFraction, roundMoney, triggerLevel } from '../triggers/payout.js';
+import { classifyFeed, type FeedClass, type FeedFacts, type Structure } from '../triggers/index.js';
+import { termYearOf } from '../triggers/term.js';
+import { gateCrossings, type GateUnit } from '../triggers/track-gate.js';
 import type { Box } from '../geo.js';
 import {
   annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, MC_TIE_BREAK, type GutenbergRichterFit,

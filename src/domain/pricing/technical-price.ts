@@ -18,8 +18,8 @@
 // - a premium whose rate on line would reach 1 (the premium at least the limit it buys).
 
 import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
-import { roundMoney } from '../backtest/payout.js';
-import { faultAnswer, type FeedClass, type FeedFacts, type StructureValidation } from '../backtest/structure.js';
+import { roundMoney } from '../triggers/payout.js';
+import { faultAnswer, type FeedClass, type FeedFacts, type StructureValidation } from '../triggers/index.js';
 import { refusal } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
 import { FITTED_VIEW_RULE, fittedView, publish, type FittedView } from './fitted-view.js';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BacktestArtifact, BacktestData, FeedRead } from '../../../src/domain/backtest/artifact.js';
 import { replayTerms } from '../backtest/support.js';
-import { validateStructure, type FeedFacts, type Structure } from '../../../src/domain/backtest/structure.js';
+import { validateStructure, type FeedFacts, type Structure } from '../../../src/domain/triggers/index.js';
 import type { QuakeEvent, ReportEvent } from '../../../src/domain/hazard/records.js';
 import { seededRandom, type SeededRandom } from '../../../src/domain/stats/random.js';
 import { fittedView, simulateAnnualPayouts, type FittedView } from '../../../src/domain/pricing/fitted-view.js';

@@ -5,13 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   checkStructure, faultAnswer, validateStructure, type FeedContext, type ValidationContext,
-} from '../../../src/domain/backtest/structure.js';
+} from '../../../src/domain/triggers/index.js';
 import { runBacktest } from '../../../src/domain/backtest/artifact.js';
 import { technicalPrice } from '../../../src/domain/pricing/technical-price.js';
 import { ACCEPTANCE_BODIES } from '../../support/acceptance.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
 import { latestVersion, manifestOf } from '../../support/feeds.js';
-import { load, replayTerms } from './support.js';
+import { load, replayTerms } from '../backtest/support.js';
 
 type Json = Record<string, any>;
 const feed = (feedId: string): FeedContext => ({ feed_id: feedId, version: latestVersion(feedId), manifest: manifestOf(feedId), class: feedClass(manifestOf(feedId)) });

@@ -10,7 +10,7 @@ import { dayEpoch, isoDay, DAY_MS } from '../../kernel/dates.js';
 import { nativeUnit as nativeUnitOf, statedUnit } from '../../kernel/units.js';
 import type { DailySeries } from '../hazard/records.js';
 import { roundIndex } from './payout.js';
-import type { SeriesAggregation, UnitName } from './structure.js';
+import type { SeriesAggregation, UnitName } from './index.js';
 import type { TermWindow } from './term.js';
 
 export interface UnitConversion {

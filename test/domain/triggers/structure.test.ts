@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   dataRequest, FAULT_CATALOGUE, faultAnswer, validateStructure, type FeedContext, type StructureValidation,
-} from '../../../src/domain/backtest/structure.js';
+} from '../../../src/domain/triggers/index.js';
 import { latestVersion, manifestOf } from '../../support/feeds.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
-import { ACCEPTANCE } from './acceptance.js';
+import { ACCEPTANCE } from '../backtest/acceptance.js';
 
 const feed = (feedId: string): FeedContext => ({ feed_id: feedId, version: latestVersion(feedId), manifest: manifestOf(feedId), class: feedClass(manifestOf(feedId)) });
 
