@@ -3,7 +3,9 @@
 // The replay runs in a compute thread, so a burst of backtests never stalls the API.
 import type { Services } from '../services.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
-import { checkStructure, dataRequest, faultAnswer, seriesElement, validateStructure, type StructureTerms, type StructureValidation } from '../domain/triggers/index.js';
+import { faultAnswer, type StructureValidation } from '../domain/triggers/faults.js';
+import { checkStructure, dataRequest, seriesElement, validateStructure } from '../domain/triggers/index.js';
+import type { StructureTerms } from '../domain/triggers/terms.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';

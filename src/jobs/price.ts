@@ -3,7 +3,7 @@
 import type { Services } from '../services.js';
 import { technicalPrice, type PriceDocument } from '../domain/pricing/technical-price.js';
 import { unwrap } from '../kernel/result.js';
-import type { StructureTerms } from '../domain/triggers/index.js';
+import type { StructureTerms } from '../domain/triggers/terms.js';
 import { applyPrice, priceRecorded, samePricedInputs } from '../domain/risk-object/price.js';
 import { PRICED_INPUTS } from '../domain/risk-object/patch.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';

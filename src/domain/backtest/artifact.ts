@@ -20,10 +20,12 @@ import { boxOccurrences, selectQuakes, selectReports, type Selection } from '../
 import { seriesConversion, seriesDayIndex, termIndex, type TermIndex } from '../triggers/index-series.js';
 import { annualPayout, occurrencePayout, roundMoney, triggerLevel } from '../triggers/payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
-import {
-  classOf, faultAnswer, FAULT_CATALOGUE, recordYears, seriesElement,
-  type BacktestWindow, type FeedClass, type FeedFacts, type Structure, type StructureFault, type UnitName,
-} from '../triggers/index.js';
+import { faultAnswer, FAULT_CATALOGUE, type StructureFault } from '../triggers/faults.js';
+import { classOf, recordYears, type FeedClass, type FeedFacts } from '../triggers/feed.js';
+import { DESIGNS, seriesElement } from '../triggers/index.js';
+import type { BacktestWindow } from '../triggers/read.js';
+import type { Structure } from '../triggers/terms.js';
+import type { UnitName } from '../triggers/vocabulary.js';
 import { describeTermRule, termWindow, termYearOf, type TermWindow } from '../triggers/term.js';
 import { DAY_MS, dayEpoch } from '../../kernel/dates.js';
 
@@ -202,7 +204,7 @@ export function runBacktest(structure: Structure, data: BacktestData, feed: Feed
   if (source.feed_id !== feed.feed_id || source.version !== feed.version) {
     throw new Error(`the structure reads ${source.feed_id}/${source.version} but the replay was handed ${feed.feed_id}/${feed.version}`);
   }
-  const expected = s.design === 'cat_in_a_box' ? ['quakes', 'reports'] : s.design === 'track_gate' ? ['tracks'] : ['series'];
+  const expected = DESIGNS[s.design].data_kinds;
   if (!expected.includes(data.kind)) throw new Error(`a ${s.design} backtest reads ${expected.join(' or ')} data, got ${data.kind}`);
 
   const years = recordYears(feed.manifest)!;

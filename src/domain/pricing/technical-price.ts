@@ -19,10 +19,12 @@
 
 import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
 import { roundMoney } from '../triggers/payout.js';
-import { faultAnswer, type FeedClass, type FeedFacts, type StructureValidation } from '../triggers/index.js';
+import { faultAnswer, type StructureValidation } from '../triggers/faults.js';
+import type { FeedClass, FeedFacts } from '../triggers/feed.js';
+import { fittedView } from '../triggers/index.js';
 import { refusal } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
-import { FITTED_VIEW_RULE, fittedView, publish, type FittedView } from './fitted-view.js';
+import { FITTED_VIEW_RULE, publish, type FittedView } from './fitted-view.js';
 import { PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, type SiObservation } from '../quality.js';
 import { PRICING_MODEL } from '../../kernel/versions.js';
 

@@ -1,5 +1,7 @@
-// Cat-in-a-box occurrences: the catalog rows a box trigger reads, clustered with the occurrence
-// rule shared with footprints (src/domain/occurrence.ts), each occurrence dated by its first event.
+// Cat-in-a-box: a box in peril.region and a payout on the peak of each occurrence of catalog or
+// report rows in it. Its terms, its checks against the feed, its fitted views, and its occurrences:
+// the catalog rows a box trigger reads, clustered with the occurrence rule shared with footprints
+// (src/domain/occurrence.ts), each occurrence dated by its first event.
 //
 // Selection (every test inclusive):
 // - earthquake: type == earthquake, a magnitude, the epicentre in the box, depth at most
@@ -12,9 +14,24 @@
 // An occurrence belongs to the term (and year) in which its first event falls; its payout reads the
 // cluster's peak, members after the term's end included.
 
-import { boxContains, type Box } from '../geo.js';
+import { boxContains, boxWithin, type Box } from '../geo.js';
 import { clusterOccurrences, type CatalogRow, type Occurrence } from '../occurrence.js';
 import type { QuakeEvent, ReportEvent } from '../hazard/records.js';
+import {
+  annualTermsOut, coveredYears, empiricalView, eventAnnualPayout, FITTED_VIEW_MINIMUMS, ladderSteps, money, param, poissonDispersion,
+  publish, unavailable, type EmpiricalOccurrence, type EmpiricalOccurrences, type FittedView, type FittedViewInput, type Severity,
+} from '../pricing/fitted-view.js';
+import {
+  annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, MC_TIE_BREAK, type GutenbergRichterFit,
+} from '../stats/gutenberg-richter.js';
+import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
+import { classifyFeed, coverageBoxOf, regionBox } from './feed.js';
+import type { Faults } from './faults.js';
+import { triggerLevel } from './payout.js';
+import { readDuration, readPeakAggregation } from './read.js';
+import { termYearOf } from './term.js';
+import type { Structure } from './terms.js';
+import { BOX_FEED_KINDS, BOX_FEED_OF_PERIL, FEED_KIND_WORDS, REPORT_OF_VARIABLE, REPORT_UNIT } from './vocabulary.js';
 
 export interface BoxRow extends CatalogRow {
   readonly event_id: string;
@@ -103,3 +120,187 @@ export function selectReports(events: readonly ReportEvent[], terms: ReportSelec
 export function boxOccurrences(rows: readonly BoxRow[], windowMs: number): Occurrence<BoxRow>[] {
   return clusterOccurrences(rows, windowMs);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Terms and feed checks
+
+function checkFeed(f: Faults, s: Structure, at: FeedUnderCheck): boolean {
+  const { feed, cls } = at;
+  const kindWords = at.kind_words;
+  const v = s.measurement.variable;
+  const p = FEED_PATH;
+  const wanted = BOX_FEED_OF_PERIL[s.peril] ?? 'storm_report_set';
+  if (cls.kind !== wanted) {
+    const fault = (BOX_FEED_KINDS as readonly string[]).includes(cls.kind) ? 'feed_not_read_for_peril' : 'feed_kind_not_read';
+    f.add(fault, p, `${feed.feed_id} is ${kindWords}; a ${s.peril} cat-in-a-box trigger reads ${FEED_KIND_WORDS[wanted]}`);
+    return false;
+  }
+  if (cls.kind === 'storm_report_set') {
+    const want = REPORT_OF_VARIABLE[v];
+    if (cls.report === null) {
+      f.add('measurement_not_in_feed', p, `${feed.feed_id}: the report type (hail, wind, tornado) cannot be told from the feed id`);
+      return false;
+    }
+    if (want !== undefined && want !== cls.report) {
+      f.add('measurement_not_in_feed', 'trigger.measurement.variable', `${feed.feed_id} is a ${cls.report} report extract; it holds no ${v}`);
+      return false;
+    }
+    const own = REPORT_UNIT[cls.report];
+    if (s.measurement.unit !== null && s.measurement.unit !== own) {
+      f.add('unit_not_convertible', 'trigger.measurement.unit', `${feed.feed_id} reports in ${own}; a ladder is written in the report's own unit`);
+    }
+  } else if (cls.kind === 'fire_extract' && s.measurement.unit !== null && s.measurement.unit !== 'acres') {
+    f.add('unit_not_convertible', 'trigger.measurement.unit', `${feed.feed_id} maps burned area in acres; the ladder is written in acres`);
+  }
+  const coverage = coverageBoxOf(feed.manifest);
+  if (coverage && s.region && !boxWithin(regionBox(s.region), coverage)) {
+    f.add('region_outside_feed_coverage', 'peril.region',
+      `peril.region is not wholly inside ${feed.feed_id}'s box (${coverage.min_latitude} to ${coverage.max_latitude} N, ${coverage.min_longitude} to ${coverage.max_longitude} E): events outside the extract are not in it`);
+  }  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fitted views: Gutenberg–Richter over a quake catalog, a Poisson rate × empirical severity over
+// storm reports and mapped fires
+
+const LN10 = Math.LN10;
+
+
+const GR_DESCRIPTION =
+  'Gutenberg–Richter frequency–magnitude law fitted to the box\'s earthquake occurrences (DOMAIN.md "Fitted views"): ' +
+  'occurrences Poisson in time at λ(m) = (N(≥Mc)/T)·10^(−b(m − Mc)) a year; Aki (1965) maximum-likelihood b with Utsu\'s ' +
+  'binning correction at ΔM = 0.1; Mc = max(maximum curvature (Wiemer & Wyss 2000), the catalog\'s stated floor).';
+
+function quakeView(input: FittedViewInput): FittedView {
+  const { structure: s, artifact, data, manifest, parameters } = input;
+  if (data.kind !== 'quakes') throw new Error('a quake view reads quake data');
+  const covered = coveredYears(artifact);
+  const used = new Map(covered.map((c) => [c.year.year, c.exposure]));
+  const exposure = covered.reduce((a, c) => a + c.exposure, 0);
+  const sel = selectQuakes(data.events, { box: s.gate as Box, max_depth_km: s.measurement.max_depth_km, floor: -Infinity });
+  const occurrences = boxOccurrences(sel.rows, s.aggregation_window!.ms)
+    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), magnitude: o.peak.value, event_id: o.peak.event_id }))
+    .filter((o): o is { year: number; magnitude: number; event_id: string } => o.year !== null && used.has(o.year));
+  const floorRaw = (manifest?.raw?.magnitude_floor as { value?: unknown } | undefined)?.value;
+  const floor = typeof floorRaw === 'number' && Number.isFinite(floorRaw) ? floorRaw : null;
+  const u = triggerLevel(s.payout);
+  const sample = {
+    earthquakes_selected: sel.rows.length,
+    excluded: sel.excluded,
+    occurrences_in_covered_terms: occurrences.length,
+    years_used: covered.length,
+    exposure_years: publish(exposure),
+    exposure_rule: 'T = Σ over the counted years of the share of the term the record covers (1 for a fully covered year, days covered / term days for a year lacking at most 10% of its term; partial years are not counted)',
+    declustering: `the structure's own occurrence rule over every selected earthquake (no magnitude floor): clustered by time within ${s.aggregation_window!.duration} of each cluster's first event; the fit reads each occurrence's peak magnitude, dated by its first event`,
+    magnitude_floor: floor,
+  };
+  let fit: GutenbergRichterFit;
+  try {
+    fit = fitGutenbergRichter(occurrences.map((o) => o.magnitude), { years: exposure, ...(floor !== null ? { floorMagnitude: floor } : {}) });
+  } catch (error) {
+    return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION, `no Gutenberg–Richter fit: ${(error as Error).message}`, sample);
+  }
+  if (fit.n < FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc) {
+    return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION,
+      `${fit.n} occurrence(s) at or above Mc ${fit.mc}; a Gutenberg–Richter view needs at least ${FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc}`, sample);
+  }
+  const rate = annualExceedanceRate(fit, u);
+  const sev: Severity = { kind: 'gutenberg_richter', threshold: u, b: fit.b };
+  const annual = eventAnnualPayout(s, rate, sev, parameters);
+
+  // Uncertainty: b (Shi & Bolt; Aki beside it), the rate at Mc (Poisson √N/T), a by the delta method.
+  const rateSe = Math.sqrt(fit.n) / fit.years;
+  const aSe = Math.sqrt(1 / (fit.n * LN10 * LN10) + (fit.mc * fit.standardErrorShiBolt) ** 2);
+  const levels = [...new Set([fit.mc, ...(s.payout.function === 'ladder' ? ladderSteps(s).map((l) => l.level) : [s.payout.attachment, s.payout.exhaustion])])].sort((a, b) => a - b);
+  const observedVsFitted = levels.map((m) => {
+    const observed = occurrences.filter((o) => magnitudeBinIndex(o.magnitude, fit.binWidth) >= magnitudeBinIndex(m, fit.binWidth)).length;
+    return { magnitude: m, observed_count: observed, observed_annual_rate: publish(observed / exposure), fitted_annual_rate: publish(annualExceedanceRate(fit, m)), fitted_count: publish(annualExceedanceRate(fit, m) * exposure) };
+  });
+  // Kolmogorov–Smirnov distance on the binned magnitudes at or above Mc: P(bin ≥ Mc + jΔM) = 10^(−b·jΔM).
+  const mcBin = magnitudeBinIndex(fit.mc, fit.binWidth);
+  const bins = occurrences.map((o) => magnitudeBinIndex(o.magnitude, fit.binWidth)).filter((k) => k >= mcBin);
+  let ks = 0;
+  const top = Math.max(...bins);
+  for (let k = mcBin; k <= top + 1; k++) {
+    const empirical = bins.filter((x) => x >= k).length / bins.length;
+    ks = Math.max(ks, Math.abs(empirical - 10 ** (-fit.b * (k - mcBin) * fit.binWidth)));
+  }
+  const countsAtMc = covered.map((c) => occurrences.filter((o) => o.year === c.year.year && magnitudeBinIndex(o.magnitude, fit.binWidth) >= mcBin).length);
+
+  const notes: string[] = [
+    'Magnitudes are the catalog\'s preferred magnitudes, of mixed type (magType), read as published.',
+    'The law is unbounded above (no maximum magnitude); the largest ladder level\'s rate is the fit\'s extrapolation where the record is thin.',
+    `The payout's lowest level u = ${u}; occurrences reaching it arrive at ν = λ(u) = ${publish(rate)} a year with magnitude u + Exp(b·ln10).`,
+  ];
+  if (u < fit.mc) notes.push(`u = ${u} lies below Mc = ${fit.mc}: λ(u) extrapolates the law below the magnitude the catalog is complete to.`);
+  return {
+    design: s.design,
+    method: 'gutenberg_richter_poisson',
+    available: true,
+    reason: null,
+    description: GR_DESCRIPTION,
+    sample,
+    parameters: [
+      param('b', fit.b, fit.standardErrorShiBolt, null, `maximum likelihood (Aki–Utsu); standard error Shi & Bolt (1982); Aki (1965) b/√N = ${publish(fit.standardErrorAki)}`),
+      param('a_annual', fit.aAnnual, aSe, null, 'log10 of the annual rate at M = 0: log10(N(≥Mc)/T) + b·Mc; standard error by the delta method from √N and the b error'),
+      param('mc', fit.mc, null, 'magnitude', `completeness: max(maximum curvature ${fit.mcMaxCurvature}, stated floor ${floor ?? 'none'} on the 0.1 grid); tie-break: ${MC_TIE_BREAK}`),
+      param('n_at_or_above_mc', fit.n, null, 'occurrences', null),
+      param('mean_magnitude_at_or_above_mc', fit.meanMagnitude, null, 'magnitude', null),
+      param('exposure_years', fit.years, null, 'years', null),
+      param('annual_rate_at_mc', fit.annualRateAtMc, rateSe, 'per year', 'N(≥Mc)/T; standard error √N/T (Poisson)'),
+      param('lowest_level', u, null, 'magnitude', 'the payout\'s lowest level u'),
+      param('annual_rate_at_lowest_level', rate, null, 'per year', 'λ(u)'),
+    ],
+    goodness_of_fit: {
+      observed_vs_fitted: observedVsFitted,
+      kolmogorov_smirnov_binned: publish(ks),
+      kolmogorov_smirnov_note: 'largest distance between the empirical and the fitted survival of the binned magnitudes at or above Mc (Mc + jΔM, j = 0, 1, ...); the fit\'s own parameters are used, so textbook critical values do not apply',
+      poisson_dispersion: poissonDispersion(countsAtMc),
+    },
+    expected_annual_payout_before_annual_terms: money(annual.before),
+    expected_annual_payout: money(annual.mean),
+    standard_deviation_annual_payout: money(annual.sd),
+    annual_terms: annualTermsOut(s, annual),
+    notes,
+  };
+}
+
+
+/** Storm reports and mapped fires: the occurrences the backtest pays from, in the covered years. */
+function reportOccurrences(input: FittedViewInput): EmpiricalOccurrences {
+  const { structure: s, artifact, data, manifest, feed_class } = input;
+  const used = new Set(coveredYears(artifact).map((c) => c.year.year));
+  const floor = triggerLevel(s.payout);
+  if (data.kind !== 'reports') throw new Error('an empirical view of a box reads reports');
+  const cls = feed_class ?? classifyFeed(manifest?.kind);
+  const sel = selectReports(data.events, { box: s.gate as Box, floor, wildfire_only: cls.kind === 'fire_extract' });
+  const list = boxOccurrences(sel.rows, s.aggregation_window!.ms)
+    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), value: o.peak.value, id: o.peak.event_id }))
+    .filter((o): o is EmpiricalOccurrence => o.year !== null && used.has(o.year));
+  const unit = data.unit ?? data.events[0]?.unit ?? '';
+  return { list, unit, sample: { rows_selected: sel.rows.length, excluded: sel.excluded, qualifying_occurrences: list.length, minimum_value: floor, unit } };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const CAT_IN_A_BOX: TriggerDesign = {
+  design: 'cat_in_a_box',
+  measurement_members: ['variable', 'max_depth_km', 'unit', 'aggregation'],
+  // wind_speed is read in knots as a cat-in-a-box report value (the report's own unit).
+  units: { wind_speed: ['kt'] },
+  readAggregation: (f, m, p) => readPeakAggregation(f, m, p, 'an occurrence pays on its peak'),
+  reads_window: true,
+  readWindow: (f, aw) => readDuration(f, aw, 'trigger.aggregation_window.duration is missing: the occurrence window (e.g. P7D) clusters catalog rows'),
+  payout: {
+    bases: ['per_occurrence', 'term_maximum'], default_basis: 'per_occurrence',
+    bases_read: 'a cat-in-a-box trigger pays per occurrence (per_occurrence) or once from the term maximum (term_maximum)',
+  },
+  region: {
+    missing: 'peril.region is missing: a cat-in-a-box trigger reads the box in peril.region',
+    box_only: 'peril.region.type must be "box" for a cat-in-a-box trigger (a polygon gate is read by a track gate)',
+  },
+  checkFeed,
+  reader: 'event_catalog',
+  data_kinds: ['quakes', 'reports'],
+  fittedView: (input) => (input.data.kind === 'quakes' ? quakeView(input) : empiricalView(input, reportOccurrences(input))),
+};

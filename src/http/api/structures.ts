@@ -2,7 +2,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { faultAnswer, validateStructure } from '../../domain/triggers/index.js';
+import { faultAnswer } from '../../domain/triggers/faults.js';
+import { validateStructure } from '../../domain/triggers/index.js';
 import { termsOf } from '../../jobs/backtest.js';
 import { ApiError, refusals } from '../../kernel/refusal.js';
 import { callerOf } from './accounts.js';

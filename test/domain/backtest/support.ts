@@ -4,7 +4,9 @@ import { FeedStore } from '../../../src/feeds/store.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../../src/feeds/readers.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
-import { checkStructure, dataRequest, faultAnswer, validateStructure, type BacktestWindow, type StructureValidation } from '../../../src/domain/triggers/index.js';
+import { faultAnswer, type StructureValidation } from '../../../src/domain/triggers/faults.js';
+import { checkStructure, dataRequest, validateStructure } from '../../../src/domain/triggers/index.js';
+import type { BacktestWindow } from '../../../src/domain/triggers/read.js';
 import { refused, type Result } from '../../../src/kernel/result.js';
 import { FEEDS_DIR, rawFile as rawBytes } from '../../support/feeds.js';
 

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { backtest, GREENVILLE_GUST, load } from '../backtest/support.js';
 import { ACCEPTANCE_BODIES, DENVER_HAIL } from '../../support/acceptance.js';
 import type { BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
-import { validateStructure, type BacktestWindow } from '../../../src/domain/triggers/index.js';
+import { validateStructure } from '../../../src/domain/triggers/index.js';
+import type { BacktestWindow } from '../../../src/domain/triggers/read.js';
 import {
   MINIMUM_COUNTED_YEARS, PRICING_DEFAULTS, technicalPrice, type PriceDocument, type PricingParameters,
 } from '../../../src/domain/pricing/technical-price.js';

@@ -3,9 +3,9 @@
 // the replay and to the price. The refusals are the ones reading the terms whole gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  checkStructure, faultAnswer, validateStructure, type FeedContext, type ValidationContext,
-} from '../../../src/domain/triggers/index.js';
+import { faultAnswer } from '../../../src/domain/triggers/faults.js';
+import type { FeedContext } from '../../../src/domain/triggers/feed.js';
+import { checkStructure, validateStructure, type ValidationContext } from '../../../src/domain/triggers/index.js';
 import { runBacktest } from '../../../src/domain/backtest/artifact.js';
 import { technicalPrice } from '../../../src/domain/pricing/technical-price.js';
 import { ACCEPTANCE_BODIES } from '../../support/acceptance.js';

@@ -3,9 +3,9 @@
 // and request faults (the backtest window, invalid_request).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  dataRequest, FAULT_CATALOGUE, faultAnswer, validateStructure, type FeedContext, type StructureValidation,
-} from '../../../src/domain/triggers/index.js';
+import { FAULT_CATALOGUE, faultAnswer, type StructureValidation } from '../../../src/domain/triggers/faults.js';
+import type { FeedContext } from '../../../src/domain/triggers/feed.js';
+import { dataRequest, validateStructure } from '../../../src/domain/triggers/index.js';
 import { latestVersion, manifestOf } from '../../support/feeds.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
 import { ACCEPTANCE } from '../backtest/acceptance.js';
