@@ -4,7 +4,8 @@
 import type { Services } from '../services.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
 import { faultAnswer, type StructureValidation } from '../domain/triggers/faults.js';
-import { checkStructure, dataRequest, seriesElement, validateStructure } from '../domain/triggers/index.js';
+import { checkStructure, dataRequest, validateStructure } from '../domain/triggers/index.js';
+import { seriesElement } from '../domain/triggers/index-series.js';
 import type { StructureTerms } from '../domain/triggers/terms.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ApiError } from '../kernel/refusal.js';

@@ -24,12 +24,15 @@ import {
 import {
   annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, MC_TIE_BREAK, type GutenbergRichterFit,
 } from '../stats/gutenberg-richter.js';
+import { REPORT_UNITS } from '../hazard/records.js';
+import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
+import { eventCoverage, eventYear, type DesignReplay, type YearWork } from '../backtest/years.js';
 import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
-import { classifyFeed, coverageBoxOf, regionBox } from './feed.js';
-import type { Faults } from './faults.js';
-import { triggerLevel } from './payout.js';
+import { classifyFeed, classOf, coverageBoxOf, regionBox } from './feed.js';
+import type { Faults, StructureFault } from './faults.js';
+import { occurrencePayout, triggerLevel } from './payout.js';
 import { readDuration, readPeakAggregation } from './read.js';
-import { termYearOf } from './term.js';
+import { termWindow, termYearOf } from './term.js';
 import type { Structure } from './terms.js';
 import { BOX_FEED_KINDS, BOX_FEED_OF_PERIL, FEED_KIND_WORDS, REPORT_OF_VARIABLE, REPORT_UNIT } from './vocabulary.js';
 
@@ -282,6 +285,86 @@ function reportOccurrences(input: FittedViewInput): EmpiricalOccurrences {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The replay: the window's years over the snapshot
+
+/** The box's occurrences in each year of the window, paid per occurrence or from the term maximum. */
+function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault {
+  const floor = triggerLevel(s.payout);
+  const { limit } = s.financial;
+  const work: YearWork[] = [];
+  let selection: Record<string, unknown>;
+  let occurrenceRule: string;
+  let indexUnit: string;
+  let unitNote: string;
+  const box = s.gate as Box;
+  let sel: Selection;
+  if (data.kind === 'quakes') {
+    sel = selectQuakes(data.events, { box, max_depth_km: s.measurement.max_depth_km, floor });
+    indexUnit = 'magnitude';
+    unitNote = 'Magnitudes are the catalog\'s preferred magnitudes, of mixed type (see the publisher\'s magType), read as published.';
+  } else if (data.kind === 'reports') {
+    const cls = classOf(feed);
+    sel = selectReports(data.events, { box, floor, wildfire_only: cls.kind === 'fire_extract' });
+    indexUnit = data.unit ?? data.events[0]?.unit ?? (cls.kind === 'fire_extract' ? 'acres' : cls.kind === 'storm_report_set' ? REPORT_UNITS[cls.report ?? 'hail'] : '');
+    unitNote = cls.kind === 'fire_extract'
+      ? 'Burned acres are MTBS mapped burned-area-boundary acres; a fire\'s point is the origin encoded in its Event_ID; only Incid_Type Wildfire is read; a fire is dated by its ignition date (Ig_Date, 00:00 UTC).'
+      : `Report values are read in the report's own unit (${indexUnit}); report times are the publisher's local standard time converted to UTC.`;
+  } else throw new Error('unreachable');
+  const windowMs = s.aggregation_window!.ms;
+  const occurrences = boxOccurrences(sel.rows, windowMs);
+  selection = {
+    events_in_snapshot: sel.events_in_snapshot,
+    qualifying_rows: sel.rows.length,
+    occurrences_in_snapshot: occurrences.length,
+    excluded: sel.excluded,
+    box,
+    max_depth_km: s.measurement.max_depth_km,
+    minimum_value: floor,
+    unit: indexUnit,
+  };
+  occurrenceRule =
+    `Rows in the box (edges inclusive)${s.measurement.max_depth_km !== null ? `, at most ${s.measurement.max_depth_km} km deep (a row without a depth is left out)` : ''} ` +
+    `with a value of at least ${floor} ${indexUnit} (the payout's lowest level) are clustered by time only across the whole snapshot: ` +
+    `a cluster opens at its first event and holds every later qualifying row within ${s.aggregation_window!.duration} of that first event ` +
+    '(never of the previous one); the payout reads the cluster\'s peak (largest value, ties to the earliest). An occurrence belongs to ' +
+    'the term and year in which its first event falls (UTC); members after the term\'s end still count toward its peak. ' +
+    'The occurrence\'s event_id is its peak event\'s publisher id; event_ids lists every member.';
+  const byYear = new Map<number, OccurrenceOut[]>();
+  for (const occ of occurrences) {
+    const year = termYearOf(s.term, occ.first.epoch_ms);
+    if (year === null || year < fromYear || year > toYear) continue;
+    const peak = occ.peak;
+    const last = occ.events[occ.events.length - 1]!;
+    const out: OccurrenceOut = {
+      event_id: peak.event_id,
+      time: peak.time,
+      date: peak.date,
+      from: occ.first.time ?? occ.first.date,
+      to: last.time ?? last.date,
+      value: peak.value,
+      unit: indexUnit,
+      payout: occurrencePayout(s.payout, limit, peak.value),
+      latitude: peak.latitude,
+      longitude: peak.longitude,
+      ...(data.kind === 'quakes' ? { depth_km: peak.depth_km } : {}),
+      event_count: occ.events.length,
+      first_event_id: occ.first.event_id,
+      event_ids: occ.events.map((e) => e.event_id),
+    };
+    const list = byYear.get(year) ?? [];
+    list.push(out);
+    byYear.set(year, list);
+  }
+  for (let y = fromYear; y <= toYear; y++) {
+    const term = termWindow(s.term, y);
+    const coverage = eventCoverage(term, feed.manifest);
+    const list = coverage.record === 'missing' ? [] : byYear.get(y) ?? [];
+    work.push(eventYear(term, coverage, list, s));
+  }
+  return { work, selection, occurrence_rule: occurrenceRule, index_unit: indexUnit, unit_note: unitNote, excluded: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export const CAT_IN_A_BOX: TriggerDesign = {
   design: 'cat_in_a_box',
@@ -300,6 +383,7 @@ export const CAT_IN_A_BOX: TriggerDesign = {
     box_only: 'peril.region.type must be "box" for a cat-in-a-box trigger (a polygon gate is read by a track gate)',
   },
   checkFeed,
+  replay,
   reader: 'event_catalog',
   data_kinds: ['quakes', 'reports'],
   fittedView: (input) => (input.data.kind === 'quakes' ? quakeView(input) : empiricalView(input, reportOccurrences(input))),

@@ -2,10 +2,11 @@
 // pinned feed, the reader its data comes from, and its fitted view. index.ts dispatches to one of
 // these by the design the trigger type and variable select (vocabulary.ts).
 
-import type { BacktestData } from '../backtest/artifact.js';
+import type { BacktestData, FeedRead } from '../backtest/artifact.js';
+import type { DesignReplay } from '../backtest/years.js';
 import type { FittedView, FittedViewInput } from '../pricing/fitted-view.js';
 import type { FeedClass, FeedContext } from './feed.js';
-import type { Faults } from './faults.js';
+import type { Faults, StructureFault } from './faults.js';
 import type { Obj, PayoutRules } from './read.js';
 import type { TermRule } from './term.js';
 import type { Structure } from './terms.js';
@@ -48,6 +49,11 @@ export interface TriggerDesign {
   readonly reader: 'event_catalog' | 'daily_series' | 'track_archive';
   /** The data kinds its replay reads. */
   readonly data_kinds: readonly BacktestData['kind'][];
+  /**
+   * Its replay over the years fromYear..toYear of the snapshot (the structure checked against that
+   * feed): every year's occurrences and coverage, or the fault the records themselves show.
+   */
+  replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault;
   /** The fitted frequency–severity view of its annual payout. */
   fittedView(input: FittedViewInput): FittedView;
 }

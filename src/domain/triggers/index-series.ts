@@ -23,8 +23,12 @@ import {
 } from '../stats/extreme-value.js';
 import { seededRandom } from '../stats/random.js';
 import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
-import type { Faults } from './faults.js';
-import { roundIndex } from './payout.js';
+import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
+import { dataFault, termYearOfDay, type Coverage, type DesignReplay, type YearWork } from '../backtest/years.js';
+import { excludedObservations, isPartialYear, siObservation, type SiObservation } from '../quality.js';
+import { classOf, type FeedClass, type FeedFacts } from './feed.js';
+import type { Faults, StructureFault } from './faults.js';
+import { occurrencePayout, roundIndex, roundMoney, triggerLevel } from './payout.js';
 import { readDuration, show, type Obj } from './read.js';
 import { termWindow, type TermRule, type TermWindow } from './term.js';
 import type { Structure } from './terms.js';
@@ -365,6 +369,93 @@ function indexView(input: FittedViewInput): FittedView {
 
 
 // ---------------------------------------------------------------------------------------------
+// The replay: the window's years over the snapshot
+
+/** The element a daily index reads (trigger's element, else the feed's default); null for feeds without elements. */
+export function seriesElement(structure: Structure, feedClass: FeedClass | undefined): string | null {
+  if (feedClass?.kind !== 'daily_series' || !feedClass.elements) return null;
+  return structure.measurement.element ?? feedClass.elements.default_element;
+}
+
+/** A year with no computable window has no record; one lacking more than 10% of its days is partial. */
+function seriesCoverage(t: TermIndex, manifest: FeedFacts): Coverage {
+  if (t.windows_computed === 0) {
+    const listed = (manifest.years_missing ?? []).includes(t.year);
+    const reason = listed ? 'the archive holds no record for this year (manifest years_missing)'
+      : t.missing_days === t.term_days ? 'no value on any day of the term' : 'no window of the term has a value on every day';
+    return { record: 'missing', days_covered: t.term_days - t.missing_days, reason };
+  }
+  return { record: isPartialYear(t.missing_days, t.term_days) ? 'partial' : 'complete', days_covered: t.term_days - t.missing_days, reason: null };
+}
+
+/** The term maximum of the rolling windows in each year of the window, paid once a year. */
+function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault {
+  const floor = triggerLevel(s.payout);
+  const { limit } = s.financial;
+  const work: YearWork[] = [];
+  let selection: Record<string, unknown>;
+  let occurrenceRule: string;
+  let indexUnit: string;
+  let unitNote: string;
+  let excluded: SiObservation[];
+  if (data.kind !== 'series') throw new Error('unreachable');
+  const conversion = seriesConversion(data.series.unit, s.measurement.unit);
+  if ('fault' in conversion) {
+    return dataFault('unit_not_convertible', 'trigger.measurement.unit', `${feed.feed_id}: ${conversion.fault}`);
+  }
+  indexUnit = conversion.unit;
+  const windowDays = Math.round(s.aggregation_window!.ms / DAY_MS);
+  const dayMap = seriesDayIndex(data.series);
+  const element = seriesElement(s, classOf(feed));
+  const first = termWindow(s.term, fromYear);
+  const last = termWindow(s.term, toYear);
+  excluded = excludedObservations(data.series, first.from, last.to)
+    .filter((o) => { const y = termYearOfDay(s.term, o.date); return y !== null && y >= fromYear && y <= toYear; })
+    .map(siObservation);
+  selection = {
+    source_id: data.series.source_id,
+    variable: data.series.variable,
+    element,
+    native_unit: conversion.native_unit,
+    unit: conversion.unit,
+    factor: conversion.factor,
+    days_in_series: data.series.days.length,
+    first_day: data.series.days[0]?.date ?? null,
+    last_day: data.series.days[data.series.days.length - 1]?.date ?? null,
+  };
+  occurrenceRule =
+    `The daily values are aggregated by ${s.measurement.aggregation} over every window of ${windowDays} consecutive day${windowDays === 1 ? '' : 's'} ` +
+    'lying wholly inside the year\'s term; a window with a missing day is not computed (never filled). The term maximum (largest window, ' +
+    'earliest on ties, dated by its last day) is read by the payout function once a year (basis term_maximum).';
+  unitNote = `The series is in ${conversion.native_unit}; windows are aggregated in that unit and then converted to ${conversion.unit}` +
+    (conversion.factor === 1 ? '' : ` (× ${conversion.factor})`) + ', rounded to 6 decimal places.';
+  for (let y = fromYear; y <= toYear; y++) {
+    const term = termWindow(s.term, y);
+    const t = termIndex(dayMap, term, windowDays, s.measurement.aggregation!, conversion);
+    const coverage = seriesCoverage(t, feed.manifest);
+    const occurrences: OccurrenceOut[] = [];
+    if (coverage.record !== 'missing' && t.maximum && t.maximum.value >= floor) {
+      occurrences.push({
+        date: t.maximum.to, from: t.maximum.from, to: t.maximum.to, value: t.maximum.value, unit: conversion.unit,
+        payout: occurrencePayout(s.payout, limit, t.maximum.value),
+      });
+    }
+    const gross = coverage.record === 'missing' ? null : roundMoney(occurrences.reduce((a, o) => a + o.payout, 0));
+    work.push({
+      term, coverage, occurrences, gross,
+      extra: {
+        term_maximum: t.maximum === null ? null : { value: t.maximum.value, unit: conversion.unit, date: t.maximum.to, from: t.maximum.from, to: t.maximum.to },
+        term_days: t.term_days,
+        missing_days: t.missing_days,
+        windows_in_term: t.windows_in_term,
+        windows_computed: t.windows_computed,
+      },
+    });
+  }
+  return { work, selection, occurrence_rule: occurrenceRule, index_unit: indexUnit, unit_note: unitNote, excluded };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export const INDEX_SERIES: TriggerDesign = {
   design: 'index_series',
@@ -378,6 +469,7 @@ export const INDEX_SERIES: TriggerDesign = {
   },
   region: null,
   checkFeed,
+  replay,
   reader: 'daily_series',
   data_kinds: ['series'],
   fittedView: indexView,

@@ -9,7 +9,7 @@ import { CAT_IN_A_BOX } from './cat-in-a-box.js';
 import { FEED_PATH, type TriggerDesign } from './design.js';
 import { classOf, kindWords, recordYears, type FeedClass, type FeedContext } from './feed.js';
 import { Faults, type StructureValidation } from './faults.js';
-import { INDEX_SERIES } from './index-series.js';
+import { INDEX_SERIES, seriesElement } from './index-series.js';
 import type { PayoutBasis, PayoutFunction } from './payout.js';
 import {
   checkMembers, checkWindow, isNum, isObj, readBlock, readFinancial, readPayout, readPeriod, readRegion, readUnit, show,
@@ -282,12 +282,6 @@ export function dataRequest(structure: Structure, feedClass?: FeedClass): DataRe
   const source = structure.data_sources[0]!;
   const reader = DESIGNS[structure.design].reader;
   return { feed_id: source.feed_id, version: source.version, reader, element: reader === 'daily_series' ? seriesElement(structure, feedClass) : null };
-}
-
-/** The element a daily index reads (trigger's element, else the feed's default); null for feeds without elements. */
-export function seriesElement(structure: Structure, feedClass: FeedClass | undefined): string | null {
-  if (feedClass?.kind !== 'daily_series' || !feedClass.elements) return null;
-  return structure.measurement.element ?? feedClass.elements.default_element;
 }
 
 /** The fitted view of a structure's annual payout: its design's (see pricing/fitted-view.ts). */

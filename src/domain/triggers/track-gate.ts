@@ -13,8 +13,10 @@ import { normalizeLongitude } from '../geo.js';
 import { coveredYears, empiricalView, type EmpiricalOccurrences, type FittedViewInput } from '../pricing/fitted-view.js';
 import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
 import { boxesIntersect, coverageBoxOf, regionBox } from './feed.js';
-import type { Faults } from './faults.js';
-import { roundIndex, triggerLevel } from './payout.js';
+import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
+import { eventCoverage, eventYear, iso, type DesignReplay, type YearWork } from '../backtest/years.js';
+import type { Faults, StructureFault } from './faults.js';
+import { occurrencePayout, roundIndex, triggerLevel } from './payout.js';
 import { readPeakAggregation } from './read.js';
 import { termWindow, termYearsBetween, type TermRule } from './term.js';
 import type { Structure } from './terms.js';
@@ -205,6 +207,69 @@ function crossingOccurrences(input: FittedViewInput): EmpiricalOccurrences {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The replay: the window's years over the snapshot
+
+/** Each storm crossing the gate in a year's term, one occurrence valued at its strongest wind inside the gate. */
+function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault {
+  const floor = triggerLevel(s.payout);
+  const { limit } = s.financial;
+  const work: YearWork[] = [];
+  let selection: Record<string, unknown>;
+  let occurrenceRule: string;
+  let indexUnit: string;
+  let unitNote: string;
+  if (data.kind !== 'tracks') throw new Error('unreachable');
+  const unit = (s.measurement.unit ?? 'kt') as GateUnit;
+  indexUnit = unit;
+  const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
+  selection = {
+    storms_in_archive: data.storms.length,
+    storm_years_crossing_gate: crossings.length,
+    storm_years_reaching_lowest_level: crossings.filter((c) => c.value >= floor).length,
+    gate: s.region,
+    minimum_value: floor,
+    unit,
+  };
+  occurrenceRule =
+    'Each storm is one occurrence, named by its publisher storm id. Its value in a year is the strongest 1-minute sustained wind among ' +
+    'its track samples lying inside the gate (edges inclusive) and inside that year\'s term. Samples are every best-track fix with a wind ' +
+    'value and every whole UTC hour strictly between two consecutive such fixes, position and wind interpolated linearly in time ' +
+    '(fixes without a wind value are dropped first, so a fast crossing between two fixes counts). An occurrence\'s time is its strongest ' +
+    'sample; from and to are its first and last samples inside the gate during the term. ' +
+    (unit === 'category' ? 'The value is the Saffir-Simpson category of that wind (Cat 1 64-82 kt, 2 83-95, 3 96-112, 4 113-136, 5 >= 137).'
+      : unit === 'm/s' ? 'Knots are converted to m/s at 1 kt = 1852/3600 m/s.' : 'The value is in knots.');
+  unitNote = 'HURDAT2 and JTWC best tracks give 1-minute sustained wind in knots at (mostly) 6-hourly fixes.';
+  const byYear = new Map<number, OccurrenceOut[]>();
+  for (const c of crossings) {
+    if (c.year < fromYear || c.year > toYear || c.value < floor) continue;
+    const list = byYear.get(c.year) ?? [];
+    list.push({
+      event_id: c.storm_id,
+      name: c.name,
+      time: iso(c.crossing.epoch_ms),
+      date: iso(c.crossing.epoch_ms).slice(0, 10),
+      from: iso(c.entered_ms),
+      to: iso(c.left_ms),
+      value: c.value,
+      unit,
+      payout: occurrencePayout(s.payout, limit, c.value),
+      wind_kt: Math.round(c.crossing.max_wind_kt * 1e6) / 1e6,
+      category: c.crossing.category,
+      latitude: Math.round(c.crossing.latitude * 1e6) / 1e6,
+      longitude: Math.round(c.crossing.longitude * 1e6) / 1e6,
+      interpolated: c.crossing.interpolated,
+    });
+    byYear.set(c.year, list);
+  }
+  for (let y = fromYear; y <= toYear; y++) {
+    const term = termWindow(s.term, y);
+    const coverage = eventCoverage(term, feed.manifest);
+    work.push(eventYear(term, coverage, coverage.record === 'missing' ? [] : byYear.get(y) ?? [], s));
+  }
+  return { work, selection, occurrence_rule: occurrenceRule, index_unit: indexUnit, unit_note: unitNote, excluded: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export const TRACK_GATE: TriggerDesign = {
   design: 'track_gate',
@@ -225,6 +290,7 @@ export const TRACK_GATE: TriggerDesign = {
   },
   region: { missing: 'peril.region is missing: a track gate is drawn in peril.region (box or polygon)', box_only: null },
   checkFeed,
+  replay,
   reader: 'track_archive',
   data_kinds: ['tracks'],
   fittedView: (input) => empiricalView(input, crossingOccurrences(input)),
