@@ -2,7 +2,10 @@
 // under the content address of its inputs (a replay over the same snapshot gives the same bytes).
 // The replay runs in a compute thread, so a burst of backtests never stalls the API.
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
-import { dataRequest, faultAnswer, seriesElement, validateStructure, type StructureTerms } from '../domain/backtest/structure.js';
+import { faultAnswer, type StructureValidation } from '../domain/triggers/faults.js';
+import { checkStructure, dataRequest, validateStructure } from '../domain/triggers/index.js';
+import { seriesElement } from '../domain/triggers/index-series.js';
+import type { StructureTerms } from '../domain/triggers/terms.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal } from '../kernel/refusal.js';
@@ -17,6 +20,8 @@ export interface Replay {
   artifact: BacktestArtifact & { id: string; links: { self: string } };
   data: BacktestData;
   snapshot: Snapshot;
+  /** The terms as read and checked once; the price reads them from here. */
+  validation: StructureValidation;
 }
 
 /** Terms of a structure or object as the engine reads them. */
@@ -33,7 +38,7 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const request = dataRequest(shape.structure!);
   const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
   const cls = snapshot ? feedClass(snapshot.manifest) : undefined;
-  const validation = validateStructure(terms, {
+  const validation = checkStructure(shape.structure!, {
     feed: snapshot ? { feed_id: snapshot.feed_id, version: snapshot.version, manifest: snapshot.manifest, class: cls } : null,
     window,
   });
@@ -44,7 +49,7 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
     : request.reader === 'track_archive' ? await trackArchive(store!, s)
       : await dailySeries(store!, s, seriesElement(validation.structure!, cls) ?? undefined);
   const data = backtestData(read);
-  const replayed = runBacktest(terms, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest, class: cls }, window);
+  const replayed = runBacktest(validation.structure!, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest, class: cls }, window);
   if (!replayed.ok) {
     const { refusal } = replayed;
     // A price refuses on its job with its own code whatever stops the replay.
@@ -54,7 +59,7 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const id = `bt_${contentAddress({
     structure: outcome.structure, feed: outcome.feed, window: { from_year: outcome.window.from_year, to_year: outcome.window.to_year }, engine: outcome.engine,
   }).slice(0, 32)}`;
-  return ok({ artifact: { ...outcome, id, links: { self: `/backtests/${id}` } }, data, snapshot: s });
+  return ok({ artifact: { ...outcome, id, links: { self: `/backtests/${id}` } }, data, snapshot: s, validation });
 }
 
 export interface BacktestTaskInput { terms: StructureTerms; window: Window; feedsDir: string | undefined }

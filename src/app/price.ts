@@ -2,7 +2,7 @@
 // technical premium to the object. A technical price, never a quote. Computed in a compute thread.
 import { technicalPrice, type PriceDocument } from '../domain/pricing/technical-price.js';
 import { ok, refused, type Result } from '../kernel/result.js';
-import type { StructureTerms } from '../domain/backtest/structure.js';
+import type { StructureTerms } from '../domain/triggers/terms.js';
 import { applyPrice, priceRecorded, samePricedInputs } from '../domain/risk-object/price.js';
 import { PRICED_INPUTS } from '../domain/risk-object/patch.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
@@ -40,7 +40,7 @@ export async function priceTask(input: PriceTaskInput, store: FeedStore | undefi
   const replayed = await replay(store, input.terms, input.window, 'price');
   if (!replayed.ok) return replayed;
   const run = replayed.value;
-  const priced = technicalPrice({ structure: input.terms, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
+  const priced = technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
   if (!priced.ok) return priced;
   // The same object, terms and snapshot give the same id and the same bytes.
   const id = `pr_${contentAddress({ object_id: input.objectId, inputs: priced.value.inputs, model: priced.value.model }).slice(0, 32)}`;

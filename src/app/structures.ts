@@ -1,7 +1,8 @@
 // Structures cut from objects (SPEC: Structures): a structure varies an object's trigger, financial
 // structure or period; its backtest is queued here and run in backtest.ts.
 import { createHash, randomUUID } from 'node:crypto';
-import { faultAnswer, validateStructure } from '../domain/backtest/structure.js';
+import { faultAnswer } from '../domain/triggers/faults.js';
+import { validateStructure } from '../domain/triggers/index.js';
 import type { StructureDocument } from '../store/structures.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';

@@ -7,8 +7,8 @@ import type { Manifest } from './manifest.js';
 import type { CatalogPeril } from '../domain/hazard/records.js';
 import { REPORT_UNITS } from '../domain/hazard/records.js';
 import { BASE_UNITS } from '../kernel/units.js';
-import type { FeedClass, ReportType, SeriesType } from '../domain/backtest/structure.js';
-import { classifyFeed, DEFAULT_WIND_ELEMENT } from '../domain/backtest/structure.js';
+import { classifyFeed, type FeedClass } from '../domain/triggers/feed.js';
+import { DEFAULT_WIND_ELEMENT, type ReportType, type SeriesType } from '../domain/triggers/vocabulary.js';
 
 /** What a pinned feed holds, in the service's words. */
 export type DatasetKind =

@@ -45,6 +45,12 @@ function layerOf(path: string): string {
   return relative(SRC, path).split(/[\\/]/)[0]!.replace(/\.[jt]s$/, '');
 }
 
+/** A module's folder under domain/ (stats, triggers, ...), or null outside domain/. */
+function domainPartOf(path: string): string | null {
+  const parts = relative(SRC, path).split(/[\\/]/);
+  return parts[0] === 'domain' && parts.length > 2 ? parts[1]! : null;
+}
+
 const isNode = (specifier: string): boolean =>
   specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
 const nodeName = (specifier: string): string => specifier.replace(/^node:/, '');
@@ -62,9 +68,12 @@ export function violations(file: string, text: string): string[] {
       continue;
     }
     if (!specifier.startsWith('.')) continue; // an npm package
-    const target = layerOf(resolve(dirname(file), specifier));
+    const resolved = resolve(dirname(file), specifier);
+    const target = layerOf(resolved);
     if (layer === 'kernel' && target !== 'kernel') out.push(`${where}: kernel/ imports only kernel/`);
     if (layer === 'domain' && target !== 'domain' && target !== 'kernel') out.push(`${where}: domain/ imports only kernel/ and domain/`);
+    // The statistics are plain mathematics: they know no structure, payout or feed.
+    if (domainPartOf(file) === 'stats' && target !== 'kernel' && domainPartOf(resolved) !== 'stats') out.push(`${where}: domain/stats/ imports only kernel/ and domain/stats/`);
     if (layer === 'store' && target === 'http') out.push(`${where}: store/ never imports http/`);
     if ((layer === 'feeds' || layer === 'jobs') && target === 'http') out.push(`${where}: ${layer}/ never imports http/`);
     // app/ is given its ports (AppDeps): it never reaches for the process's wiring or a front door.
@@ -96,6 +105,8 @@ test('the rule reads every import form and names each crossing', () => {
   assert.deepEqual(violations(at('domain/x.ts'), "import { run } from '../jobs/worker.js';\nimport { x } from '../app/price.js';").length, 2);
   assert.deepEqual(violations(at('store/x.ts'), "import { ApiError } from '../http/errors.js';").length, 1);
   assert.deepEqual(violations(at('kernel/x.ts'), "import { dayEpoch } from '../domain/occurrence.js';").length, 1);
+  assert.deepEqual(violations(at('domain/stats/x.ts'), "import { roundMoney } from '../backtest/payout.js';").length, 1);
+  assert.deepEqual(violations(at('domain/stats/x.ts'), "import { gamma } from './special-functions.js';\nimport { DAY_MS } from '../../kernel/dates.js';"), []);
   // Allowed: kernel, domain, pure node modules, npm packages; http/ may import anything.
   assert.deepEqual(violations(at('domain/a/x.ts'), [
     "import { ok } from '../../kernel/result.js';",

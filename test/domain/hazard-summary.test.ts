@@ -8,11 +8,11 @@ import { join, resolve } from 'node:path';
 import {
   quakeSummary, reportSummary, seriesSummary, trackSummary,
 } from '../../src/domain/hazard/summary.js';
-import { fitGutenbergRichter } from '../../src/domain/hazard/gutenberg-richter.js';
+import { fitGutenbergRichter } from '../../src/domain/stats/gutenberg-richter.js';
 import {
   andersonDarling, gevQuantile, probabilityPlotCorrelation, returnLevel, selectExtremeValueFit,
-} from '../../src/domain/hazard/extreme-value.js';
-import { seededRandom } from '../../src/domain/random.js';
+} from '../../src/domain/stats/extreme-value.js';
+import { seededRandom } from '../../src/domain/stats/random.js';
 import type { QuakeEvent, ReportEvent, ReportKind, DailySeries, DayValue, Storm, TrackFix } from '../../src/domain/hazard/records.js';
 import type { ManifestFacts } from '../../src/feeds/series.js';
 import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';

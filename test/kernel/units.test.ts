@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { baseConversion, nativeUnit, statedUnit, NATIVE_UNITS, STATED_UNITS } from '../../src/kernel/units.js';
 import { siConversion, toSi, screenNative } from '../../src/domain/quality.js';
-import { seriesConversion } from '../../src/domain/backtest/index-series.js';
+import { seriesConversion } from '../../src/domain/triggers/index-series.js';
 import { toStandardUnits } from '../../src/feeds/series.js';
 
 test('every native unit reads as a stated unit of its own dimension', () => {

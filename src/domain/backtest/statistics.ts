@@ -2,7 +2,7 @@
 // the record covers. Years the archive holds no record for are left out of n (and named in
 // data_coverage); a covered year with nothing paid is a zero.
 
-import { roundMoney } from './payout.js';
+import { roundMoney } from '../triggers/payout.js';
 
 export interface YearResult {
   readonly year: number;

@@ -3,7 +3,7 @@
 
 import { haversineKm, type GeoPoint } from '../geo.js';
 import type { QuakeEvent } from './records.js';
-import { annualExceedanceRate, fitGutenbergRichter, DEFAULT_MAGNITUDE_BIN, MC_TIE_BREAK } from './gutenberg-richter.js';
+import { annualExceedanceRate, fitGutenbergRichter, DEFAULT_MAGNITUDE_BIN, MC_TIE_BREAK } from '../stats/gutenberg-richter.js';
 import {
   checkPoint, checkRadius, compareText, DISTANCE_METHOD, finiteOrNull, inRecord, rateNote, recordYears, utcYear,
   type PointOut, type RecordYears, type YearSpan,

@@ -5,13 +5,13 @@ import type { DailySeries } from './records.js';
 import {
   andersonDarling, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, probabilityPlotCorrelation, returnLevel, selectExtremeValueFit,
   type ExtremeValueFit,
-} from './extreme-value.js';
+} from '../stats/extreme-value.js';
 import { finiteOrNull } from './summary-common.js';
 import {
   allowedMissingDays, excludedObservations, PARTIAL_YEAR_MAX_MISSING_SHARE, PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, siConversion, siObservation, toSi,
   type SiObservation,
 } from '../quality.js';
-import { seededRandom } from '../random.js';
+import { seededRandom } from '../stats/random.js';
 
 export const SERIES_RETURN_PERIODS = [10, 25, 50, 100] as const;
 /** A year enters when at most this share of its calendar days lacks a value (the one partial-year rule). */

@@ -1,7 +1,8 @@
 // Fitted frequency–severity views of a parametric structure's annual payout (DOMAIN.md "Fitted
 // views"), priced beside the historical burn of the backtest artifact over the same window.
 //
-// Three designs, one per kind of record:
+// Three views, one per kind of record, each in the module of its trigger design
+// (src/domain/triggers/; fittedView there dispatches); this module holds what they share:
 //
 // 1. Cat-in-a-box on a quake catalog: Gutenberg–Richter. The box's earthquakes (type earthquake, a
 //    magnitude, epicentre in the box, the depth rule) are clustered into occurrences by the
@@ -14,7 +15,7 @@
 //    (complete and partial years; a partial year's maximum is read over the windows it has)
 //    fitted with selectExtremeValueFit (GEV or Gumbel by L-moments); E[payout] = ∫ payout dF by
 //    expectedPayout with breakpoints at the payout's levels and kinks.
-// 3. Track gates, storm reports and mapped fires: Poisson rate of qualifying occurrences per
+// 3. Track gates, storm reports and mapped fires (empiricalView, here): Poisson rate of qualifying occurrences per
 //    covered term-year × the empirical distribution of their peak values. Qualifying = the
 //    backtest's own occurrence rule (value at least the payout's lowest level), so the occurrences
 //    are exactly the ones the backtest pays from; below that level an occurrence pays nothing.
@@ -27,20 +28,13 @@
 // over Gutenberg–Richter magnitudes) is simulated, with the stated number of years and seed.
 
 import type { BacktestArtifact, BacktestData, YearOut } from '../backtest/artifact.js';
-import { boxOccurrences, selectQuakes, selectReports } from '../backtest/cat-in-a-box.js';
-import { payoutFraction, roundMoney, triggerLevel } from '../backtest/payout.js';
-import { classifyFeed, type FeedClass, type FeedFacts, type Structure } from '../backtest/structure.js';
-import { termYearOf } from '../backtest/term.js';
-import { gateCrossings, type GateUnit } from '../backtest/track-gate.js';
-import type { Box } from '../geo.js';
-import {
-  annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, MC_TIE_BREAK, type GutenbergRichterFit,
-} from '../hazard/gutenberg-richter.js';
-import {
-  andersonDarling, expectedPayout, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, gevSurvival, logGamma,
-  probabilityPlotCorrelation, selectExtremeValueFit, type GevParameters,
-} from '../hazard/extreme-value.js';
-import { seededRandom, type SeededRandom } from '../random.js';
+import { payoutFraction, roundMoney } from '../triggers/payout.js';
+import type { FeedClass, FeedFacts } from '../triggers/feed.js';
+import type { Structure } from '../triggers/terms.js';
+import { expectedPayout, type GevParameters } from '../stats/extreme-value.js';
+import { seededRandom, type SeededRandom } from '../stats/random.js';
+import { regularizedGammaQ } from '../stats/special-functions.js';
+import { compoundPoissonAnnual, poissonDraw, type AnnualMoments, type PayoutMass } from '../stats/compound-poisson.js';
 
 // ---------------------------------------------------------------------------------------------
 // When the sample supports a fit (below these the view is unavailable and the price is the burn)
@@ -65,7 +59,7 @@ export const FITTED_VIEW_RULE =
 export interface FittedViewParameters {
   /** Simulated years, when the annual payout distribution is simulated. */
   readonly simulation_years: number;
-  /** Seed of the simulation's xoshiro128** generator (src/domain/random.ts). */
+  /** Seed of the simulation's xoshiro128** generator (src/domain/stats/random.ts). */
   readonly simulation_seed: number;
   /** Parametric-bootstrap replicates for the extreme-value fit's standard errors. */
   readonly bootstrap_replicates: number;
@@ -150,26 +144,26 @@ export function publish(x: number | null | undefined, digits = 12): number | nul
   return Number(x.toPrecision(digits)) || 0;
 }
 
-function money(x: number | null): number | null {
+export function money(x: number | null): number | null {
   return x === null || !Number.isFinite(x) ? null : roundMoney(x);
 }
 
-function param(name: string, value: number | null, standardError: number | null, unit: string | null, note: string | null = null): FittedParameter {
+export function param(name: string, value: number | null, standardError: number | null, unit: string | null, note: string | null = null): FittedParameter {
   return { name, value: publish(value), standard_error: publish(standardError), unit, note };
 }
 
 /** The annual terms as the backtest applies them: min(cap, max(0, gross − attachment)). */
-function netOf(gross: number, attachment: number, cap: number): number {
+export function netOf(gross: number, attachment: number, cap: number): number {
   return Math.min(cap, Math.max(0, gross - attachment));
 }
 
 /** Occurrence payout in money (unrounded): limit × payout fraction. */
-function occurrenceAmount(s: Structure, x: number): number {
+export function occurrenceAmount(s: Structure, x: number): number {
   return s.financial.limit * payoutFraction(s.payout, x);
 }
 
 /** Ladder levels in increasing order with the fraction of the limit each pays (running maximum, as ladderFraction). */
-function ladderSteps(s: Structure): { level: number; fraction: number }[] {
+export function ladderSteps(s: Structure): { level: number; fraction: number }[] {
   if (s.payout.function !== 'ladder') return [];
   const levels = [...s.payout.levels].sort((a, b) => a.at_least - b.at_least);
   let f = 0;
@@ -177,7 +171,7 @@ function ladderSteps(s: Structure): { level: number; fraction: number }[] {
 }
 
 /** Index levels where the payout (after the annual terms) jumps or bends. */
-function payoutBreakpoints(s: Structure): number[] {
+export function payoutBreakpoints(s: Structure): number[] {
   if (s.payout.function === 'ladder') return ladderSteps(s).map((l) => l.level);
   const { attachment: A, exhaustion: E } = s.payout;
   const { limit, attachment, annual_cap: cap } = s.financial;
@@ -200,41 +194,6 @@ export function coveredYears(artifact: BacktestArtifact): { year: YearOut; expos
 
 // ---------------------------------------------------------------------------------------------
 // Statistics helpers
-
-/** Regularized upper incomplete gamma Q(a, x) (series below a + 1, Lentz continued fraction above). */
-export function regularizedGammaQ(a: number, x: number): number {
-  if (!(a > 0) || !(x >= 0)) throw new RangeError(`Q(a, x) needs a > 0 and x >= 0, got ${a}, ${x}`);
-  if (x === 0) return 1;
-  const lnPrefix = -x + a * Math.log(x) - logGamma(a);
-  if (x < a + 1) {
-    let term = 1 / a;
-    let sum = term;
-    for (let n = 1; n < 10_000; n++) {
-      term *= x / (a + n);
-      sum += term;
-      if (Math.abs(term) < Math.abs(sum) * 1e-16) break;
-    }
-    return Math.max(0, 1 - sum * Math.exp(lnPrefix));
-  }
-  const tiny = 1e-300;
-  let b = x + 1 - a;
-  let c = 1 / tiny;
-  let d = 1 / b;
-  let h = d;
-  for (let i = 1; i < 10_000; i++) {
-    const an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  return Math.exp(lnPrefix) * h;
-}
 
 /**
  * Poisson dispersion test of annual counts: D = s²/x̄ (n − 1 denominator), χ² = Σ(c − x̄)²/x̄ on
@@ -259,7 +218,7 @@ export function poissonDispersion(counts: readonly number[]): Record<string, unk
   };
 }
 
-function sampleSd(xs: readonly number[]): number | null {
+export function sampleSd(xs: readonly number[]): number | null {
   const n = xs.length;
   if (n < 2) return null;
   const mean = xs.reduce((a, b) => a + b, 0) / n;
@@ -267,88 +226,7 @@ function sampleSd(xs: readonly number[]): number | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compound Poisson annual payouts
-
-export interface PayoutMass {
-  /** Occurrence payout in money (it is put on the cent lattice). */
-  readonly amount: number;
-  readonly probability: number;
-}
-
-export interface AnnualMoments {
-  readonly mean: number;
-  readonly standard_deviation: number;
-}
-
-/** States beyond which the exact convolution gives way to simulation. */
-export const MAX_LATTICE_STATES = 20_000;
-
-/**
- * Exact annual payout of a compound Poisson sum with a discrete occurrence payout: N ~ Poisson(rate),
- * gross = Σ payouts (in cents), annual = min(cap, max(0, gross − attachment)). The running gross is
- * held as min(gross, attachment + cap) (nothing above that changes the annual payout), so the
- * states stay few. The Poisson series is followed until its remaining mass is below 1e−15. Null
- * when the states would exceed MAX_LATTICE_STATES.
- */
-export function compoundPoissonAnnual(rate: number, payouts: readonly PayoutMass[], attachment: number, cap: number): AnnualMoments | null {
-  if (!(rate >= 0) || !Number.isFinite(rate)) throw new RangeError(`rate must be finite and >= 0, got ${rate}`);
-  if (rate > 700) return null; // e^(−rate) underflows: simulate instead
-  const ceiling = Math.round((attachment + cap) * 100);
-  const severity = new Map<number, number>();
-  for (const p of payouts) {
-    if (!(p.probability > 0)) continue;
-    const cents = Math.min(ceiling, Math.round(p.amount * 100));
-    severity.set(cents, (severity.get(cents) ?? 0) + p.probability);
-  }
-  const sev = [...severity].sort((a, b) => a[0] - b[0]);
-  let state = new Map<number, number>([[0, 1]]);
-  const annual = new Map<number, number>();
-  const add = (m: Map<number, number>, k: number, p: number) => m.set(k, (m.get(k) ?? 0) + p);
-  let pmf = Math.exp(-rate);
-  let cumulative = 0;
-  const maxN = Math.ceil(rate + 40 * Math.sqrt(rate) + 60);
-  for (let n = 0; n <= maxN; n++) {
-    if (n > 0) pmf *= rate / n;
-    if (n > 0 && pmf === 0 && cumulative > 0.5) break;
-    for (const [k, p] of state) add(annual, k, pmf * p);
-    cumulative += pmf;
-    if (1 - cumulative < 1e-15 && n >= rate) break;
-    const next = new Map<number, number>();
-    for (const [k, p] of state) for (const [c, q] of sev) add(next, Math.min(ceiling, k + c), p * q);
-    if (next.size > MAX_LATTICE_STATES) return null;
-    state = next;
-  }
-  const att = Math.round(attachment * 100);
-  const capCents = Math.round(cap * 100);
-  let mean = 0;
-  let second = 0;
-  let mass = 0;
-  for (const [k, p] of annual) {
-    const v = Math.min(capCents, Math.max(0, k - att)) / 100;
-    mean += p * v;
-    second += p * v * v;
-    mass += p;
-  }
-  mean /= mass;
-  second /= mass;
-  return { mean, standard_deviation: Math.sqrt(Math.max(0, second - mean * mean)) };
-}
-
-/** One Poisson draw by inversion (rates above 500 are split into independent parts). */
-export function poissonDraw(rng: SeededRandom, rate: number): number {
-  if (rate > 500) return poissonDraw(rng, rate / 2) + poissonDraw(rng, rate / 2);
-  const u = rng.uniform();
-  let n = 0;
-  let p = Math.exp(-rate);
-  let cdf = p;
-  while (u > cdf && n < 100_000) {
-    n++;
-    p *= rate / n;
-    cdf += p;
-    if (p === 0 && n > rate) break;
-  }
-  return n;
-}
+// Simulated annual payouts
 
 export interface SimulationInput {
   readonly rate: number;
@@ -524,12 +402,12 @@ export function eventAnnualPayout(s: Structure, rate: number, sev: Severity, par
   });
   return {
     before, mean: sim.mean, sd: sim.standard_deviation, method: 'simulation',
-    simulation: { years: params.simulation_years, seed: params.simulation_seed, generator: 'xoshiro128** seeded by SplitMix64 (src/domain/random.ts)', standard_error_of_mean: publish(sim.standard_error_of_mean)! },
+    simulation: { years: params.simulation_years, seed: params.simulation_seed, generator: 'xoshiro128** seeded by SplitMix64 (src/domain/stats/random.ts)', standard_error_of_mean: publish(sim.standard_error_of_mean)! },
     description: `Per occurrence with a continuous payout: ${params.simulation_years} years simulated (seed ${params.simulation_seed}); each year N ~ Poisson(ν) by inversion, each occurrence a value drawn from the severity, payouts in cents summed, net of the annual attachment, at most the annual cap.`,
   };
 }
 
-function unavailable(design: Structure['design'], method: FittedMethod, description: string, reason: string, sample: Record<string, unknown>, notes: string[] = []): FittedView {
+export function unavailable(design: Structure['design'], method: FittedMethod, description: string, reason: string, sample: Record<string, unknown>, notes: string[] = []): FittedView {
   return {
     design, method, available: false, reason, description, sample, parameters: [], goodness_of_fit: null,
     expected_annual_payout_before_annual_terms: null, expected_annual_payout: null, standard_deviation_annual_payout: null,
@@ -537,150 +415,36 @@ function unavailable(design: Structure['design'], method: FittedMethod, descript
   };
 }
 
-function annualTermsOut(s: Structure, a: EventAnnual | { method: AnnualMethod; description: string; simulation: SimulationFacts | null }): AnnualTermsOut {
+export function annualTermsOut(s: Structure, a: EventAnnual | { method: AnnualMethod; description: string; simulation: SimulationFacts | null }): AnnualTermsOut {
   return { method: a.method, description: a.description, attachment: s.financial.attachment, annual_cap: s.financial.annual_cap, simulation: a.simulation };
-}
-
-// ---------------------------------------------------------------------------------------------
-// 1. Gutenberg–Richter for quake boxes
-
-const GR_DESCRIPTION =
-  'Gutenberg–Richter frequency–magnitude law fitted to the box\'s earthquake occurrences (DOMAIN.md "Fitted views"): ' +
-  'occurrences Poisson in time at λ(m) = (N(≥Mc)/T)·10^(−b(m − Mc)) a year; Aki (1965) maximum-likelihood b with Utsu\'s ' +
-  'binning correction at ΔM = 0.1; Mc = max(maximum curvature (Wiemer & Wyss 2000), the catalog\'s stated floor).';
-
-function quakeView(input: FittedViewInput): FittedView {
-  const { structure: s, artifact, data, manifest, parameters } = input;
-  if (data.kind !== 'quakes') throw new Error('a quake view reads quake data');
-  const covered = coveredYears(artifact);
-  const used = new Map(covered.map((c) => [c.year.year, c.exposure]));
-  const exposure = covered.reduce((a, c) => a + c.exposure, 0);
-  const sel = selectQuakes(data.events, { box: s.gate as Box, max_depth_km: s.measurement.max_depth_km, floor: -Infinity });
-  const occurrences = boxOccurrences(sel.rows, s.aggregation_window!.ms)
-    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), magnitude: o.peak.value, event_id: o.peak.event_id }))
-    .filter((o): o is { year: number; magnitude: number; event_id: string } => o.year !== null && used.has(o.year));
-  const floorRaw = (manifest?.raw?.magnitude_floor as { value?: unknown } | undefined)?.value;
-  const floor = typeof floorRaw === 'number' && Number.isFinite(floorRaw) ? floorRaw : null;
-  const u = triggerLevel(s.payout);
-  const sample = {
-    earthquakes_selected: sel.rows.length,
-    excluded: sel.excluded,
-    occurrences_in_covered_terms: occurrences.length,
-    years_used: covered.length,
-    exposure_years: publish(exposure),
-    exposure_rule: 'T = Σ over the counted years of the share of the term the record covers (1 for a fully covered year, days covered / term days for a year lacking at most 10% of its term; partial years are not counted)',
-    declustering: `the structure's own occurrence rule over every selected earthquake (no magnitude floor): clustered by time within ${s.aggregation_window!.duration} of each cluster's first event; the fit reads each occurrence's peak magnitude, dated by its first event`,
-    magnitude_floor: floor,
-  };
-  let fit: GutenbergRichterFit;
-  try {
-    fit = fitGutenbergRichter(occurrences.map((o) => o.magnitude), { years: exposure, ...(floor !== null ? { floorMagnitude: floor } : {}) });
-  } catch (error) {
-    return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION, `no Gutenberg–Richter fit: ${(error as Error).message}`, sample);
-  }
-  if (fit.n < FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc) {
-    return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION,
-      `${fit.n} occurrence(s) at or above Mc ${fit.mc}; a Gutenberg–Richter view needs at least ${FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc}`, sample);
-  }
-  const rate = annualExceedanceRate(fit, u);
-  const sev: Severity = { kind: 'gutenberg_richter', threshold: u, b: fit.b };
-  const annual = eventAnnualPayout(s, rate, sev, parameters);
-
-  // Uncertainty: b (Shi & Bolt; Aki beside it), the rate at Mc (Poisson √N/T), a by the delta method.
-  const rateSe = Math.sqrt(fit.n) / fit.years;
-  const aSe = Math.sqrt(1 / (fit.n * LN10 * LN10) + (fit.mc * fit.standardErrorShiBolt) ** 2);
-  const levels = [...new Set([fit.mc, ...(s.payout.function === 'ladder' ? ladderSteps(s).map((l) => l.level) : [s.payout.attachment, s.payout.exhaustion])])].sort((a, b) => a - b);
-  const observedVsFitted = levels.map((m) => {
-    const observed = occurrences.filter((o) => magnitudeBinIndex(o.magnitude, fit.binWidth) >= magnitudeBinIndex(m, fit.binWidth)).length;
-    return { magnitude: m, observed_count: observed, observed_annual_rate: publish(observed / exposure), fitted_annual_rate: publish(annualExceedanceRate(fit, m)), fitted_count: publish(annualExceedanceRate(fit, m) * exposure) };
-  });
-  // Kolmogorov–Smirnov distance on the binned magnitudes at or above Mc: P(bin ≥ Mc + jΔM) = 10^(−b·jΔM).
-  const mcBin = magnitudeBinIndex(fit.mc, fit.binWidth);
-  const bins = occurrences.map((o) => magnitudeBinIndex(o.magnitude, fit.binWidth)).filter((k) => k >= mcBin);
-  let ks = 0;
-  const top = Math.max(...bins);
-  for (let k = mcBin; k <= top + 1; k++) {
-    const empirical = bins.filter((x) => x >= k).length / bins.length;
-    ks = Math.max(ks, Math.abs(empirical - 10 ** (-fit.b * (k - mcBin) * fit.binWidth)));
-  }
-  const countsAtMc = covered.map((c) => occurrences.filter((o) => o.year === c.year.year && magnitudeBinIndex(o.magnitude, fit.binWidth) >= mcBin).length);
-
-  const notes: string[] = [
-    'Magnitudes are the catalog\'s preferred magnitudes, of mixed type (magType), read as published.',
-    'The law is unbounded above (no maximum magnitude); the largest ladder level\'s rate is the fit\'s extrapolation where the record is thin.',
-    `The payout's lowest level u = ${u}; occurrences reaching it arrive at ν = λ(u) = ${publish(rate)} a year with magnitude u + Exp(b·ln10).`,
-  ];
-  if (u < fit.mc) notes.push(`u = ${u} lies below Mc = ${fit.mc}: λ(u) extrapolates the law below the magnitude the catalog is complete to.`);
-  return {
-    design: s.design,
-    method: 'gutenberg_richter_poisson',
-    available: true,
-    reason: null,
-    description: GR_DESCRIPTION,
-    sample,
-    parameters: [
-      param('b', fit.b, fit.standardErrorShiBolt, null, `maximum likelihood (Aki–Utsu); standard error Shi & Bolt (1982); Aki (1965) b/√N = ${publish(fit.standardErrorAki)}`),
-      param('a_annual', fit.aAnnual, aSe, null, 'log10 of the annual rate at M = 0: log10(N(≥Mc)/T) + b·Mc; standard error by the delta method from √N and the b error'),
-      param('mc', fit.mc, null, 'magnitude', `completeness: max(maximum curvature ${fit.mcMaxCurvature}, stated floor ${floor ?? 'none'} on the 0.1 grid); tie-break: ${MC_TIE_BREAK}`),
-      param('n_at_or_above_mc', fit.n, null, 'occurrences', null),
-      param('mean_magnitude_at_or_above_mc', fit.meanMagnitude, null, 'magnitude', null),
-      param('exposure_years', fit.years, null, 'years', null),
-      param('annual_rate_at_mc', fit.annualRateAtMc, rateSe, 'per year', 'N(≥Mc)/T; standard error √N/T (Poisson)'),
-      param('lowest_level', u, null, 'magnitude', 'the payout\'s lowest level u'),
-      param('annual_rate_at_lowest_level', rate, null, 'per year', 'λ(u)'),
-    ],
-    goodness_of_fit: {
-      observed_vs_fitted: observedVsFitted,
-      kolmogorov_smirnov_binned: publish(ks),
-      kolmogorov_smirnov_note: 'largest distance between the empirical and the fitted survival of the binned magnitudes at or above Mc (Mc + jΔM, j = 0, 1, ...); the fit\'s own parameters are used, so textbook critical values do not apply',
-      poisson_dispersion: poissonDispersion(countsAtMc),
-    },
-    expected_annual_payout_before_annual_terms: money(annual.before),
-    expected_annual_payout: money(annual.mean),
-    standard_deviation_annual_payout: money(annual.sd),
-    annual_terms: annualTermsOut(s, annual),
-    notes,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // 3. Poisson rate × empirical severity (track gates, storm reports, mapped fires)
 
-const EMPIRICAL_DESCRIPTION =
+export const EMPIRICAL_DESCRIPTION =
   'Poisson-rate view (DOMAIN.md "Fitted views"): qualifying occurrences (the backtest\'s occurrence rule, value at least the ' +
   'payout\'s lowest level) arrive as a Poisson process at ν = count / T a year, T the covered term-years; each occurrence\'s ' +
   'value is drawn from the empirical distribution of the observed peak values (each observed occurrence equally likely).';
 
-interface EmpiricalOccurrence { readonly year: number; readonly value: number; readonly id: string }
+export interface EmpiricalOccurrence { readonly year: number; readonly value: number; readonly id: string }
 
-function empiricalOccurrences(input: FittedViewInput): { list: EmpiricalOccurrence[]; sample: Record<string, unknown>; unit: string } {
-  const { structure: s, artifact, data, manifest, feed_class } = input;
-  const used = new Set(coveredYears(artifact).map((c) => c.year.year));
-  const floor = triggerLevel(s.payout);
-  if (data.kind === 'tracks') {
-    const unit = (s.measurement.unit ?? 'kt') as GateUnit;
-    const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
-    const list = crossings.filter((c) => used.has(c.year) && c.value >= floor).map((c) => ({ year: c.year, value: c.value, id: c.storm_id }));
-    return {
-      list, unit,
-      sample: { storm_years_crossing_gate_in_covered_years: crossings.filter((c) => used.has(c.year)).length, qualifying_occurrences: list.length, minimum_value: floor, unit },
-    };
-  }
-  if (data.kind !== 'reports') throw new Error('an empirical view reads reports or tracks');
-  const cls = feed_class ?? classifyFeed(manifest?.kind);
-  const sel = selectReports(data.events, { box: s.gate as Box, floor, wildfire_only: cls.kind === 'fire_extract' });
-  const list = boxOccurrences(sel.rows, s.aggregation_window!.ms)
-    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), value: o.peak.value, id: o.peak.event_id }))
-    .filter((o): o is EmpiricalOccurrence => o.year !== null && used.has(o.year));
-  const unit = data.unit ?? data.events[0]?.unit ?? '';
-  return { list, unit, sample: { rows_selected: sel.rows.length, excluded: sel.excluded, qualifying_occurrences: list.length, minimum_value: floor, unit } };
+/** A design's qualifying occurrences, what it read to find them, and their unit. */
+export interface EmpiricalOccurrences {
+  readonly list: readonly EmpiricalOccurrence[];
+  readonly sample: Record<string, unknown>;
+  readonly unit: string;
 }
 
-function empiricalView(input: FittedViewInput): FittedView {
+/**
+ * The Poisson-rate view over a design's qualifying occurrences in the covered years (each design
+ * finds its own: storm reports and mapped fires in cat-in-a-box.ts, gate crossings in track-gate.ts).
+ */
+export function empiricalView(input: FittedViewInput, found: EmpiricalOccurrences): FittedView {
   const { structure: s, artifact, parameters } = input;
   const covered = coveredYears(artifact);
   const exposure = covered.reduce((a, c) => a + c.exposure, 0);
-  const { list, sample: base, unit } = empiricalOccurrences(input);
+  const { list, sample: base, unit } = found;
   const sample = {
     ...base,
     years_used: covered.length,
@@ -741,124 +505,3 @@ function empiricalView(input: FittedViewInput): FittedView {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// 2. Extreme-value view of a daily index's term maxima
-
-const EV_DESCRIPTION =
-  'Extreme-value view (DOMAIN.md "Fitted views"): the term maxima of the covered years fitted by L-moments (Hosking 1990) with ' +
-  'GEV or Gumbel chosen by selectExtremeValueFit; expected payout = ∫ payout(x) dF(x) by composite Gauss–Legendre in probability, ' +
-  'split at the payout\'s breakpoints (attachment, exhaustion, ladder levels, and where the annual attachment and cap bend it).';
-
-function indexView(input: FittedViewInput): FittedView {
-  const { structure: s, artifact, parameters } = input;
-  const covered = coveredYears(artifact);
-  const maxima = covered
-    .map((c) => ({ year: c.year.year, record: c.year.record, tm: c.year.term_maximum as { value: number } | null | undefined }))
-    .filter((m): m is { year: number; record: YearOut['record']; tm: { value: number } } => m.tm !== null && m.tm !== undefined && Number.isFinite(m.tm.value));
-  const xs = maxima.map((m) => m.tm.value);
-  const unit = ((artifact.structure.trigger as { measurement?: { unit?: string } } | undefined)?.measurement?.unit) ?? s.measurement.unit ?? '';
-  const sample = {
-    term_maxima: xs.length,
-    years_used: covered.length,
-    complete_years: maxima.filter((m) => m.record === 'complete').length,
-    partial_years: maxima.filter((m) => m.record === 'partial').map((m) => m.year),
-    rule: 'one term maximum per complete year of the window (partial years, lacking more than 10% of the term, are left out as in the burn), in the index unit',
-    unit,
-  };
-  if (xs.length < FITTED_VIEW_MINIMUMS.term_maxima) {
-    return unavailable(s.design, 'extreme_value_term_maxima', EV_DESCRIPTION,
-      `${xs.length} term maxima of complete years; an extreme-value view needs at least ${FITTED_VIEW_MINIMUMS.term_maxima}`, sample);
-  }
-  let selection: ReturnType<typeof selectExtremeValueFit>;
-  try {
-    selection = selectExtremeValueFit(xs);
-  } catch (error) {
-    return unavailable(s.design, 'extreme_value_term_maxima', EV_DESCRIPTION, `no extreme-value fit: ${(error as Error).message}`, sample);
-  }
-  const fit = selection.chosen;
-  const { limit, attachment, annual_cap: cap } = s.financial;
-  const breakpoints = payoutBreakpoints(s);
-  const g = (x: number): number => occurrenceAmount(s, x);
-  const h = (x: number): number => netOf(g(x), attachment, cap);
-  const before = expectedPayout(g, fit, { breakpoints });
-  const mean = expectedPayout(h, fit, { breakpoints });
-  const second = expectedPayout((x) => h(x) ** 2, fit, { breakpoints });
-  const sd = Math.sqrt(Math.max(0, second - mean * mean));
-
-  // Parametric bootstrap: B samples of n maxima from the fitted law, refitted with the same family.
-  const rng = seededRandom(parameters.bootstrap_seed);
-  const refit = fit.distribution === 'gumbel' ? fitGumbelByLMoments : fitGevByLMoments;
-  const boot = { location: [] as number[], scale: [] as number[], shape: [] as number[], el: [] as number[] };
-  let failed = 0;
-  for (let r = 0; r < parameters.bootstrap_replicates; r++) {
-    const sampleR = xs.map(() => gevQuantile(rng.uniformOpen(), fit));
-    try {
-      const f = refit(sampleR);
-      const el = expectedPayout(h, f, { breakpoints });
-      if (![f.location, f.scale, f.shape, el].every(Number.isFinite)) { failed++; continue; }
-      boot.location.push(f.location);
-      boot.scale.push(f.scale);
-      boot.shape.push(f.shape);
-      boot.el.push(el);
-    } catch {
-      failed++;
-    }
-  }
-  const bootNote = `parametric bootstrap: ${parameters.bootstrap_replicates} samples of ${xs.length} from the fitted ${fit.distribution} (seed ${parameters.bootstrap_seed}), refitted by L-moments${failed > 0 ? `; ${failed} replicates without a usable fit left out` : ''}`;
-  const ad = andersonDarling(xs, fit);
-  const levels = s.payout.function === 'ladder' ? ladderSteps(s).map((l) => l.level) : [s.payout.attachment, s.payout.exhaustion];
-  return {
-    design: s.design,
-    method: 'extreme_value_term_maxima',
-    available: true,
-    reason: null,
-    description: EV_DESCRIPTION,
-    sample,
-    parameters: [
-      param('distribution_gev', fit.distribution === 'gev' ? 1 : 0, null, null, `1 = GEV, 0 = Gumbel (ξ = 0); chosen: ${fit.distribution}; rule: ${selection.rule}`),
-      param('location', fit.location, sampleSd(boot.location), unit, bootNote),
-      param('scale', fit.scale, sampleSd(boot.scale), unit, bootNote),
-      param('shape', fit.shape, fit.distribution === 'gev' ? sampleSd(boot.shape) : null, null,
-        fit.distribution === 'gev' ? `ξ (DOMAIN.md sign); ${bootNote}` : `ξ = 0 (Gumbel); the GEV fit's ξ̂ = ${publish(selection.gev.shape)} with asymptotic standard error √(0.5633/n) = ${publish(selection.shapeStandardError)}, z = ${publish(selection.z)}`),
-      param('l1', fit.lMoments.l1, null, unit, 'sample L-moments'),
-      param('l2', fit.lMoments.l2, null, unit, null),
-      param('t3', fit.lMoments.t3, null, null, 'L-skewness'),
-      param('expected_annual_payout', mean, sampleSd(boot.el), 'money', `standard error by the ${bootNote}`),
-    ],
-    goodness_of_fit: {
-      probability_plot_correlation: publish(probabilityPlotCorrelation(xs, fit)),
-      probability_plot_note: 'Filliben (1975) r between the ordered maxima and the fitted quantiles at Gringorten positions',
-      anderson_darling: publish(ad),
-      anderson_darling_note: Number.isFinite(ad) ? 'A² (Stephens 1974 form) with fitted parameters; textbook critical values do not apply' : 'A² is infinite: a maximum lies outside the fitted support',
-      gev_alternative: { location: publish(selection.gev.location), scale: publish(selection.gev.scale), shape: publish(selection.gev.shape) },
-      gumbel_alternative: { location: publish(selection.gumbel.location), scale: publish(selection.gumbel.scale), shape: 0 },
-      observed_vs_fitted: levels.map((l) => ({
-        level: l,
-        observed_share_of_years_at_or_above: publish(xs.filter((x) => x >= l).length / xs.length),
-        fitted_annual_exceedance_probability: publish(gevSurvival(l, fit)),
-      })),
-    },
-    expected_annual_payout_before_annual_terms: money(before),
-    expected_annual_payout: money(mean),
-    standard_deviation_annual_payout: money(sd),
-    annual_terms: {
-      method: 'numerical_integration',
-      description: `One payout a year from the term maximum: h(x) = min(annual cap ${cap}, max(0, limit ${limit} × fraction(x) − attachment ${attachment})) integrated against the fitted law (exact to quadrature; no simulation).`,
-      attachment, annual_cap: cap, simulation: null,
-    },
-    notes: [
-      'The fit assumes the term maxima are independent and identically distributed from year to year (no trend).',
-      ...(fit.distribution === 'gev' && fit.shape > 0 ? ['ξ > 0: a heavy upper tail; an unbounded payout would lean on it, a capped payout less so.'] : []),
-    ],
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-
-/** The fitted view of a structure's annual payout, by design (see the file header). */
-export function fittedView(input: FittedViewInput): FittedView {
-  const s = input.structure;
-  if (s.design === 'index_series') return indexView(input);
-  if (s.design === 'cat_in_a_box' && input.data.kind === 'quakes') return quakeView(input);
-  return empiricalView(input);
-}

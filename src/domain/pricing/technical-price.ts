@@ -18,11 +18,13 @@
 // - a premium whose rate on line would reach 1 (the premium at least the limit it buys).
 
 import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
-import { roundMoney } from '../backtest/payout.js';
-import { faultAnswer, validateStructure, type FeedClass, type FeedFacts, type Structure } from '../backtest/structure.js';
+import { roundMoney } from '../triggers/payout.js';
+import { faultAnswer, type StructureValidation } from '../triggers/faults.js';
+import type { FeedClass, FeedFacts } from '../triggers/feed.js';
+import { fittedView } from '../triggers/index.js';
 import { refusal } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
-import { FITTED_VIEW_RULE, fittedView, publish, type FittedView } from './fitted-view.js';
+import { FITTED_VIEW_RULE, publish, type FittedView } from './fitted-view.js';
 import { PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, type SiObservation } from '../quality.js';
 import { PRICING_MODEL } from '../../kernel/versions.js';
 
@@ -123,8 +125,11 @@ export interface PriceDocument {
 }
 
 export interface TechnicalPriceInput {
-  /** The structure's terms as written (peril, trigger, financial_structure, period), or the normalised Structure. */
-  readonly structure: unknown;
+  /**
+   * The structure's terms as read once, before the replay (validateStructure, then checkStructure
+   * against the feed): never read again here.
+   */
+  readonly validation: StructureValidation;
   /** The backtest of the same terms over the window priced (runBacktest). */
   readonly artifact: BacktestArtifact;
   /** The data the backtest read (backtestData of the feed readers' output). */
@@ -138,10 +143,6 @@ export interface TechnicalPriceInput {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-function isNormalized(x: unknown): x is Structure {
-  return typeof x === 'object' && x !== null && 'design' in x && 'financial' in x && 'term' in x;
-}
 
 function refuse(message: string, details: readonly string[] = []): Result<PriceDocument> {
   return refused(refusal(422, 'unpriceable_object', message, details));
@@ -163,24 +164,19 @@ export function pricingParameters(options: Partial<PricingParameters> = {}): Pri
 
 /**
  * The technical price of a structure over its backtest, or the refusal (422 unpriceable_object)
- * when no year of the record would have paid. Pure and deterministic: the same terms, artifact and
- * data give the same document.
+ * when the record is too short, no year of it would have paid, or the premium would reach the
+ * limit. Pure and deterministic: the same structure, artifact and data give the same document.
  */
 export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument> {
   const params = pricingParameters(input.options);
-  let s: Structure;
-  if (isNormalized(input.structure)) {
-    s = input.structure;
-  } else {
-    const v = validateStructure(input.structure);
-    if (!v.structure) {
-      const missing = v.shape_faults.filter((f) => f.fault === 'block_missing' && (f.path === 'trigger' || f.path === 'financial_structure'));
-      if (missing.length > 0) return refuse(`the object cannot be priced: no ${missing.map((f) => f.path).join(' and no ')}`, missing.map((f) => f.message));
-      const answer = faultAnswer(v, 'price')!;
-      return refused({ ...answer, code: 'unpriceable_object' });
-    }
-    s = v.structure;
+  const v = input.validation;
+  if (!v.structure) {
+    const missing = v.shape_faults.filter((f) => f.fault === 'block_missing' && (f.path === 'trigger' || f.path === 'financial_structure'));
+    if (missing.length > 0) return refuse(`the object cannot be priced: no ${missing.map((f) => f.path).join(' and no ')}`, missing.map((f) => f.message));
+    const answer = faultAnswer(v, 'price')!;
+    return refused({ ...answer, code: 'unpriceable_object' });
   }
+  const s = v.structure;
   const { artifact } = input;
   const source = s.data_sources[0];
   if (!source || source.feed_id !== artifact.feed.feed_id || source.version !== artifact.feed.version) {

@@ -3,7 +3,8 @@
 // track gate's interpolation, window faults and determinism.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
+import type { BacktestArtifact, BacktestData, FeedRead } from '../../../src/domain/backtest/artifact.js';
+import { replayTerms } from './support.js';
 import type { Refusal } from '../../../src/kernel/refusal.js';
 
 /** The fault names of a refusal of terms (each detail reads "<fault> at <path>: <message>"). */
@@ -46,7 +47,7 @@ function quakeTerms(over: { window?: string; financial?: object; period?: object
 }
 
 function run(terms: object, data: BacktestData, feed: FeedRead, window?: { from_year?: number; to_year?: number }): BacktestArtifact {
-  const out = runBacktest(terms, data, feed, window);
+  const out = replayTerms(terms, data, feed, window);
   if (!out.ok) throw new Error(JSON.stringify(out.refusal));
   return out.value;
 }
@@ -202,21 +203,21 @@ test('basis term_maximum on a cat-in-a-box pays once a year, from the largest oc
 
 test('window: outside the period of record refused (never clipped); reversed refused as a request fault; a window of missing years alone refused', () => {
   const data: BacktestData = { kind: 'quakes', events: [] };
-  const outside = runBacktest(quakeTerms(), data, QUAKE_FEED, { from_year: 1999, to_year: 2003 });
+  const outside = replayTerms(quakeTerms(), data, QUAKE_FEED, { from_year: 1999, to_year: 2003 });
   assert.ok(!outside.ok);
   assert.equal(outside.refusal.code, 'unbacktestable_structure');
   assert.deepEqual(faultNames(outside.refusal), ['window_outside_period_of_record']);
-  const late = runBacktest(quakeTerms(), data, QUAKE_FEED, { to_year: 2005 });
+  const late = replayTerms(quakeTerms(), data, QUAKE_FEED, { to_year: 2005 });
   assert.ok(!late.ok && faultNames(late.refusal)[0] === 'window_outside_period_of_record');
-  const reversed = runBacktest(quakeTerms(), data, QUAKE_FEED, { from_year: 2003, to_year: 2001 });
+  const reversed = replayTerms(quakeTerms(), data, QUAKE_FEED, { from_year: 2003, to_year: 2001 });
   assert.ok(!reversed.ok);
   assert.equal(reversed.refusal.code, 'invalid_request');
-  const gap = runBacktest(quakeTerms(), data, QUAKE_FEED, { from_year: 2002, to_year: 2002 });
+  const gap = replayTerms(quakeTerms(), data, QUAKE_FEED, { from_year: 2002, to_year: 2002 });
   assert.ok(!gap.ok);
   assert.deepEqual(faultNames(gap.refusal), ['no_recorded_year_in_window']);
   const ok = run(quakeTerms(), data, QUAKE_FEED, { from_year: 2003 });
   assert.deepEqual(ok.window, { from_year: 2003, to_year: 2004, defaulted: false, defaulted_members: ['to_year'] });
-  const shape = runBacktest({ ...quakeTerms(), period: { start: '2027-06-01', end: '2027-01-01' } }, data, QUAKE_FEED);
+  const shape = replayTerms({ ...quakeTerms(), period: { start: '2027-06-01', end: '2027-01-01' } }, data, QUAKE_FEED);
   assert.ok(!shape.ok && shape.refusal.code === 'invalid_structure');
 });
 
@@ -289,7 +290,7 @@ test('series: units convert from the feed\'s native unit to the trigger\'s (tent
   assert.equal((year(peak, 2000).term_maximum as { value: number }).value, 50.8);
   assert.equal(peak.conventions.units && (peak.conventions.units as { index: string }).index, 'mm', 'no unit: tenths of mm read as mm');
   // A series in a unit that cannot become the trigger's: refused by name.
-  const odd = runBacktest(rainTerms(), series('2000-01-01', '2000-12-31', () => 1, 'furlongs'), RAIN_FEED);
+  const odd = replayTerms(rainTerms(), series('2000-01-01', '2000-12-31', () => 1, 'furlongs'), RAIN_FEED);
   assert.ok(!odd.ok);
   assert.deepEqual(faultNames(odd.refusal), ['unit_not_convertible']);
 });

@@ -114,7 +114,7 @@ test('(c) the same gate drawn as a polygon, and read in Saffir-Simpson categorie
 });
 
 test('the segment screen changes nothing: samplesInGate equals every track sample filtered by the gate, over every Atlantic storm', async () => {
-  const { samplesInGate } = await import('../../../src/domain/backtest/track-gate.js');
+  const { samplesInGate } = await import('../../../src/domain/triggers/track-gate.js');
   const { trackSamples, gateContains } = await import('../../../src/domain/tracks/gate.js');
   const { load } = await import('./support.js');
   const { data } = await load(GATE_C);

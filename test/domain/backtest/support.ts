@@ -4,7 +4,10 @@ import { FeedStore } from '../../../src/feeds/store.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../../src/feeds/readers.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
-import { dataRequest, validateStructure, type BacktestWindow } from '../../../src/domain/backtest/structure.js';
+import { faultAnswer, type StructureValidation } from '../../../src/domain/triggers/faults.js';
+import { checkStructure, dataRequest, validateStructure } from '../../../src/domain/triggers/index.js';
+import type { BacktestWindow } from '../../../src/domain/triggers/read.js';
+import { refused, type Result } from '../../../src/kernel/result.js';
 import { FEEDS_DIR, rawFile as rawBytes } from '../../support/feeds.js';
 
 export { FEEDS_DIR };
@@ -15,6 +18,8 @@ export const store = (): Promise<FeedStore> => (opened ??= FeedStore.open(FEEDS_
 export interface Loaded {
   readonly data: BacktestData;
   readonly feed: FeedRead;
+  /** The terms as read once, against the snapshot loaded. */
+  readonly validation: StructureValidation;
 }
 
 /** Loads the snapshot and data a structure reads, through the real readers. */
@@ -30,13 +35,25 @@ export async function load(terms: unknown): Promise<Loaded> {
   const read = req.reader === 'event_catalog' ? await eventCatalog(s, snap)
     : req.reader === 'track_archive' ? await trackArchive(s, snap)
     : await dailySeries(s, snap, req.element ?? undefined);
-  return { data: backtestData(read), feed: { feed_id: snap.feed_id, version: snap.version, sha256: snap.sha256, manifest: snap.manifest, class: cls } };
+  const feed: FeedRead = { feed_id: snap.feed_id, version: snap.version, sha256: snap.sha256, manifest: snap.manifest, class: cls };
+  return { data: backtestData(read), feed, validation: checkStructure(v.structure, { feed }) };
+}
+
+/**
+ * Terms read once against their feed and window, then replayed, as a job does: a fault in the terms
+ * is refused with the backtest's answer before anything is replayed.
+ */
+export function replayTerms(terms: unknown, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
+  const v = validateStructure(terms, { feed: { feed_id: feed.feed_id, version: feed.version, manifest: feed.manifest, ...(feed.class && { class: feed.class }) }, window: window ?? null });
+  const fault = faultAnswer(v, 'backtest');
+  if (fault) return refused(fault);
+  return runBacktest(v.structure!, data, feed, window);
 }
 
 /** Runs a backtest over the real snapshot; fails the test on a refusal. */
 export async function backtest(terms: unknown, window?: BacktestWindow): Promise<BacktestArtifact> {
   const { data, feed } = await load(terms);
-  const out = runBacktest(terms, data, feed, window);
+  const out = replayTerms(terms, data, feed, window);
   if (!out.ok) throw new Error(`refused: ${JSON.stringify(out.refusal)}`);
   return out.value;
 }

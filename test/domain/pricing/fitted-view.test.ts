@@ -3,13 +3,16 @@
 // distribution functions, own convolution), never against the module's helpers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
-import { validateStructure, type FeedFacts, type Structure } from '../../../src/domain/backtest/structure.js';
+import type { BacktestArtifact, BacktestData, FeedRead } from '../../../src/domain/backtest/artifact.js';
+import { replayTerms } from '../backtest/support.js';
+import type { FeedFacts } from '../../../src/domain/triggers/feed.js';
+import { fittedView, validateStructure } from '../../../src/domain/triggers/index.js';
+import type { Structure } from '../../../src/domain/triggers/terms.js';
 import type { QuakeEvent, ReportEvent } from '../../../src/domain/hazard/records.js';
-import { seededRandom, type SeededRandom } from '../../../src/domain/random.js';
-import {
-  compoundPoissonAnnual, fittedView, regularizedGammaQ, simulateAnnualPayouts, type FittedView,
-} from '../../../src/domain/pricing/fitted-view.js';
+import { seededRandom, type SeededRandom } from '../../../src/domain/stats/random.js';
+import { simulateAnnualPayouts, type FittedView } from '../../../src/domain/pricing/fitted-view.js';
+import { compoundPoissonAnnual } from '../../../src/domain/stats/compound-poisson.js';
+import { regularizedGammaQ } from '../../../src/domain/stats/special-functions.js';
 import { PRICING_DEFAULTS } from '../../../src/domain/pricing/technical-price.js';
 
 const DAY = 86_400_000;
@@ -43,7 +46,7 @@ function feed(feed_id: string, manifest: FeedFacts): FeedRead {
 function replay(terms: unknown, data: BacktestData, f: FeedRead): { s: Structure; artifact: BacktestArtifact } {
   const v = validateStructure(terms);
   assert.ok(v.structure, JSON.stringify(v.shape_faults));
-  const replayed = runBacktest(terms, data, f);
+  const replayed = replayTerms(terms, data, f);
   assert.ok(replayed.ok, JSON.stringify((replayed as { refusal?: unknown }).refusal));
   return { s: v.structure, artifact: replayed.value };
 }

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { backtest, GREENVILLE_GUST, load } from '../backtest/support.js';
 import { ACCEPTANCE_BODIES, DENVER_HAIL } from '../../support/acceptance.js';
 import type { BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
-import type { BacktestWindow } from '../../../src/domain/backtest/structure.js';
+import { validateStructure } from '../../../src/domain/triggers/index.js';
+import type { BacktestWindow } from '../../../src/domain/triggers/read.js';
 import {
   MINIMUM_COUNTED_YEARS, PRICING_DEFAULTS, technicalPrice, type PriceDocument, type PricingParameters,
 } from '../../../src/domain/pricing/technical-price.js';
@@ -21,9 +22,9 @@ const within = (actual: number | null, expected: number, tolerance: number, what
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
 async function price(terms: unknown, window?: BacktestWindow, options?: Partial<PricingParameters>): Promise<{ doc: Result<PriceDocument>; artifact: BacktestArtifact }> {
-  const { data, feed } = await load(terms);
+  const { data, feed, validation } = await load(terms);
   const artifact = await backtest(terms, window);
-  return { doc: technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest, feed_class: feed.class, ...(options ? { options } : {}) }), artifact };
+  return { doc: technicalPrice({ validation, artifact, data, manifest: feed.manifest, feed_class: feed.class, ...(options ? { options } : {}) }), artifact };
 }
 
 async function priced(terms: unknown, window?: BacktestWindow, options?: Partial<PricingParameters>): Promise<{ doc: PriceDocument; artifact: BacktestArtifact }> {
@@ -185,7 +186,7 @@ test('terms without a financial structure are refused as unpriceable_object', as
   const artifact = await backtest(ACCEPTANCE_BODIES.earthquake);
   const terms = clone(ACCEPTANCE_BODIES.earthquake) as Record<string, unknown>;
   delete terms.financial_structure;
-  const doc = technicalPrice({ structure: terms, artifact, data, manifest: feed.manifest, feed_class: feed.class });
+  const doc = technicalPrice({ validation: validateStructure(terms), artifact, data, manifest: feed.manifest, feed_class: feed.class });
   assert.ok(!doc.ok, 'refused');
   assert.equal(doc.refusal.code, 'unpriceable_object');
   assert.match(doc.refusal.message, /financial_structure/);

@@ -15,7 +15,7 @@
 // default location × peril correlation group, as the framework's damage group ids are; optionally
 // per location or per item); a group's items share its set. The set is a Latin hypercube, as gulpy's
 // default generator draws it: strata k = 0..S-1 each get one uniform (k + 1 - v_k)/S, v_k from one
-// 32-bit output ((x + 0.5)/2^32), in a random order. Streams: xoshiro128** (src/domain/random.ts)
+// 32-bit output ((x + 0.5)/2^32), in a random order. Streams: xoshiro128** (src/domain/stats/random.ts)
 // seeded per event with SplitMix64(seed) XOR (2·event_id + s), s = 0 for the damage uniforms and
 // s = 1 for the order of the strata. Damage uniforms are drawn location by location, locations
 // grouped by class (same area-perils, vulnerabilities, coverages and groups; classes in the order of
@@ -32,7 +32,7 @@
 // mean over the samples (terms applied sample by sample first); with samples = 0 it is the
 // analytical mean (terms applied to mean losses).
 
-import { seededRandom, splitMix64, type SeededRandom } from '../../random.js';
+import { seededRandom, splitMix64, type SeededRandom } from '../../stats/random.js';
 import type { KeyedPortfolio, ModelData } from './model-data.js';
 import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms, type TermsBreakdown } from './financial.js';
 import { binMode, scaledBinMeans } from './sensitivity.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seededRandom, splitMix64 } from '../../src/domain/random.js';
+import { seededRandom, splitMix64 } from '../../../src/domain/stats/random.js';
 
 test('SplitMix64 from state 0 gives the reference first output 0xe220a8397b1dcdaf', () => {
   assert.equal(splitMix64(0n)[1], 0xe220a8397b1dcdafn);

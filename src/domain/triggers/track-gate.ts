@@ -1,5 +1,7 @@
-// Track gate: a storm's value in a year is the strongest wind among its track samples lying inside
-// the gate (edges inclusive) and inside that year's term. Samples (gate.ts trackSamples) are every
+// Track gate: a box or polygon gate in peril.region over a storm-track archive, each storm one
+// occurrence. Its terms, its checks against the feed, its fitted view (Poisson rate × empirical
+// severity of gate crossings), and its measurement: a storm's value in a year is the strongest wind
+// among its track samples lying inside the gate (edges inclusive) and inside that year's term. Samples (gate.ts trackSamples) are every
 // best-track fix and every whole UTC hour strictly between two consecutive fixes, position and wind
 // linear in time. Fixes without a wind value are dropped first, so "consecutive" means consecutive
 // among the fixes with wind: a fast crossing between two fixes counts even across a fix whose wind
@@ -8,8 +10,16 @@
 import { gateContains, saffirSimpsonCategory, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
 import { METRES_PER_SECOND_PER_KNOT } from '../../kernel/units.js';
 import { normalizeLongitude } from '../geo.js';
-import { roundIndex } from './payout.js';
+import { coveredYears, empiricalView, type EmpiricalOccurrences, type FittedViewInput } from '../pricing/fitted-view.js';
+import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
+import { boxesIntersect, coverageBoxOf, regionBox } from './feed.js';
+import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
+import { eventCoverage, eventYear, iso, type DesignReplay, type YearWork } from '../backtest/years.js';
+import type { Faults, StructureFault } from './faults.js';
+import { occurrencePayout, roundIndex, triggerLevel } from './payout.js';
+import { readPeakAggregation } from './read.js';
 import { termWindow, termYearsBetween, type TermRule } from './term.js';
+import type { Structure } from './terms.js';
 
 export type GateUnit = 'kt' | 'm/s' | 'category';
 
@@ -160,3 +170,128 @@ export function gateCrossings(storms: readonly StormLike[], gate: Gate, rule: Te
   }
   return out.sort((a, b) => a.year - b.year || a.crossing.epoch_ms - b.crossing.epoch_ms || (a.storm_id < b.storm_id ? -1 : a.storm_id > b.storm_id ? 1 : 0));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Terms and feed checks
+
+function checkFeed(f: Faults, s: Structure, at: FeedUnderCheck): boolean {
+  const { feed, cls } = at;
+  const kindWords = at.kind_words;
+  const p = FEED_PATH;
+  if (cls.kind !== 'track_archive') {
+    f.add('feed_kind_not_read', p, `${feed.feed_id} is ${kindWords}; a track gate (max_sustained_wind_in_gate) reads a storm-track archive`);
+    return false;
+  }
+  const coverage = coverageBoxOf(feed.manifest);
+  if (coverage && s.region && !boxesIntersect(regionBox(s.region), coverage)) {
+    f.add('region_outside_feed_coverage', 'peril.region', `the gate in peril.region lies outside every track of ${feed.feed_id} (extent ${coverage.min_latitude} to ${coverage.max_latitude} N, ${coverage.min_longitude} to ${coverage.max_longitude} E)`);
+  }  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fitted view: a Poisson rate of gate crossings reaching the lowest level × their empirical values
+
+/** The storm-years the backtest pays from, in the covered years. */
+function crossingOccurrences(input: FittedViewInput): EmpiricalOccurrences {
+  const { structure: s, artifact, data } = input;
+  const used = new Set(coveredYears(artifact).map((c) => c.year.year));
+  const floor = triggerLevel(s.payout);
+  if (data.kind !== 'tracks') throw new Error('a track gate\'s view reads tracks');
+  const unit = (s.measurement.unit ?? 'kt') as GateUnit;
+  const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
+  const list = crossings.filter((c) => used.has(c.year) && c.value >= floor).map((c) => ({ year: c.year, value: c.value, id: c.storm_id }));
+  return {
+    list, unit,
+    sample: { storm_years_crossing_gate_in_covered_years: crossings.filter((c) => used.has(c.year)).length, qualifying_occurrences: list.length, minimum_value: floor, unit },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The replay: the window's years over the snapshot
+
+/** Each storm crossing the gate in a year's term, one occurrence valued at its strongest wind inside the gate. */
+function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault {
+  const floor = triggerLevel(s.payout);
+  const { limit } = s.financial;
+  const work: YearWork[] = [];
+  let selection: Record<string, unknown>;
+  let occurrenceRule: string;
+  let indexUnit: string;
+  let unitNote: string;
+  if (data.kind !== 'tracks') throw new Error('unreachable');
+  const unit = (s.measurement.unit ?? 'kt') as GateUnit;
+  indexUnit = unit;
+  const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
+  selection = {
+    storms_in_archive: data.storms.length,
+    storm_years_crossing_gate: crossings.length,
+    storm_years_reaching_lowest_level: crossings.filter((c) => c.value >= floor).length,
+    gate: s.region,
+    minimum_value: floor,
+    unit,
+  };
+  occurrenceRule =
+    'Each storm is one occurrence, named by its publisher storm id. Its value in a year is the strongest 1-minute sustained wind among ' +
+    'its track samples lying inside the gate (edges inclusive) and inside that year\'s term. Samples are every best-track fix with a wind ' +
+    'value and every whole UTC hour strictly between two consecutive such fixes, position and wind interpolated linearly in time ' +
+    '(fixes without a wind value are dropped first, so a fast crossing between two fixes counts). An occurrence\'s time is its strongest ' +
+    'sample; from and to are its first and last samples inside the gate during the term. ' +
+    (unit === 'category' ? 'The value is the Saffir-Simpson category of that wind (Cat 1 64-82 kt, 2 83-95, 3 96-112, 4 113-136, 5 >= 137).'
+      : unit === 'm/s' ? 'Knots are converted to m/s at 1 kt = 1852/3600 m/s.' : 'The value is in knots.');
+  unitNote = 'HURDAT2 and JTWC best tracks give 1-minute sustained wind in knots at (mostly) 6-hourly fixes.';
+  const byYear = new Map<number, OccurrenceOut[]>();
+  for (const c of crossings) {
+    if (c.year < fromYear || c.year > toYear || c.value < floor) continue;
+    const list = byYear.get(c.year) ?? [];
+    list.push({
+      event_id: c.storm_id,
+      name: c.name,
+      time: iso(c.crossing.epoch_ms),
+      date: iso(c.crossing.epoch_ms).slice(0, 10),
+      from: iso(c.entered_ms),
+      to: iso(c.left_ms),
+      value: c.value,
+      unit,
+      payout: occurrencePayout(s.payout, limit, c.value),
+      wind_kt: Math.round(c.crossing.max_wind_kt * 1e6) / 1e6,
+      category: c.crossing.category,
+      latitude: Math.round(c.crossing.latitude * 1e6) / 1e6,
+      longitude: Math.round(c.crossing.longitude * 1e6) / 1e6,
+      interpolated: c.crossing.interpolated,
+    });
+    byYear.set(c.year, list);
+  }
+  for (let y = fromYear; y <= toYear; y++) {
+    const term = termWindow(s.term, y);
+    const coverage = eventCoverage(term, feed.manifest);
+    work.push(eventYear(term, coverage, coverage.record === 'missing' ? [] : byYear.get(y) ?? [], s));
+  }
+  return { work, selection, occurrence_rule: occurrenceRule, index_unit: indexUnit, unit_note: unitNote, excluded: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const TRACK_GATE: TriggerDesign = {
+  design: 'track_gate',
+  measurement_members: ['variable', 'unit', 'aggregation'],
+  readAggregation: (f, m, p) => readPeakAggregation(f, m, p, 'a gate reads the strongest wind'),
+  reads_window: false,
+  readWindow: (f, aw) => {
+    if (aw !== undefined && aw !== null) {
+      f.add('aggregation_window_not_read', 'trigger.aggregation_window',
+        'trigger.aggregation_window is not read by a track gate: each storm is one occurrence, named by its storm id');
+    }
+    return null;
+  },
+  payout: {
+    bases: ['per_event', 'per_occurrence', 'term_maximum'], default_basis: 'per_event',
+    bases_read: 'a track gate pays per storm (per_event) or once from the term maximum (term_maximum)',
+    read_as: { per_occurrence: 'per_event' },
+  },
+  region: { missing: 'peril.region is missing: a track gate is drawn in peril.region (box or polygon)', box_only: null },
+  checkFeed,
+  replay,
+  reader: 'track_archive',
+  data_kinds: ['tracks'],
+  fittedView: (input) => empiricalView(input, crossingOccurrences(input)),
+};

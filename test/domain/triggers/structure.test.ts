@@ -3,12 +3,12 @@
 // and request faults (the backtest window, invalid_request).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  dataRequest, FAULT_CATALOGUE, faultAnswer, validateStructure, type FeedContext, type StructureValidation,
-} from '../../../src/domain/backtest/structure.js';
+import { FAULT_CATALOGUE, faultAnswer, type StructureValidation } from '../../../src/domain/triggers/faults.js';
+import type { FeedContext } from '../../../src/domain/triggers/feed.js';
+import { dataRequest, validateStructure } from '../../../src/domain/triggers/index.js';
 import { latestVersion, manifestOf } from '../../support/feeds.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
-import { ACCEPTANCE } from './acceptance.js';
+import { ACCEPTANCE } from '../backtest/acceptance.js';
 
 const feed = (feedId: string): FeedContext => ({ feed_id: feedId, version: latestVersion(feedId), manifest: manifestOf(feedId), class: feedClass(manifestOf(feedId)) });
 

@@ -7,8 +7,8 @@ import {
   fitGutenbergRichter,
   magnitudeBinIndex,
   MC_TIE_BREAK,
-} from '../../src/domain/hazard/gutenberg-richter.js';
-import { seededRandom } from '../../src/domain/random.js';
+} from '../../../src/domain/stats/gutenberg-richter.js';
+import { seededRandom } from '../../../src/domain/stats/random.js';
 
 const close = (actual: number, expected: number, tolerance: number, what = '') =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what} ${actual} vs ${expected} ± ${tolerance}`);

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   annualPayout, ladderFraction, linearFraction, occurrencePayout, roundMoney, triggerLevel,
-} from '../../../src/domain/backtest/payout.js';
-import { describeTermRule, isTermFault, termDays, termRule, termWindow, termYearOf, type TermRule } from '../../../src/domain/backtest/term.js';
+} from '../../../src/domain/triggers/payout.js';
+import { describeTermRule, isTermFault, termDays, termRule, termWindow, termYearOf, type TermRule } from '../../../src/domain/triggers/term.js';
 
 const LADDER = [{ at_least: 6.5, fraction: 0.25 }, { at_least: 7.0, fraction: 0.5 }, { at_least: 7.5, fraction: 1 }];
 

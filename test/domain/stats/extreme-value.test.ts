@@ -5,21 +5,20 @@ import {
   expectedPayout,
   fitGevByLMoments,
   fitGumbelByLMoments,
-  gamma,
   gaussLegendre,
   gevCdf,
   gevQuantile,
   gevSurvival,
   gringortenPosition,
-  logGamma,
   probabilityPlotCorrelation,
   returnLevel,
   sampleLMoments,
   sampleProbabilityWeightedMoments,
   selectExtremeValueFit,
   type GevParameters,
-} from '../../src/domain/hazard/extreme-value.js';
-import { seededRandom } from '../../src/domain/random.js';
+} from '../../../src/domain/stats/extreme-value.js';
+import { seededRandom } from '../../../src/domain/stats/random.js';
+import { gamma, logGamma } from '../../../src/domain/stats/special-functions.js';
 
 const close = (actual: number, expected: number, tolerance: number, what = '') =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what} ${actual} vs ${expected} ± ${tolerance}`);

@@ -5,6 +5,8 @@
 // (Fréchet type), ξ < 0 a bounded upper tail, and ξ = 0 the Gumbel F(x) = exp(−exp(−(x − μ)/σ)).
 // Hosking's papers write the shape as k = −ξ; conversions are done at the fit and nowhere else.
 
+import { gamma } from './special-functions.js';
+
 export interface GevParameters {
   readonly location: number;
   readonly scale: number;
@@ -13,36 +15,6 @@ export interface GevParameters {
 }
 
 const EULER_GAMMA = 0.5772156649015329;
-
-// ---------------------------------------------------------------------------------------------
-// Gamma function
-
-// Lanczos (1964) approximation with g = 7, n = 9 (coefficients as tabulated by P. Godfrey, 2001);
-// relative error about 1e-15 on the positive axis.
-const LANCZOS_G = 7;
-const LANCZOS_COEFFICIENTS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-] as const;
-
-/** ln|Γ(x)| by the Lanczos approximation, with the reflection formula below 1/2. */
-export function logGamma(x: number): number {
-  if (x < 0.5) {
-    // Γ(x)Γ(1 − x) = π / sin(πx)
-    return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-  }
-  const z = x - 1;
-  let series = LANCZOS_COEFFICIENTS[0];
-  for (let i = 1; i < LANCZOS_COEFFICIENTS.length; i++) series += LANCZOS_COEFFICIENTS[i]! / (z + i);
-  const t = z + LANCZOS_G + 0.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(series);
-}
-
-/** Γ(x); ±Infinity at the poles 0, −1, −2, … */
-export function gamma(x: number): number {
-  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
-  return Math.exp(logGamma(x));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Probability-weighted moments and L-moments
