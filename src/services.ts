@@ -12,7 +12,7 @@ import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
-import { closeComputePool } from './jobs/threads.js';
+import { closeComputePool, shareVerifiedFeeds } from './jobs/threads.js';
 
 export interface Services {
   readonly config: Config;
@@ -51,6 +51,7 @@ export async function createServices(config: Config, options: { log?: Logger } =
   for (const refusal of feeds?.refused ?? []) {
     log.error({ feed: refusal.feed_id, version: refusal.version, reason: refusal.reason, files: refusal.files }, 'feed snapshot refused: not served');
   }
+  shareVerifiedFeeds(feeds?.verified);
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
   const services: Services = {
     config, log, database, accounts, jobs, objects, structures, labRuns, feeds, rate,

@@ -3,8 +3,26 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { ApiError, type ErrorBody } from '../kernel/refusal.js';
+import type { VerifiedFiles } from '../feeds/store.js';
 
 let pool: Piscina | undefined;
+
+/** What every compute thread starts with (piscina's workerData). */
+export interface ComputeThreadData {
+  /** The files this process's feed store verified: a thread trusts those whose identity is unchanged. */
+  readonly verifiedFeeds: VerifiedFiles | undefined;
+}
+
+let verifiedFeeds: VerifiedFiles | undefined;
+
+/**
+ * Hands what the process's feed store verified to the compute threads, so a thread does not hash
+ * those files again. Threads started from now on get it; a thread given an older record only
+ * hashes more (an identity that no longer matches is never trusted).
+ */
+export function shareVerifiedFeeds(verified: VerifiedFiles | undefined): void {
+  verifiedFeeds = verified;
+}
 
 /** The one pool of compute threads; each task module exports a default function. */
 export function computePool(): Piscina {
@@ -14,6 +32,7 @@ export function computePool(): Piscina {
     maxThreads: Math.max(1, availableParallelism() - 1),
     minThreads: 0,
     idleTimeout: 30_000,
+    workerData: { verifiedFeeds } satisfies ComputeThreadData,
   });
   return pool;
 }
