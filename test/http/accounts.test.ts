@@ -119,7 +119,7 @@ eachDialect('the key is checked before the path', async (dialect) => {
 
 eachDialect('keys survive a restart of the service', async (dialect) => {
   const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-restart-'));
-  const scratch = dialect === 'postgres' ? await createScratchDatabase() : undefined;
+  const scratch = dialect === 'postgres' ? await createScratchDatabase({ migrated: true }) : undefined;
   const env: Record<string, string> = { CATRISK_STATE_DIR: stateDir, ...(scratch ? { DATABASE_URL: scratch.url } : {}) };
   try {
     const first = await startService(dialect, env);

@@ -29,7 +29,7 @@ export async function startService(dialect: DialectName, env: Record<string, str
   const ownState = env.CATRISK_STATE_DIR === undefined;
   const stateDir = env.CATRISK_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'catrisk-test-'));
   let scratch: ScratchDatabase | undefined;
-  if (dialect === 'postgres' && env.DATABASE_URL === undefined) scratch = await createScratchDatabase();
+  if (dialect === 'postgres' && env.DATABASE_URL === undefined) scratch = await createScratchDatabase({ migrated: true });
   const fullEnv: Record<string, string> = {
     CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',
     CATRISK_STATE_DIR: stateDir,
