@@ -12,7 +12,7 @@ import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
-import { closeComputePool, compute } from './jobs/threads.js';
+import { closeComputePool, compute, processVerifiedFeeds, shareVerifiedFeeds } from './jobs/threads.js';
 import type { AppDeps } from './app/deps.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
@@ -42,10 +42,13 @@ export async function createServices(config: Config, options: { log?: Logger } =
   const objects = new ObjectStore(database.db);
   const structures = new StructureStore(database.db);
   const labRuns = new LabRunStore(database.db);
-  const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir) : undefined;
+  // Each file is hashed once per process: what an earlier store of the process (tests start many)
+  // verified is trusted while its identity on disk is unchanged.
+  const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir, { verified: processVerifiedFeeds() }) : undefined;
   for (const refusal of feeds?.refused ?? []) {
     log.error({ feed: refusal.feed_id, version: refusal.version, reason: refusal.reason, files: refusal.files }, 'feed snapshot refused: not served');
   }
+  if (feeds) shareVerifiedFeeds(feeds.verified);
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
   const services: Services = {
     config, log, database, accounts, jobs, objects, structures, labRuns, feeds, rate,

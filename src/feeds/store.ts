@@ -1,10 +1,12 @@
 // The feed store: pinned snapshots under <dir>/<feed_id>/<version>/, each served only when every file
 // listed in its MANIFEST.json has exactly the bytes (SHA-256 and length) the manifest records.
 // Start-up hashes every file (streamed, a few at a time) and keeps only digests; files are read and
-// parsed lazily, and each parse is cached per snapshot identity.
+// parsed lazily, and each parse is cached per snapshot identity. A store opened with what another
+// store verified (VerifiedFiles: a compute thread, given its process's record) hashes only the files
+// whose identity on disk changed since.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { isSafeFileName, loadManifest, parseManifest, type Manifest, type ManifestFile } from './manifest.js';
 
@@ -53,13 +55,46 @@ export function snapshotDigest(files: readonly Pick<ManifestFile, 'name' | 'sha2
   return createHash('sha256').update(lines, 'utf8').digest('hex');
 }
 
+/**
+ * A file that matched its manifest entry, and the identity it had on disk just before it was hashed.
+ * Any write changes the identity (ctime at least), so an unchanged identity means unchanged bytes.
+ */
+export interface VerifiedFile {
+  readonly sha256: string;
+  readonly bytes: number;
+  /** Device, inode, size, mtime and ctime (nanoseconds) of a settled file, see identityOf(). */
+  readonly identity: string;
+}
+
+/** Verified files by absolute path; plain data, so it crosses to a worker thread as it is. */
+export type VerifiedFiles = ReadonlyMap<string, VerifiedFile>;
+
+/**
+ * How long a file must have been left alone before its identity vouches for its bytes: a write in
+ * the same tick of the file system's clock as the check would leave the times unchanged (as in
+ * git's "racy" index entries). Such a file is verified but not vouched for; the next store hashes it.
+ */
+export const SETTLED_MS = 1000;
+
+/** Device, inode, size, mtime and ctime of an open file; undefined while it is not yet settled. */
+async function identityOf(handle: FileHandle): Promise<string | undefined> {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const s = await handle.stat({ bigint: true });
+  if (now - s.ctimeNs < BigInt(SETTLED_MS) * 1_000_000n) return undefined;
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
 /** Streams a file through SHA-256; returns digest and byte count. */
 export function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  return hashStream(createReadStream(path, { highWaterMark: 1 << 20 }));
+}
+
+function hashStream(stream: NodeJS.ReadableStream): Promise<{ sha256: string; bytes: number }> {
   return new Promise((done, failed) => {
     const hash = createHash('sha256');
     let bytes = 0;
-    createReadStream(path, { highWaterMark: 1 << 20 })
-      .on('data', (chunk) => {
+    stream
+      .on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         hash.update(chunk);
       })
@@ -82,19 +117,40 @@ async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) =>
   return out;
 }
 
-/** Checks one file against its manifest entry; null when it matches. */
-async function checkFile(dir: string, f: ManifestFile): Promise<FileProblem | null> {
+interface FileCheck {
+  /** Null when the file matches its manifest entry. */
+  readonly problem: FileProblem | null;
+  readonly verified?: VerifiedFile;
+  readonly hashed: boolean;
+}
+
+/** Checks one file against its manifest entry: trusted as it is when `known` vouches for its identity, else hashed. */
+async function checkFile(dir: string, f: ManifestFile, known?: VerifiedFiles): Promise<FileCheck> {
+  const path = join(dir, f.name);
   const base = { file: f.name, expected_sha256: f.sha256, expected_bytes: f.bytes };
+  let handle: FileHandle | undefined;
+  let identity: string | undefined;
   let got: { sha256: string; bytes: number };
   try {
-    got = await hashFile(join(dir, f.name));
+    handle = await open(path);
+    // Taken before reading: a write during the hash leaves an identity no later check accepts.
+    identity = await identityOf(handle);
+    const vouched = known?.get(path);
+    if (vouched && identity !== undefined && vouched.identity === identity && vouched.sha256 === f.sha256 && vouched.bytes === f.bytes) {
+      return { problem: null, verified: vouched, hashed: false };
+    }
+    got = await hashStream(handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false }));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const problem = code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
-    return { ...base, problem, actual_sha256: null, actual_bytes: null };
+    return { problem: { ...base, problem, actual_sha256: null, actual_bytes: null }, hashed: false };
+  } finally {
+    await handle?.close();
   }
-  if (got.sha256 === f.sha256 && got.bytes === f.bytes) return null;
-  return { ...base, problem: 'mismatch', actual_sha256: got.sha256, actual_bytes: got.bytes };
+  if (got.sha256 === f.sha256 && got.bytes === f.bytes) {
+    return { problem: null, hashed: true, ...(identity === undefined ? {} : { verified: { sha256: f.sha256, bytes: f.bytes, identity } }) };
+  }
+  return { problem: { ...base, problem: 'mismatch', actual_sha256: got.sha256, actual_bytes: got.bytes }, hashed: true };
 }
 
 function describe(p: FileProblem): string {
@@ -110,10 +166,12 @@ const visible = (name: string): boolean => !name.startsWith('.');
 interface ScanResult {
   snapshots: Snapshot[];
   refused: Refusal[];
+  verified: Map<string, VerifiedFile>;
+  hashed: number;
 }
 
 /** Verifies every <dir>/<feed_id>/<version>/ folder. */
-async function scan(root: string, concurrency: number, only?: ReadonlySet<string>): Promise<ScanResult> {
+async function scan(root: string, concurrency: number, only?: ReadonlySet<string>, known?: VerifiedFiles): Promise<ScanResult> {
   const candidates: { feed_id: string; version: string; dir: string }[] = [];
   for (const feed of (await readdir(root)).filter(visible).sort()) {
     if (only && !only.has(feed)) continue;
@@ -143,10 +201,10 @@ async function scan(root: string, concurrency: number, only?: ReadonlySet<string
   });
   // One flat queue of files so a snapshot with thousands of small files does not serialise the scan.
   const jobs = loaded.flatMap(({ c, manifest }) => manifest.files.map((f) => ({ dir: c.dir, f })));
-  const problems = await pool(jobs, concurrency, ({ dir, f }) => checkFile(dir, f));
+  const checks = await pool(jobs, concurrency, ({ dir, f }) => checkFile(dir, f, known));
   const byDir = new Map<string, FileProblem[]>();
   jobs.forEach((j, i) => {
-    const p = problems[i];
+    const p = checks[i]!.problem;
     if (p) byDir.set(j.dir, [...(byDir.get(j.dir) ?? []), p]);
   });
   const snapshots: Snapshot[] = [];
@@ -155,9 +213,16 @@ async function scan(root: string, concurrency: number, only?: ReadonlySet<string
     if (bad) refused.push({ ...c, files: bad, reason: `bytes do not match MANIFEST.json: ${bad.map(describe).join('; ')}` });
     else snapshots.push({ feed_id: c.feed_id, version: c.version, dir: c.dir, manifest, sha256: snapshotDigest(manifest.files) });
   }
+  // Only the files of served snapshots are vouched for.
+  const verified = new Map<string, VerifiedFile>();
+  jobs.forEach((j, i) => {
+    const v = checks[i]!.verified;
+    if (v && !byDir.has(j.dir)) verified.set(join(j.dir, j.f.name), v);
+  });
+  const hashed = checks.filter((c) => c.hashed).length;
   const order = (a: { feed_id: string; version: string }, b: { feed_id: string; version: string }): number =>
     a.feed_id < b.feed_id ? -1 : a.feed_id > b.feed_id ? 1 : a.version < b.version ? -1 : a.version > b.version ? 1 : 0;
-  return { snapshots: snapshots.sort(order), refused: refused.sort(order) };
+  return { snapshots: snapshots.sort(order), refused: refused.sort(order), verified, hashed };
 }
 
 export interface OpenOptions {
@@ -165,6 +230,8 @@ export interface OpenOptions {
   readonly concurrency?: number;
   /** Scan and serve only these feeds (a thread that needs one reference table need not hash every map). */
   readonly feeds?: readonly string[];
+  /** What another store verified (its `verified`): a file whose identity is unchanged is not hashed again. */
+  readonly verified?: VerifiedFiles;
 }
 
 export class FeedStore {
@@ -176,6 +243,10 @@ export class FeedStore {
     private readonly snapshots: readonly Snapshot[],
     /** Snapshots not served, with the reason (file, expected and actual digest). */
     readonly refused: readonly Refusal[],
+    /** The files of the served snapshots, with the identity each had when verified: for another store's `verified`. */
+    readonly verified: VerifiedFiles,
+    /** Files this store hashed when it opened (the others were vouched for by `verified`). */
+    readonly hashedFiles: number,
   ) {
     for (const s of snapshots) this.byFeed.set(s.feed_id, [...(this.byFeed.get(s.feed_id) ?? []), s]);
   }
@@ -183,8 +254,8 @@ export class FeedStore {
   /** Scans and verifies `dir`. Never throws for a bad snapshot (it lands in `refused`); throws if `dir` is unreadable. */
   static async open(dir: string, options: OpenOptions = {}): Promise<FeedStore> {
     const root = resolve(dir);
-    const { snapshots, refused } = await scan(root, options.concurrency ?? 8, options.feeds && new Set(options.feeds));
-    return new FeedStore(root, snapshots, refused);
+    const { snapshots, refused, verified, hashed } = await scan(root, options.concurrency ?? 8, options.feeds && new Set(options.feeds), options.verified);
+    return new FeedStore(root, snapshots, refused, verified, hashed);
   }
 
   /** Every served snapshot, sorted by feed_id then version. */
@@ -343,7 +414,7 @@ export async function addSnapshot(dir: string, folder: string): Promise<Snapshot
     }
     await writeFile(join(staging, 'MANIFEST.json'), JSON.stringify(manifestOut, null, 2) + '\n');
     const copied = await pool(parseManifest(manifestOut).files, 8, (f) => checkFile(staging, f));
-    const bad = copied.filter((p): p is FileProblem => p !== null);
+    const bad = copied.map((c) => c.problem).filter((p): p is FileProblem => p !== null);
     if (bad.length > 0) throw new Error(`copy does not match the source: ${bad.map(describe).join('; ')}`);
     if (await stat(target).catch(() => null)) throw new Error(`${feedId}/${version} appeared while adding: versions are immutable`);
     await rename(staging, target);

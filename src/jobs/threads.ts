@@ -4,8 +4,33 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { unwrap, type Result } from '../kernel/result.js';
 import type { ComputeTask } from '../app/deps.js';
+import type { VerifiedFile, VerifiedFiles } from '../feeds/store.js';
 
 let pool: Piscina | undefined;
+
+/** What every compute thread starts with (piscina's workerData). */
+export interface ComputeThreadData {
+  /** The files this process's feed stores verified: a thread trusts those whose identity is unchanged. */
+  readonly verifiedFeeds: VerifiedFiles;
+}
+
+// Every file a feed store of this process verified, by path (see shareVerifiedFeeds).
+const verifiedFeeds = new Map<string, VerifiedFile>();
+
+/**
+ * Records what a feed store of this process verified, for the compute threads (so a thread does
+ * not hash those files again) and for any later store of the process. Threads started from now on
+ * get it; a thread given an older record only hashes more (an identity that no longer matches is
+ * never trusted).
+ */
+export function shareVerifiedFeeds(verified: VerifiedFiles): void {
+  for (const [path, file] of verified) verifiedFeeds.set(path, file);
+}
+
+/** What the feed stores of this process verified so far. */
+export function processVerifiedFeeds(): VerifiedFiles {
+  return verifiedFeeds;
+}
 
 /** The one pool of compute threads; each task module exports a default function. */
 export function computePool(): Piscina {
@@ -15,6 +40,7 @@ export function computePool(): Piscina {
     maxThreads: Math.max(1, availableParallelism() - 1),
     minThreads: 0,
     idleTimeout: 30_000,
+    workerData: { verifiedFeeds } satisfies ComputeThreadData,
   });
   return pool;
 }

@@ -42,7 +42,7 @@ function alive(service: ServiceProcess): boolean {
 }
 
 async function scratchWithState() {
-  const scratch = await createScratchDatabase();
+  const scratch = await createScratchDatabase({ migrated: true });
   const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-outage-'));
   return {
     scratch, stateDir,

@@ -7,35 +7,31 @@ import { isAnonymousAgent } from '../../src/http/user-agents.js';
 import { DEFAULT_REFUSED_AGENTS } from '../../src/config.js';
 import { VERB_ROUTES } from '../../src/http/api/verbs.js';
 import { head, rawRequest, type RawAnswer } from '../support/raw-http.js';
-import { call, eachDialect, envelopeFaults, signup, startService, USER_AGENT } from '../support/service.js';
+import { call, eachDialect, envelopeFaults, sharedService, signup, startService, USER_AGENT } from '../support/service.js';
 
 eachDialect('anonymous default-library agents get 403 forbidden before any route runs', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const agents = ['', '   ', 'curl/8.5.0', 'Wget/1.21', 'python-requests/2.31.0', 'Python-urllib/3.11',
-      'Go-http-client/1.1', 'node-fetch/1.0', 'axios/1.6.0', 'undici', 'okhttp/4.12.0', 'Java/17.0.2', 'libwww-perl/6.72',
-      // The defaults of Node's built-in fetch, Deno, Bun, aiohttp, httpx, Java's HttpClient, Ruby,
-      // PHP (Guzzle), Dart and Rust's reqwest.
-      'node', 'Deno/1.40.2', 'Bun/1.0.25', 'Python/3.12 aiohttp/3.9.1', 'python-httpx/0.27.0', 'Java-http-client/17.0.2',
-      'Ruby', 'GuzzleHttp/7', 'Dart/3.2 (dart:io)', 'reqwest/0.11.24', 'Faraday v2.9.0'];
-    for (const host of Object.values(svc.urls)) {
-      for (const agent of agents) {
-        const answer = await call(host, 'GET', '/health', { headers: { 'user-agent': agent } });
-        assert.equal(answer.status, 403, `${host} ${JSON.stringify(agent)}`);
-        assert.equal(answer.body.error.code, 'forbidden');
-        assert.deepEqual(envelopeFaults(answer), []);
-      }
+  const svc = await sharedService(dialect);
+  const agents = ['', '   ', 'curl/8.5.0', 'Wget/1.21', 'python-requests/2.31.0', 'Python-urllib/3.11',
+    'Go-http-client/1.1', 'node-fetch/1.0', 'axios/1.6.0', 'undici', 'okhttp/4.12.0', 'Java/17.0.2', 'libwww-perl/6.72',
+    // The defaults of Node's built-in fetch, Deno, Bun, aiohttp, httpx, Java's HttpClient, Ruby,
+    // PHP (Guzzle), Dart and Rust's reqwest.
+    'node', 'Deno/1.40.2', 'Bun/1.0.25', 'Python/3.12 aiohttp/3.9.1', 'python-httpx/0.27.0', 'Java-http-client/17.0.2',
+    'Ruby', 'GuzzleHttp/7', 'Dart/3.2 (dart:io)', 'reqwest/0.11.24', 'Faraday v2.9.0'];
+  for (const host of Object.values(svc.urls)) {
+    for (const agent of agents) {
+      const answer = await call(host, 'GET', '/health', { headers: { 'user-agent': agent } });
+      assert.equal(answer.status, 403, `${host} ${JSON.stringify(agent)}`);
+      assert.equal(answer.body.error.code, 'forbidden');
+      assert.deepEqual(envelopeFaults(answer), []);
     }
-    // Refused before authentication too: a good key with a bad agent is still 403.
-    const { key } = await signup(svc.api);
-    assert.equal((await call(svc.api, 'GET', '/account', { key, headers: { 'user-agent': 'curl/8.5.0' } })).status, 403);
-    // Product names are matched whole: an application named like a library, or naming itself
-    // beside its library, passes.
-    for (const agent of ['acme-pricing/2.0 (+ops@acme.example)', 'nodeapp/1.0', 'deno-risk-sync/2', 'acme-pricing/1.2 python-requests/2.31.0', 'Mozilla/5.0 (X11; Linux x86_64)']) {
-      assert.equal((await call(svc.api, 'GET', '/health', { headers: { 'user-agent': agent } })).status, 200, agent);
-    }
-  } finally {
-    await svc.close();
+  }
+  // Refused before authentication too: a good key with a bad agent is still 403.
+  const { key } = await signup(svc.api);
+  assert.equal((await call(svc.api, 'GET', '/account', { key, headers: { 'user-agent': 'curl/8.5.0' } })).status, 403);
+  // Product names are matched whole: an application named like a library, or naming itself
+  // beside its library, passes.
+  for (const agent of ['acme-pricing/2.0 (+ops@acme.example)', 'nodeapp/1.0', 'deno-risk-sync/2', 'acme-pricing/1.2 python-requests/2.31.0', 'Mozilla/5.0 (X11; Linux x86_64)']) {
+    assert.equal((await call(svc.api, 'GET', '/health', { headers: { 'user-agent': agent } })).status, 200, agent);
   }
 });
 
@@ -50,23 +46,19 @@ eachDialect('the refused agent list is configurable', async (dialect) => {
 });
 
 eachDialect('a path served under other methods answers 405 with Allow', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const { key } = await signup(svc.api);
-    const health = await call(svc.api, 'DELETE', '/health');
-    assert.equal(health.status, 405);
-    assert.equal(health.body.error.code, 'method_not_allowed');
-    assert.equal(health.headers.get('allow'), 'GET, HEAD');
-    const account = await call(svc.api, 'POST', '/account', { key });
-    assert.equal(account.status, 405);
-    assert.equal(account.headers.get('allow'), 'GET, HEAD');
-    const signupGet = await call(svc.api, 'GET', '/signup');
-    assert.equal(signupGet.status, 405);
-    assert.equal(signupGet.headers.get('allow'), 'POST');
-    for (const a of [health, account, signupGet]) assert.deepEqual(envelopeFaults(a), []);
-  } finally {
-    await svc.close();
-  }
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const health = await call(svc.api, 'DELETE', '/health');
+  assert.equal(health.status, 405);
+  assert.equal(health.body.error.code, 'method_not_allowed');
+  assert.equal(health.headers.get('allow'), 'GET, HEAD');
+  const account = await call(svc.api, 'POST', '/account', { key });
+  assert.equal(account.status, 405);
+  assert.equal(account.headers.get('allow'), 'GET, HEAD');
+  const signupGet = await call(svc.api, 'GET', '/signup');
+  assert.equal(signupGet.status, 405);
+  assert.equal(signupGet.headers.get('allow'), 'POST');
+  for (const a of [health, account, signupGet]) assert.deepEqual(envelopeFaults(a), []);
 });
 
 eachDialect('rate limits per key: 429 rate_limited with Retry-After, headers on every answer', async (dialect) => {
@@ -107,25 +99,21 @@ eachDialect('routes without a key are limited per client address', async (dialec
 });
 
 eachDialect('every host answers GET / with what it is and where its index is', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    for (const [name, url] of Object.entries(svc.urls)) {
-      const answer = await call(url, 'GET', '/');
-      assert.equal(answer.status, 200, name);
-      assert.equal(answer.body.host, name);
-      assert.ok(answer.body.what.length > 10);
-      assert.match(answer.body.index, /^\//);
-    }
-    const health = await call(svc.api, 'GET', '/health');
-    assert.ok(health.body.discovery.every((d: { lists: string }) => d.lists.endsWith('.')));
-    assert.equal(health.body.build.version, JSON.parse(readFileSync('package.json', 'utf8')).version);
-    assert.equal(health.body.build.schema_versions.error, '0.1.0');
-    assert.ok(health.body.registry);
-    // Canonical member order (RFC 8785): keys sorted at every level.
-    assert.equal(health.text, JSON.stringify(sortDeep(JSON.parse(health.text))));
-  } finally {
-    await svc.close();
+  const svc = await sharedService(dialect);
+  for (const [name, url] of Object.entries(svc.urls)) {
+    const answer = await call(url, 'GET', '/');
+    assert.equal(answer.status, 200, name);
+    assert.equal(answer.body.host, name);
+    assert.ok(answer.body.what.length > 10);
+    assert.match(answer.body.index, /^\//);
   }
+  const health = await call(svc.api, 'GET', '/health');
+  assert.ok(health.body.discovery.every((d: { lists: string }) => d.lists.endsWith('.')));
+  assert.equal(health.body.build.version, JSON.parse(readFileSync('package.json', 'utf8')).version);
+  assert.equal(health.body.build.schema_versions.error, '0.1.0');
+  assert.ok(health.body.registry);
+  // Canonical member order (RFC 8785): keys sorted at every level.
+  assert.equal(health.text, JSON.stringify(sortDeep(JSON.parse(health.text))));
 });
 
 function sortDeep(value: unknown): unknown {
@@ -148,29 +136,25 @@ test('a User-Agent is anonymous when every product it names is a default library
 
 /** Every route the /health document names must be served (SPEC Versioning 7), and nothing else is claimed. */
 eachDialect('/health lists only verbs, registry and discovery routes that are registered', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const { key } = await signup(svc.api);
-    const health = (await call(svc.api, 'GET', '/health')).body;
-    const reachable = async (method: string, path: string) => {
-      const answer = await call(svc.api, method, path.replace(/\{\w+\}/g, 'x'), { key, headers: { 'content-type': 'application/json' }, raw: method === 'GET' ? undefined : '{}' });
-      // A missing route is 404 with a "No route" message; a missing object is a 404 from the route.
-      return !(answer.status === 404 && /^No route/.test(answer.body?.error?.message ?? '')) && answer.status !== 405;
-    };
-    for (const { verb, method, path } of VERB_ROUTES) {
-      assert.equal(health.verbs.includes(verb), await reachable(method, path), `${verb}: ${method} ${path}`);
-    }
-    for (const [name, entry] of Object.entries(health.registry as Record<string, { method: string; path: string }>)) {
-      assert.ok(await reachable(entry.method, entry.path), `registry ${name}`);
-    }
-    for (const entry of health.discovery as Array<{ method: string; path: string }>) {
-      assert.ok(await reachable(entry.method, entry.path), `discovery ${entry.path}`);
-    }
-    assert.ok(health.verbs.includes('ingest') && health.discovery.some((d: { path: string }) => d.path === '/feeds'));
-    assert.ok(health.being_retired.verbs.every((v: string) => health.verbs.includes(v)));
-  } finally {
-    await svc.close();
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const health = (await call(svc.api, 'GET', '/health')).body;
+  const reachable = async (method: string, path: string) => {
+    const answer = await call(svc.api, method, path.replace(/\{\w+\}/g, 'x'), { key, headers: { 'content-type': 'application/json' }, raw: method === 'GET' ? undefined : '{}' });
+    // A missing route is 404 with a "No route" message; a missing object is a 404 from the route.
+    return !(answer.status === 404 && /^No route/.test(answer.body?.error?.message ?? '')) && answer.status !== 405;
+  };
+  for (const { verb, method, path } of VERB_ROUTES) {
+    assert.equal(health.verbs.includes(verb), await reachable(method, path), `${verb}: ${method} ${path}`);
   }
+  for (const [name, entry] of Object.entries(health.registry as Record<string, { method: string; path: string }>)) {
+    assert.ok(await reachable(entry.method, entry.path), `registry ${name}`);
+  }
+  for (const entry of health.discovery as Array<{ method: string; path: string }>) {
+    assert.ok(await reachable(entry.method, entry.path), `discovery ${entry.path}`);
+  }
+  assert.ok(health.verbs.includes('ingest') && health.discovery.some((d: { path: string }) => d.path === '/feeds'));
+  assert.ok(health.being_retired.verbs.every((v: string) => health.verbs.includes(v)));
 });
 
 function assertRefusal(answer: RawAnswer, status: number, code: string, what: string) {
@@ -183,45 +167,41 @@ function assertRefusal(answer: RawAnswer, status: number, code: string, what: st
 const UA = `User-Agent: ${USER_AGENT}`;
 
 eachDialect('requests Node\'s parser or the router refuse are answered in the envelope', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const { key } = await signup(svc.api);
-    const auth = `Authorization: Bearer ${key}`;
-    const cases: Array<[string, string, number, string]> = [
-      ['malformed percent-encoding', head('GET /jobs/%zz HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
-      ['truncated UTF-8 escape', head('GET /objects/%E0%A4%A HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
-      ['lower-case method', head('get /health HTTP/1.1', UA), 405, 'method_not_allowed'],
-      ['unknown method', head('FROB /health HTTP/1.1', UA), 405, 'method_not_allowed'],
-      ['unknown method, unknown path', head('FROB /nowhere HTTP/1.1', UA, auth), 404, 'not_found'],
-      ['garbage request line', '\x01\x02 nonsense\r\n\r\n', 400, 'invalid_request'],
-      ['Content-Length not a number', head('POST /signup HTTP/1.1', UA, 'Content-Length: abc'), 400, 'invalid_request'],
-      ['two different Content-Lengths', head('POST /signup HTTP/1.1', UA, 'Content-Length: 2', 'Content-Length: 3') + '{}', 400, 'invalid_request'],
-      ['Content-Length with chunked', head('POST /signup HTTP/1.1', UA, 'Content-Length: 5', 'Transfer-Encoding: chunked') + '0\r\n\r\n', 400, 'invalid_request'],
-      ['headers over the limit', head('GET /health HTTP/1.1', UA, `X-Filler: ${'a'.repeat(20_000)}`), 431, 'client_error'],
-      ['path parameter over the limit', head(`GET /jobs/${'a'.repeat(500)} HTTP/1.1`, UA, auth, 'Connection: close'), 414, 'client_error'],
-      ['an expectation not met', head('POST /signup HTTP/1.1', UA, 'Expect: 200-ok', 'Content-Type: application/json', 'Content-Length: 2', 'Connection: close') + '{}', 417, 'client_error'],
-      ['NUL in an id', head('GET /jobs/abc%00def HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
-      ['NUL in a query value', head('GET /events/earthquake?feed=a%00b HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
-    ];
-    for (const [what, bytes, status, code] of cases) assertRefusal(await rawRequest(svc.api, [bytes]), status, code, what);
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const auth = `Authorization: Bearer ${key}`;
+  const cases: Array<[string, string, number, string]> = [
+    ['malformed percent-encoding', head('GET /jobs/%zz HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
+    ['truncated UTF-8 escape', head('GET /objects/%E0%A4%A HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
+    ['lower-case method', head('get /health HTTP/1.1', UA), 405, 'method_not_allowed'],
+    ['unknown method', head('FROB /health HTTP/1.1', UA), 405, 'method_not_allowed'],
+    ['unknown method, unknown path', head('FROB /nowhere HTTP/1.1', UA, auth), 404, 'not_found'],
+    ['garbage request line', '\x01\x02 nonsense\r\n\r\n', 400, 'invalid_request'],
+    ['Content-Length not a number', head('POST /signup HTTP/1.1', UA, 'Content-Length: abc'), 400, 'invalid_request'],
+    ['two different Content-Lengths', head('POST /signup HTTP/1.1', UA, 'Content-Length: 2', 'Content-Length: 3') + '{}', 400, 'invalid_request'],
+    ['Content-Length with chunked', head('POST /signup HTTP/1.1', UA, 'Content-Length: 5', 'Transfer-Encoding: chunked') + '0\r\n\r\n', 400, 'invalid_request'],
+    ['headers over the limit', head('GET /health HTTP/1.1', UA, `X-Filler: ${'a'.repeat(20_000)}`), 431, 'client_error'],
+    ['path parameter over the limit', head(`GET /jobs/${'a'.repeat(500)} HTTP/1.1`, UA, auth, 'Connection: close'), 414, 'client_error'],
+    ['an expectation not met', head('POST /signup HTTP/1.1', UA, 'Expect: 200-ok', 'Content-Type: application/json', 'Content-Length: 2', 'Connection: close') + '{}', 417, 'client_error'],
+    ['NUL in an id', head('GET /jobs/abc%00def HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
+    ['NUL in a query value', head('GET /events/earthquake?feed=a%00b HTTP/1.1', UA, auth, 'Connection: close'), 400, 'invalid_request'],
+  ];
+  for (const [what, bytes, status, code] of cases) assertRefusal(await rawRequest(svc.api, [bytes]), status, code, what);
 
-    // The edge's order holds where the request can be read: agent, then key, then path.
-    assertRefusal(await rawRequest(svc.api, [head('GET /jobs/%zz HTTP/1.1', 'User-Agent: curl/8.5.0', 'Connection: close')]), 403, 'forbidden', 'bad URL, curl');
-    assertRefusal(await rawRequest(svc.api, [head('GET /jobs/%zz HTTP/1.1', UA, 'Connection: close')]), 401, 'unauthenticated', 'bad URL, no key');
-    assertRefusal(await rawRequest(svc.api, [head(`GET /jobs/${'a'.repeat(500)} HTTP/1.1`, UA, 'Connection: close')]), 401, 'unauthenticated', 'long id, no key');
-    assertRefusal(await rawRequest(svc.api, [head('get /account HTTP/1.1', 'User-Agent: node')]), 403, 'forbidden', 'lower-case method, bare node agent');
-    assertRefusal(await rawRequest(svc.api, [head('get /account HTTP/1.1', UA)]), 401, 'unauthenticated', 'lower-case method, no key');
-    assertRefusal(await rawRequest(svc.api, [head('get /account HTTP/1.1', UA, 'Authorization: Bearer wrong')]), 401, 'unauthenticated', 'lower-case method, wrong key');
-    const lower = await rawRequest(svc.api, [head('get /account HTTP/1.1', UA, auth)]);
-    assertRefusal(lower, 405, 'method_not_allowed', 'lower-case method, good key');
-    assert.equal(lower.headers.allow, 'GET, HEAD');
-    assert.ok(lower.headers.ratelimit, 'RateLimit on a parser refusal');
+  // The edge's order holds where the request can be read: agent, then key, then path.
+  assertRefusal(await rawRequest(svc.api, [head('GET /jobs/%zz HTTP/1.1', 'User-Agent: curl/8.5.0', 'Connection: close')]), 403, 'forbidden', 'bad URL, curl');
+  assertRefusal(await rawRequest(svc.api, [head('GET /jobs/%zz HTTP/1.1', UA, 'Connection: close')]), 401, 'unauthenticated', 'bad URL, no key');
+  assertRefusal(await rawRequest(svc.api, [head(`GET /jobs/${'a'.repeat(500)} HTTP/1.1`, UA, 'Connection: close')]), 401, 'unauthenticated', 'long id, no key');
+  assertRefusal(await rawRequest(svc.api, [head('get /account HTTP/1.1', 'User-Agent: node')]), 403, 'forbidden', 'lower-case method, bare node agent');
+  assertRefusal(await rawRequest(svc.api, [head('get /account HTTP/1.1', UA)]), 401, 'unauthenticated', 'lower-case method, no key');
+  assertRefusal(await rawRequest(svc.api, [head('get /account HTTP/1.1', UA, 'Authorization: Bearer wrong')]), 401, 'unauthenticated', 'lower-case method, wrong key');
+  const lower = await rawRequest(svc.api, [head('get /account HTTP/1.1', UA, auth)]);
+  assertRefusal(lower, 405, 'method_not_allowed', 'lower-case method, good key');
+  assert.equal(lower.headers.allow, 'GET, HEAD');
+  assert.ok(lower.headers.ratelimit, 'RateLimit on a parser refusal');
 
-    // The service still answers afterwards.
-    assert.equal((await call(svc.api, 'GET', '/account', { key })).status, 200);
-  } finally {
-    await svc.close();
-  }
+  // The service still answers afterwards.
+  assert.equal((await call(svc.api, 'GET', '/account', { key })).status, 200);
 });
 
 eachDialect('slow clients are answered 408 in the envelope and disconnected after the documented timeouts', async (dialect) => {

@@ -1,7 +1,7 @@
 // The model lab host over real HTTP: models, content-addressed runs, the windstorm lane over the
 // pinned PiWind data by points and by a stored OED schedule, refusals, metering and tenancy.
 import assert from 'node:assert/strict';
-import { call, eachDialect, envelopeFaults, signup, startService, waitForJob, type TestService } from '../support/service.js';
+import { call, eachDialect, envelopeFaults, sharedService, signup, startService, waitForJob, type TestService } from '../support/service.js';
 import { form } from '../support/schedules.js';
 import { manifestOf, rawFile } from '../support/feeds.js';
 
@@ -41,21 +41,17 @@ async function finished(svc: TestService, key: string, path: string): Promise<an
 }
 
 eachDialect('GET /models lists the windstorm lane with its revision, pinned inputs and caps', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const { key } = await signup(svc.api);
-    const models = await call(svc.urls.lab, 'GET', '/models', { key });
-    assert.equal(models.status, 200);
-    const model = models.body.models.find((m: any) => m.id === MODEL);
-    assert.match(model.version, /-r3$/);
-    const manifest = manifestOf('oasis-piwind');
-    assert.equal(model.pinned_inputs.files.length, manifest.files.length);
-    for (const f of manifest.files) assert.equal(model.pinned_inputs.files.find((x: any) => x.name === f.name).sha256, f.sha256);
-    assert.deepEqual(model.caps.footprint, GRID);
-    assert.equal((await call(svc.urls.lab, 'GET', '/models')).status, 401);
-  } finally {
-    await svc.close();
-  }
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const models = await call(svc.urls.lab, 'GET', '/models', { key });
+  assert.equal(models.status, 200);
+  const model = models.body.models.find((m: any) => m.id === MODEL);
+  assert.match(model.version, /-r3$/);
+  const manifest = manifestOf('oasis-piwind');
+  assert.equal(model.pinned_inputs.files.length, manifest.files.length);
+  for (const f of manifest.files) assert.equal(model.pinned_inputs.files.find((x: any) => x.name === f.name).sha256, f.sha256);
+  assert.deepEqual(model.caps.footprint, GRID);
+  assert.equal((await call(svc.urls.lab, 'GET', '/models')).status, 401);
 });
 
 eachDialect('equivalent specs share one content-addressed run; a resubmission reads the stored result', async (dialect) => {
@@ -99,64 +95,56 @@ eachDialect('equivalent specs share one content-addressed run; a resubmission re
 });
 
 eachDialect('a stored OED schedule runs by object_id: ground-up AAL in the schedule\'s currency', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const { key } = await signup(svc.api);
-    const oed = ['LocNumber,Latitude,Longitude,LocPerilsCovered,OccupancyCode,ConstructionCode,BuildingTIV,ContentsTIV,LocCurrency',
-      'L1,52.74,-0.91,WW1,1050,5000,1000000,200000,GBP',
-      'L2,52.76,-0.89,WTC,1100,5000,400000,100000,GBP',
-      'L3,51.50,-0.12,WW1,1050,5000,900000,0,GBP'].join('\n');
-    const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(oed, { type: 'text/csv', filename: 'oed.csv' }) });
-    const job = await waitForJob(svc.api, key, accepted.headers.get('location')!);
-    const objectId = job.result.objects[0].id;
-    const run = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { object_id: objectId } } });
-    assert.equal(run.status, 202, run.text);
-    const done = await finished(svc, key, `/runs/${run.body.id}`);
-    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
-    assert.ok(done.result.metrics.average_annual_loss.mean > 0);
-    assert.equal(done.result.unmodeled.count, 1, 'London is outside the footprint');
-    assert.equal(done.result.exposure.places, 3);
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const oed = ['LocNumber,Latitude,Longitude,LocPerilsCovered,OccupancyCode,ConstructionCode,BuildingTIV,ContentsTIV,LocCurrency',
+    'L1,52.74,-0.91,WW1,1050,5000,1000000,200000,GBP',
+    'L2,52.76,-0.89,WTC,1100,5000,400000,100000,GBP',
+    'L3,51.50,-0.12,WW1,1050,5000,900000,0,GBP'].join('\n');
+  const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(oed, { type: 'text/csv', filename: 'oed.csv' }) });
+  const job = await waitForJob(svc.api, key, accepted.headers.get('location')!);
+  const objectId = job.result.objects[0].id;
+  const run = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { object_id: objectId } } });
+  assert.equal(run.status, 202, run.text);
+  const done = await finished(svc, key, `/runs/${run.body.id}`);
+  assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+  assert.ok(done.result.metrics.average_annual_loss.mean > 0);
+  assert.equal(done.result.unmodeled.count, 1, 'London is outside the footprint');
+  assert.equal(done.result.exposure.places, 3);
 
-    // No place inside: succeeds, every place unmodeled, no loss figure.
-    const outside = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [{ lat: 51.5, lon: -0.12, value: 1 }] } } });
-    const none = await finished(svc, key, `/runs/${outside.body.id}`);
-    assert.equal(none.status, 'succeeded');
-    assert.equal(none.result.unmodeled.count, 1);
-    assert.equal(none.result.metrics, null);
-  } finally {
-    await svc.close();
-  }
+  // No place inside: succeeds, every place unmodeled, no loss figure.
+  const outside = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [{ lat: 51.5, lon: -0.12, value: 1 }] } } });
+  const none = await finished(svc, key, `/runs/${outside.body.id}`);
+  assert.equal(none.status, 'succeeded');
+  assert.equal(none.result.unmodeled.count, 1);
+  assert.equal(none.result.metrics, null);
 });
 
 eachDialect('lab refusals, metering after cancellation, tenancy', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const a = await signup(svc.api);
-    const b = await signup(svc.api);
-    const cases: Array<[unknown, number, string]> = [
-      [{ model: 'nope', samples: 0, exposure: { points: INSIDE } }, 422, 'invalid_request'],
-      [{ model: MODEL, samples: -1, exposure: { points: INSIDE } }, 422, 'invalid_request'],
-      [{ model: MODEL, samples: 0, exposure: { points: INSIDE }, colour: 'red' }, 422, 'invalid_request'],
-      [{ model: MODEL, samples: 0, exposure: { points: INSIDE }, terms: { reinsurance: { layers: [{ attachment: 0, limit: 1 }, { attachment: 1, limit: 1 }, { attachment: 2, limit: 1 }, { attachment: 3, limit: 1 }] } } }, 422, 'invalid_request'],
-      [{ model: MODEL, samples: 10, exposure: { points: INSIDE }, correlation: { damage_group: 'portfolio' } }, 422, 'invalid_request'],
-      [{ model: MODEL, samples: 10, exposure: { points: INSIDE }, correlation: 'location' }, 422, 'invalid_request'],
-      [{ model: MODEL, samples: 0, exposure: { object_id: 'obj_000000000000000000000000' } }, 404, 'not_found'],
-    ];
-    for (const [body, status, code] of cases) {
-      const answer = await call(svc.urls.lab, 'POST', '/runs', { key: a.key, body });
-      assert.equal(answer.status, status, `${JSON.stringify(body)}: ${answer.text}`);
-      assert.equal(answer.body.error.code, code);
-      assert.deepEqual(envelopeFaults(answer), []);
-    }
-    const run = await call(svc.urls.lab, 'POST', '/runs', { key: a.key, body: { model: MODEL, samples: 0, exposure: { points: INSIDE } } });
-    assert.equal((await call(svc.urls.lab, 'GET', `/runs/${run.body.id}`, { key: b.key })).status, 404);
-    await call(svc.api, 'DELETE', '/subscription', { key: a.key });
-    const refused = await call(svc.urls.lab, 'POST', '/runs', { key: a.key, body: { model: MODEL, samples: 0, exposure: { points: INSIDE } } });
-    assert.equal(refused.status, 402);
-    assert.equal(refused.body.error.code, 'account_cancelled');
-  } finally {
-    await svc.close();
+  const svc = await sharedService(dialect);
+  const a = await signup(svc.api);
+  const b = await signup(svc.api);
+  const cases: Array<[unknown, number, string]> = [
+    [{ model: 'nope', samples: 0, exposure: { points: INSIDE } }, 422, 'invalid_request'],
+    [{ model: MODEL, samples: -1, exposure: { points: INSIDE } }, 422, 'invalid_request'],
+    [{ model: MODEL, samples: 0, exposure: { points: INSIDE }, colour: 'red' }, 422, 'invalid_request'],
+    [{ model: MODEL, samples: 0, exposure: { points: INSIDE }, terms: { reinsurance: { layers: [{ attachment: 0, limit: 1 }, { attachment: 1, limit: 1 }, { attachment: 2, limit: 1 }, { attachment: 3, limit: 1 }] } } }, 422, 'invalid_request'],
+    [{ model: MODEL, samples: 10, exposure: { points: INSIDE }, correlation: { damage_group: 'portfolio' } }, 422, 'invalid_request'],
+    [{ model: MODEL, samples: 10, exposure: { points: INSIDE }, correlation: 'location' }, 422, 'invalid_request'],
+    [{ model: MODEL, samples: 0, exposure: { object_id: 'obj_000000000000000000000000' } }, 404, 'not_found'],
+  ];
+  for (const [body, status, code] of cases) {
+    const answer = await call(svc.urls.lab, 'POST', '/runs', { key: a.key, body });
+    assert.equal(answer.status, status, `${JSON.stringify(body)}: ${answer.text}`);
+    assert.equal(answer.body.error.code, code);
+    assert.deepEqual(envelopeFaults(answer), []);
   }
+  const run = await call(svc.urls.lab, 'POST', '/runs', { key: a.key, body: { model: MODEL, samples: 0, exposure: { points: INSIDE } } });
+  assert.equal((await call(svc.urls.lab, 'GET', `/runs/${run.body.id}`, { key: b.key })).status, 404);
+  await call(svc.api, 'DELETE', '/subscription', { key: a.key });
+  const refused = await call(svc.urls.lab, 'POST', '/runs', { key: a.key, body: { model: MODEL, samples: 0, exposure: { points: INSIDE } } });
+  assert.equal(refused.status, 402);
+  assert.equal(refused.body.error.code, 'account_cancelled');
 });
 
 // r3 terms written for this test: every piece binds on some event of the three INSIDE points
@@ -192,110 +180,102 @@ function byHand(places: number[]) {
 }
 
 eachDialect('r3 terms run over HTTP: perspectives and terms_summary match the terms worked by hand on each place\'s event losses', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const { key } = await signup(svc.api);
-    const submit = async (body: unknown) => {
-      const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body });
-      assert.ok(answer.status === 200 || answer.status === 202, answer.text);
-      const done = await finished(svc, key, `/runs/${answer.body.id}`);
-      assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
-      return done;
-    };
-    const run = await submit({ model: MODEL, samples: 0, exposure: { points: INSIDE }, terms: TERMS });
-    const result = run.result;
-    const periods: number = result.model_data.periods;
-    // Each place's ground-up event losses, from a run of that point alone (no terms).
-    const alone = await Promise.all(INSIDE.map((p) => submit({ model: MODEL, samples: 0, exposure: { points: [p] } })));
-    const placeLoss = alone.map((r) => new Map<number, number>(r.result.metrics.elt.map((e: any) => [e.event_id, e.loss])));
-    const occurrences = new Map<number, number>();
-    for (const r of alone) for (const e of r.result.metrics.elt) occurrences.set(e.event_id, e.occurrences);
-    const total = { ground_up: 0, placeDed: 0, placeAbove: 0, accDed: 0, accAbove: 0, insured: 0, qs: 0, layers: [0, 0, 0], net: 0 };
-    const insuredByEvent = new Map<number, number>();
-    const netByEvent = new Map<number, number>();
-    for (const [eventId, occ] of occurrences) {
-      const h = byHand(placeLoss.map((m) => m.get(eventId) ?? 0));
-      insuredByEvent.set(eventId, h.insured);
-      netByEvent.set(eventId, h.net);
-      for (const k of ['ground_up', 'placeDed', 'placeAbove', 'accDed', 'accAbove', 'insured', 'qs', 'net'] as const) total[k] += (occ * h[k]) / periods;
-      h.layers.forEach((x, k) => { total.layers[k]! += (occ * x) / periods; });
-    }
-    const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
-    assert.ok(total.layers.every((x) => x > 0) && total.placeAbove > 0 && total.accAbove > 0, 'every piece of the terms binds somewhere');
-    const s = result.terms_summary;
-    close(s.ground_up, total.ground_up, 'ground-up');
-    close(s.ground_up, result.metrics.average_annual_loss.mean, 'ground-up against metrics');
-    close(s.retained_by_deductibles.place, total.placeDed, 'place deductibles');
-    close(s.retained_by_deductibles.account, total.accDed, 'account deductible');
-    close(s.above_limits.place, total.placeAbove, 'above place limits');
-    close(s.above_limits.account, total.accAbove, 'above the account limit');
-    close(s.insured, total.insured, 'insured');
-    close(s.ceded.quota_share, total.qs, 'quota share');
-    s.ceded.layers.forEach((l: any, k: number) => {
-      assert.deepEqual([l.attachment, l.limit], [TERMS.reinsurance.layers[k]!.attachment, TERMS.reinsurance.layers[k]!.limit]);
-      close(l.aal, total.layers[k]!, `layer ${k + 1}`);
-    });
-    close(s.net, total.net, 'net');
-    // Conservation: ground-up = retained + ceded pieces + net.
-    close(s.retained_by_deductibles.total + s.above_limits.total + s.ceded.total + s.net, s.ground_up, 'conservation');
-    // The insured and net views are full lab-metrics/1 blocks over the same event losses.
-    const { il, ri } = result.perspectives;
-    assert.equal(il.schema, 'lab-metrics/1');
-    assert.equal(ri.schema, 'lab-metrics/1');
-    close(il.average_annual_loss.mean, total.insured, 'insured view AAL');
-    close(ri.average_annual_loss.mean, total.net, 'net view AAL');
-    for (const e of il.elt) close(e.loss, insuredByEvent.get(e.event_id)!, `insured event ${e.event_id}`);
-    for (const e of ri.elt) close(e.loss, netByEvent.get(e.event_id)!, `net event ${e.event_id}`);
-    assert.equal(il.elt.length, [...insuredByEvent.values()].filter((x) => x > 0).length);
-    assert.deepEqual(result.terms.policy, TERMS.policy);
-
-    // Equivalent terms (members reordered, defaults spelled out) are the same run.
-    const again = await call(svc.urls.lab, 'POST', '/runs', { key, body: {
-      terms: { reinsurance: { layers: TERMS.reinsurance.layers, quota_share: { ceded_share: 0.2 } }, policy: { ...TERMS.policy } },
-      exposure: { points: INSIDE }, samples: 0, model: MODEL,
-    } });
-    assert.equal(again.status, 200, again.text);
-    assert.equal(again.body.id, run.id);
-
-    // Sampled: terms act sample by sample; the ground-up view is the run without terms.
-    const sampled = await submit({ model: MODEL, samples: 10, exposure: { points: INSIDE }, terms: TERMS });
-    const plain = await submit({ model: MODEL, samples: 10, exposure: { points: INSIDE } });
-    close(sampled.result.metrics.average_annual_loss.mean, plain.result.metrics.average_annual_loss.mean, 'sampled ground-up with and without terms');
-    const t = sampled.result.terms_summary;
-    close(t.retained_by_deductibles.total + t.above_limits.total + t.ceded.total + t.net, t.ground_up, 'sampled conservation');
-    assert.ok(t.conservation.checks > 0 && t.conservation.max_relative_gap <= 1e-9);
-    close(sampled.result.perspectives.il.average_annual_loss.mean, t.insured, 'sampled insured view');
-  } finally {
-    await svc.close();
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const submit = async (body: unknown) => {
+    const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body });
+    assert.ok(answer.status === 200 || answer.status === 202, answer.text);
+    const done = await finished(svc, key, `/runs/${answer.body.id}`);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    return done;
+  };
+  const run = await submit({ model: MODEL, samples: 0, exposure: { points: INSIDE }, terms: TERMS });
+  const result = run.result;
+  const periods: number = result.model_data.periods;
+  // Each place's ground-up event losses, from a run of that point alone (no terms).
+  const alone = await Promise.all(INSIDE.map((p) => submit({ model: MODEL, samples: 0, exposure: { points: [p] } })));
+  const placeLoss = alone.map((r) => new Map<number, number>(r.result.metrics.elt.map((e: any) => [e.event_id, e.loss])));
+  const occurrences = new Map<number, number>();
+  for (const r of alone) for (const e of r.result.metrics.elt) occurrences.set(e.event_id, e.occurrences);
+  const total = { ground_up: 0, placeDed: 0, placeAbove: 0, accDed: 0, accAbove: 0, insured: 0, qs: 0, layers: [0, 0, 0], net: 0 };
+  const insuredByEvent = new Map<number, number>();
+  const netByEvent = new Map<number, number>();
+  for (const [eventId, occ] of occurrences) {
+    const h = byHand(placeLoss.map((m) => m.get(eventId) ?? 0));
+    insuredByEvent.set(eventId, h.insured);
+    netByEvent.set(eventId, h.net);
+    for (const k of ['ground_up', 'placeDed', 'placeAbove', 'accDed', 'accAbove', 'insured', 'qs', 'net'] as const) total[k] += (occ * h[k]) / periods;
+    h.layers.forEach((x, k) => { total.layers[k]! += (occ * x) / periods; });
   }
+  const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+  assert.ok(total.layers.every((x) => x > 0) && total.placeAbove > 0 && total.accAbove > 0, 'every piece of the terms binds somewhere');
+  const s = result.terms_summary;
+  close(s.ground_up, total.ground_up, 'ground-up');
+  close(s.ground_up, result.metrics.average_annual_loss.mean, 'ground-up against metrics');
+  close(s.retained_by_deductibles.place, total.placeDed, 'place deductibles');
+  close(s.retained_by_deductibles.account, total.accDed, 'account deductible');
+  close(s.above_limits.place, total.placeAbove, 'above place limits');
+  close(s.above_limits.account, total.accAbove, 'above the account limit');
+  close(s.insured, total.insured, 'insured');
+  close(s.ceded.quota_share, total.qs, 'quota share');
+  s.ceded.layers.forEach((l: any, k: number) => {
+    assert.deepEqual([l.attachment, l.limit], [TERMS.reinsurance.layers[k]!.attachment, TERMS.reinsurance.layers[k]!.limit]);
+    close(l.aal, total.layers[k]!, `layer ${k + 1}`);
+  });
+  close(s.net, total.net, 'net');
+  // Conservation: ground-up = retained + ceded pieces + net.
+  close(s.retained_by_deductibles.total + s.above_limits.total + s.ceded.total + s.net, s.ground_up, 'conservation');
+  // The insured and net views are full lab-metrics/1 blocks over the same event losses.
+  const { il, ri } = result.perspectives;
+  assert.equal(il.schema, 'lab-metrics/1');
+  assert.equal(ri.schema, 'lab-metrics/1');
+  close(il.average_annual_loss.mean, total.insured, 'insured view AAL');
+  close(ri.average_annual_loss.mean, total.net, 'net view AAL');
+  for (const e of il.elt) close(e.loss, insuredByEvent.get(e.event_id)!, `insured event ${e.event_id}`);
+  for (const e of ri.elt) close(e.loss, netByEvent.get(e.event_id)!, `net event ${e.event_id}`);
+  assert.equal(il.elt.length, [...insuredByEvent.values()].filter((x) => x > 0).length);
+  assert.deepEqual(result.terms.policy, TERMS.policy);
+
+  // Equivalent terms (members reordered, defaults spelled out) are the same run.
+  const again = await call(svc.urls.lab, 'POST', '/runs', { key, body: {
+    terms: { reinsurance: { layers: TERMS.reinsurance.layers, quota_share: { ceded_share: 0.2 } }, policy: { ...TERMS.policy } },
+    exposure: { points: INSIDE }, samples: 0, model: MODEL,
+  } });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(again.body.id, run.id);
+
+  // Sampled: terms act sample by sample; the ground-up view is the run without terms.
+  const sampled = await submit({ model: MODEL, samples: 10, exposure: { points: INSIDE }, terms: TERMS });
+  const plain = await submit({ model: MODEL, samples: 10, exposure: { points: INSIDE } });
+  close(sampled.result.metrics.average_annual_loss.mean, plain.result.metrics.average_annual_loss.mean, 'sampled ground-up with and without terms');
+  const t = sampled.result.terms_summary;
+  close(t.retained_by_deductibles.total + t.above_limits.total + t.ceded.total + t.net, t.ground_up, 'sampled conservation');
+  assert.ok(t.conservation.checks > 0 && t.conservation.max_relative_gap <= 1e-9);
+  close(sampled.result.perspectives.il.average_annual_loss.mean, t.insured, 'sampled insured view');
 });
 
 eachDialect('points exactly on the edges of the published footprint are modeled; only points the lookup cannot place are unmodeled', async (dialect) => {
-  const svc = await startService(dialect);
-  try {
-    const { key } = await signup(svc.api);
-    const footprint = (await call(svc.urls.lab, 'GET', '/models', { key })).body.models.find((m: any) => m.id === MODEL).caps.footprint;
-    assert.deepEqual(footprint, GRID);
-    const midLat = (GRID.min_lat + GRID.max_lat) / 2;
-    const midLon = (GRID.min_lon + GRID.max_lon) / 2;
-    const edges = [
-      { lat: footprint.min_lat, lon: midLon, value: 1_000_000 }, { lat: footprint.max_lat, lon: midLon, value: 1_000_000 },
-      { lat: midLat, lon: footprint.min_lon, value: 1_000_000 }, { lat: midLat, lon: footprint.max_lon, value: 1_000_000 },
-    ];
-    const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [...edges, { lat: footprint.min_lat - 1e-6, lon: midLon, value: 1 }] } } });
-    const done = await finished(svc, key, `/runs/${answer.body.id}`);
-    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
-    assert.deepEqual(done.result.unmodeled.places, [{ index: 4, reason: 'outside_demonstration_footprint' }]);
-    assert.equal(done.result.exposure.modeled, 4);
-    assert.deepEqual(done.result.model_data.footprint, GRID);
-    // The southern edge alone carries its own loss.
-    const south = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [edges[0]] } } });
-    const southDone = await finished(svc, key, `/runs/${south.body.id}`);
-    assert.equal(southDone.result.unmodeled.count, 0);
-    assert.ok(southDone.result.metrics.average_annual_loss.mean > 0);
-  } finally {
-    await svc.close();
-  }
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const footprint = (await call(svc.urls.lab, 'GET', '/models', { key })).body.models.find((m: any) => m.id === MODEL).caps.footprint;
+  assert.deepEqual(footprint, GRID);
+  const midLat = (GRID.min_lat + GRID.max_lat) / 2;
+  const midLon = (GRID.min_lon + GRID.max_lon) / 2;
+  const edges = [
+    { lat: footprint.min_lat, lon: midLon, value: 1_000_000 }, { lat: footprint.max_lat, lon: midLon, value: 1_000_000 },
+    { lat: midLat, lon: footprint.min_lon, value: 1_000_000 }, { lat: midLat, lon: footprint.max_lon, value: 1_000_000 },
+  ];
+  const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [...edges, { lat: footprint.min_lat - 1e-6, lon: midLon, value: 1 }] } } });
+  const done = await finished(svc, key, `/runs/${answer.body.id}`);
+  assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+  assert.deepEqual(done.result.unmodeled.places, [{ index: 4, reason: 'outside_demonstration_footprint' }]);
+  assert.equal(done.result.exposure.modeled, 4);
+  assert.deepEqual(done.result.model_data.footprint, GRID);
+  // The southern edge alone carries its own loss.
+  const south = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [edges[0]] } } });
+  const southDone = await finished(svc, key, `/runs/${south.body.id}`);
+  assert.equal(southDone.result.unmodeled.count, 0);
+  assert.ok(southDone.result.metrics.average_annual_loss.mean > 0);
 });
 
 eachDialect('the damage correlation rule is part of the spec: stated, content-addressed, the framework\'s by default', async (dialect) => {

@@ -14,7 +14,7 @@ import { form, largeSchedule, smallSchedule } from '../support/schedules.js';
 const skip = postgresAvailable ? false : 'PostgreSQL not available';
 
 async function sharedDatabase() {
-  const scratch = await createScratchDatabase();
+  const scratch = await createScratchDatabase({ migrated: true });
   const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-procs-'));
   return {
     env: { DATABASE_URL: scratch.url, CATRISK_STATE_DIR: stateDir, CATRISK_JOB_POLL_MS: '25' },

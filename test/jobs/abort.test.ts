@@ -56,6 +56,9 @@ async function assertPoolUsable() {
 }
 
 async function runningJob(jobs: JobStore, accountId: string, handler: JobHandler) {
+  // A thread already up: a task handed to a thread still starting waits in piscina's queue, where
+  // an abort only drops it, and the thread would end only when its 30 s idle timeout ran out.
+  await runTask<ReadScheduleOutput>('read-schedule', readInput(3));
   const job = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} });
   const worker = new Worker(jobs, new Map([['ingest', handler]]), { concurrency: 1, leaseMs: 900, pollMs: 20, maxAttempts: 3, log: silent });
   worker.start();

@@ -1,7 +1,10 @@
 // PostgreSQL for tests: each call makes its own database and drops it afterwards.
 // scripts/test.mjs probes for a server once and passes its URL in CATRISK_TEST_PG ('' = none).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { openDatabase } from '../../src/store/database.js';
+import { migrate } from '../../src/store/migrations.js';
 
 export const postgresUrl = process.env.CATRISK_TEST_PG || '';
 export const postgresAvailable = postgresUrl !== '';
@@ -11,22 +14,63 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-export async function createScratchDatabase(): Promise<ScratchDatabase> {
-  if (!postgresAvailable) throw new Error('PostgreSQL is not available to the tests');
-  const name = `catrisk_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+function urlOf(name: string): string {
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function asAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+// A database migrated to the latest schema, copied by CREATE DATABASE ... TEMPLATE so a scratch
+// database need not be migrated afresh. Named after the migrations' source, so a changed migration
+// builds a new one; built once by whichever test process comes first (an advisory lock), under a
+// temporary name renamed when complete, and kept on the server for later runs.
+let template: Promise<string> | undefined;
+function migratedTemplate(): Promise<string> {
+  template ??= asAdmin(async (admin) => {
+    const source = readFileSync(new URL('../../src/store/migrations.ts', import.meta.url));
+    const name = `catrisk_tpl_${createHash('sha256').update(source).digest('hex').slice(0, 16)}`;
+    await admin.query('select pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (exists.rowCount === 0) {
+        const building = `${name}_${randomBytes(4).toString('hex')}`;
+        await admin.query(`create database ${building}`);
+        const database = openDatabase({ stateDir: '', databaseUrl: urlOf(building) });
+        try {
+          await migrate(database.db, database.dialect);
+        } finally {
+          await database.close();
+        }
+        await admin.query(`alter database ${building} rename to ${name}`);
+      }
+    } finally {
+      await admin.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+    return name;
+  });
+  return template;
+}
+
+/** A new empty database; `migrated` gives one already at the latest schema (a copy of a template). */
+export async function createScratchDatabase(options: { migrated?: boolean } = {}): Promise<ScratchDatabase> {
+  if (!postgresAvailable) throw new Error('PostgreSQL is not available to the tests');
+  const name = `catrisk_t_${randomBytes(6).toString('hex')}`;
+  const from = options.migrated ? ` template ${await migratedTemplate()}` : '';
+  await asAdmin((admin) => admin.query(`create database ${name}${from}`));
   return {
-    url: url.toString(),
+    url: urlOf(name),
     async drop() {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await asAdmin((admin) => admin.query(`drop database if exists ${name} with (force)`));
     },
   };
 }

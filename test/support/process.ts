@@ -24,7 +24,11 @@ export async function spawnService(command: 'serve' | 'worker', env: Record<stri
   let workerOwner: string | undefined;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} did not start`)), 30_000);
+    const timer = setTimeout(() => {
+      // Not left running: a live child would keep the test file from ever ending.
+      child.kill('SIGKILL');
+      reject(new Error(`${command} did not start`));
+    }, 30_000);
     void exited.then((code) => { clearTimeout(timer); reject(new Error(`${command} exited with ${code}`)); });
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let parsed: { host?: string; url?: string; worker?: string };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { after, test, type TestContext } from 'node:test';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createServices, startWorker, type Services } from '../../src/services.js';
@@ -31,7 +31,7 @@ export async function startService(dialect: DialectName, env: Record<string, str
   const ownState = env.CATRISK_STATE_DIR === undefined;
   const stateDir = env.CATRISK_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'catrisk-test-'));
   let scratch: ScratchDatabase | undefined;
-  if (dialect === 'postgres' && env.DATABASE_URL === undefined) scratch = await createScratchDatabase();
+  if (dialect === 'postgres' && env.DATABASE_URL === undefined) scratch = await createScratchDatabase({ migrated: true });
   const fullEnv: Record<string, string> = {
     CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',
     CATRISK_STATE_DIR: stateDir,
@@ -55,6 +55,30 @@ export async function startService(dialect: DialectName, env: Record<string, str
       if (ownState) rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+// One service per dialect for the whole test file, closed after its last test.
+const shared = new Map<DialectName, Promise<TestService>>();
+after(async () => {
+  const running = [...shared.values()];
+  shared.clear();
+  await Promise.all(running.map(async (svc) => (await svc).close()));
+});
+
+/**
+ * The service every test of this file shares on `dialect`, started on first use with the default
+ * configuration. For tests that need only their own accounts: each signup is its own tenant, so
+ * tests do not see each other's data. A test that needs its own configuration, a restart or a
+ * stopped database starts its own with startService.
+ */
+export function sharedService(dialect: DialectName): Promise<TestService> {
+  let svc = shared.get(dialect);
+  if (!svc) {
+    svc = startService(dialect);
+    shared.set(dialect, svc);
+    svc.catch(() => shared.get(dialect) === svc && shared.delete(dialect));
+  }
+  return svc;
 }
 
 /** Runs a suite once per storage dialect, like Kysely's own tests; PostgreSQL is skipped loudly when absent. */
