@@ -1,5 +1,5 @@
 // The API contract (api-contract.v0, served on the docs host): an OpenAPI 3.1 document generated
-// by @fastify/swagger from the routes the API and lab hosts registered and their schemas, with each
+// by @fastify/swagger from the routes the API, data room, documentation and lab hosts registered and their schemas, with each
 // operation's success responses and named error codes, the error envelope and the published
 // schemas as components.
 import swagger from '@fastify/swagger';
@@ -10,11 +10,24 @@ import type { AuthMode } from './host.js';
 import type { JsonSchema, SuccessResponse } from './schemas/operation.js';
 
 /** The hosts whose operations the contract lists; the API host's are at the document's server. */
-export type ContractHostName = 'api' | 'lab';
+/** Every host that serves HTTP routes; the tool protocol host ({mcp_url}/mcp) is not an OpenAPI surface. */
+export const CONTRACT_HOSTS = ['api', 'data', 'docs', 'lab'] as const;
+export type ContractHostName = (typeof CONTRACT_HOSTS)[number];
 
 export function isContractHost(name: string): name is ContractHostName {
-  return name === 'api' || name === 'lab';
+  return (CONTRACT_HOSTS as readonly string[]).includes(name);
 }
+
+/** How the contract names each host's server (SPEC: Hosts). */
+const SERVER_NAMES: Record<ContractHostName, string> = {
+  api: 'The API host ({base_url}).',
+  data: 'The data room host ({data_url}).',
+  docs: 'The documentation host ({docs_url}).',
+  lab: 'The model lab host ({lab_url}).',
+};
+
+/** The tag an operation is grouped under: the API's first path segment, else its host. */
+const TAG_OF_HOST: Record<ContractHostName, string> = { api: '', data: 'data room', docs: 'documentation', lab: 'lab' };
 
 export interface ContractHost {
   name: ContractHostName;
@@ -56,7 +69,8 @@ export async function collectOperations(app: FastifyInstance, defaultAuth: AuthM
       const method = String(route.method);
       const own = (declared['x-error-codes'] as string[] | undefined) ?? [];
       const codes = [...new Set([...edgeCodes(method, auth), ...own])].sort();
-      return { schema: { ...declared, security: securityOf(auth), 'x-error-codes': codes } as typeof schema, url };
+      // A trailing wildcard is the rest of the path: named `path` in the contract (OpenAPI names every parameter).
+      return { schema: { ...declared, security: securityOf(auth), 'x-error-codes': codes } as typeof schema, url: url.replace(/\*$/, ':path') };
     },
   });
 }
@@ -95,7 +109,7 @@ function finished(generated: Operation, host: ContractHostName, path: string): O
       content: ENVELOPE,
     };
   }
-  const out: Operation = { ...op, tags: [host === 'api' ? path.split('/')[1] || 'service' : 'lab'], responses };
+  const out: Operation = { ...op, tags: [host === 'api' ? path.split('/')[1] || 'service' : TAG_OF_HOST[host]], responses };
   if (requestBody) out.requestBody = requestBody;
   // A JSON body that may be absent (its schema admits null) is not required.
   const bodyType = out.requestBody?.content?.['application/json']?.schema?.type;
@@ -118,7 +132,7 @@ export interface ContractInputs {
   build: { version: string; commit: string };
 }
 
-/** The OpenAPI 3.1 document of the API and lab hosts. */
+/** The OpenAPI 3.1 document of every HTTP host (API, data room, documentation, lab). */
 export function apiContract({ hosts, urls, schemas, build }: ContractInputs) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const host of hosts) {
@@ -132,7 +146,7 @@ export function apiContract({ hosts, urls, schemas, build }: ContractInputs) {
         // GET / answers on every host: one operation, naming the hosts.
         if (existing) { (existing['x-hosts'] as string[]).push(host.name); continue; }
         const done = finished(op, host.name, path);
-        if (host.name !== 'api') done.servers = [{ url: urls[host.name], description: 'The model lab host ({lab_url}).' }];
+        if (host.name !== 'api') done.servers = [{ url: urls[host.name], description: SERVER_NAMES[host.name] }];
         target[method] = { ...done, 'x-hosts': [host.name] };
       }
     }
@@ -144,10 +158,10 @@ export function apiContract({ hosts, urls, schemas, build }: ContractInputs) {
       title: 'catrisk API',
       version: build.version,
       summary: 'Open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab.',
-      description: 'Generated from the running API and lab hosts: every route they serve, its request schema, its success responses and the named error codes it answers (x-error-codes; codes a queued job may fail with: x-job-error-codes). Every answer of 400 or above is the error.v0 envelope. Operations of the model lab name their own server.',
+      description: 'Generated from the running API, data room, documentation and lab hosts: every route they serve, its request schema, its success responses and the named error codes it answers (x-error-codes; codes a queued job may fail with: x-job-error-codes). Every answer of 400 or above is the error.v0 envelope. Operations of the other hosts name their own server; GET / answers on each (x-hosts).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: urls.api, description: 'The API host ({base_url}).' }],
+    servers: [{ url: urls.api, description: SERVER_NAMES.api }],
     security: [{ bearer: [] }],
     paths: sorted,
     components: {

@@ -1,5 +1,5 @@
 // The documentation host: pages from docs/ (append .md for raw markdown), /llms.txt, the
-// published schemas at /schema, the API contract generated from the running API and lab hosts,
+// published schemas at /schema, the API contract generated from the running hosts,
 // and the API reference page rendering that contract.
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,7 +10,8 @@ import { refusals } from '../kernel/refusal.js';
 import type { Services } from '../services.js';
 import { metricsSchema } from '../domain/lab/kernel/metrics.js';
 import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
-import { apiContract, type ContractHost } from './contract.js';
+import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName } from './contract.js';
+import * as schema from './schemas/docs.js';
 import type { HostDirectory } from './servers.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -73,7 +74,7 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
     schemas.set('lab-metrics.v1', metricsSchema);
     const listing = () => [...schemas.keys(), 'api-contract.v0'].map((name) => ({ name, url: `/schema/${name}.json` }));
 
-    app.get('/llms.txt', async (_request, reply) => {
+    app.get('/llms.txt', schema.llmsIndex, async (_request, reply) => {
       const lines = ['# catrisk', '', '> Open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab. Technical prices and drafts, never quotes.', '', '## Pages', ''];
       for (const p of pages) lines.push(`- [${p.title}](/${p.name}.md)`);
       lines.push('', '## Schemas', '');
@@ -82,14 +83,14 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
       return reply.type('text/plain; charset=utf-8').send(lines.join('\n') + '\n');
     });
 
-    app.get('/schema', async () => ({ schema_version: SCHEMA_LISTING_SCHEMA_VERSION, schemas: listing(), risk_object: '/schema.json' }));
-    app.get('/schema.json', async () => schemas.get('risk-object.v0'));
-    app.get('/schema/:name', async (request) => {
+    app.get('/schema', schema.schemaListing, async () => ({ schema_version: SCHEMA_LISTING_SCHEMA_VERSION, schemas: listing(), risk_object: '/schema.json' }));
+    app.get('/schema.json', schema.riskObjectSchema, async () => schemas.get('risk-object.v0'));
+    app.get('/schema/:name', schema.publishedSchema, async (request) => {
       const name = (request.params as { name: string }).name.replace(/\.json$/, '');
       if (name === 'api-contract.v0') {
         return apiContract({
           hosts: contractHosts,
-          urls: { api: directory.baseUrl('api', request), lab: directory.baseUrl('lab', request) },
+          urls: Object.fromEntries(CONTRACT_HOSTS.map((name) => [name, directory.baseUrl(name, request)])) as Record<ContractHostName, string>,
           schemas,
           build: services.config.build,
         });
@@ -99,10 +100,10 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
       return schema;
     });
 
-    app.get('/reference', async (_request, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
-    app.get('/reference/assets/reference.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(REFERENCE_SCRIPT));
+    app.get('/reference', schema.reference, async (_request, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
+    app.get('/reference/assets/reference.js', schema.referenceScript, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(REFERENCE_SCRIPT));
     const assets = new Map<string, Buffer>();
-    app.get('/reference/assets/:file', async (request, reply) => {
+    app.get('/reference/assets/:file', schema.referenceAsset, async (request, reply) => {
       const { file } = request.params as { file: string };
       const type = REFERENCE_ASSETS[file];
       if (!type) throw refusals.notFound(`No reference asset ${file}`);
@@ -112,7 +113,7 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
       return reply.type(type).header('cache-control', 'public, max-age=86400').send(bytes);
     });
 
-    app.get('/:page', async (request, reply) => {
+    app.get('/:page', schema.page, async (request, reply) => {
       const raw = (request.params as { page: string }).page;
       const asMarkdown = raw.endsWith('.md');
       const page = pages.find((p) => p.name === raw.replace(/\.md$/, ''));

@@ -19,7 +19,7 @@ before(async () => {
 after(() => svc.close());
 
 const CODES = new Set(ERROR_CODES.map((c) => c.code));
-const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{path}');
 const operations = () => Object.entries(contract.paths as Record<string, Record<string, any>>)
   .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
 
@@ -36,21 +36,23 @@ test('the contract is a valid OpenAPI 3.1 document', async () => {
   }
 });
 
-test('every route the API and lab hosts serve is in paths with its method', () => {
-  for (const name of ['api', 'lab'] as const) {
+const HTTP_HOSTS = ['api', 'data', 'docs', 'lab'] as const;
+
+test('every route the API, data room, docs and lab hosts serve is in paths with its method', () => {
+  for (const name of HTTP_HOSTS) {
     const host = svc.hosts.find((h) => h.name === name)!;
-    assert.ok(host.routes.length > 3, name);
+    assert.ok(host.routes.length >= 3, name);
     for (const route of host.routes) {
       const op = contract.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
       assert.ok(op, `${name}: ${route.method} ${route.path}`);
       assert.ok(op['x-hosts'].includes(name), `${route.method} ${route.path} names the ${name} host`);
-      if (name === 'lab' && route.path !== '/') assert.equal(op.servers[0].url, svc.urls.lab);
+      if (name !== 'api' && route.path !== '/') assert.equal(op.servers[0].url, svc.urls[name], `${route.method} ${route.path} names the ${name} server`);
       const keyless = route.auth === 'none';
       assert.equal(op.security.length === 0, keyless, `${route.method} ${route.path}: security says whether a key is needed`);
     }
   }
   // No operation is listed that no host serves.
-  const served = new Set(svc.hosts.filter((h) => h.name === 'api' || h.name === 'lab').flatMap((h) => h.routes.map((r) => `${r.method} ${openApiPath(r.path)}`)));
+  const served = new Set(svc.hosts.filter((h) => (HTTP_HOSTS as readonly string[]).includes(h.name)).flatMap((h) => h.routes.map((r) => `${r.method} ${openApiPath(r.path)}`)));
   for (const { name } of operations()) assert.ok(served.has(name), name);
 });
 
