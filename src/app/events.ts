@@ -10,7 +10,7 @@ import type { CatalogPeril, EventCatalog, QuakeEvent, ReportEvent } from '../dom
 import type { Snapshot } from '../feeds/store.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
-import { instant } from '../kernel/dates.js';
+import { instant, parseIsoDuration } from '../kernel/dates.js';
 import { EVENT_CATALOGUE_SCHEMA, EVENT_FOOTPRINT_SCHEMA, EVENTS_SCHEMA_VERSION } from '../kernel/versions.js';
 import { snapshotPath } from './feeds.js';
 import type { AppDeps } from './deps.js';
@@ -227,9 +227,17 @@ export async function eventPage(deps: Pick<AppDeps, 'feeds'>, input: EventSelect
 /** GET /events/{peril}/{event_id}/footprint: the occurrence an earthquake belongs to, clustered by time from its first event. */
 export async function eventFootprint(
   deps: Pick<AppDeps, 'feeds'>,
-  input: { peril: CatalogPeril; eventId: string; window: string; windowMs: number; minMagnitude: number | undefined },
+  input: { peril: CatalogPeril; eventId: string; window?: string; minMagnitude?: number },
 ): Promise<Result<Record<string, unknown>>> {
-  const { peril, eventId, window, windowMs, minMagnitude } = input;
+  const { peril, eventId, minMagnitude } = input;
+  const window = input.window ?? DEFAULT_FOOTPRINT_WINDOW;
+  let windowMs: number;
+  try {
+    windowMs = parseIsoDuration(window);
+  } catch (error) {
+    const fault = `window: ${(error as Error).message}`;
+    return refused(refusals.invalidRequest(422, `The query is not acceptable: ${fault}.`, [fault]));
+  }
   // The publisher's id names one event in one catalog (SPEC rule 3).
   for (const snapshot of catalogSnapshots(deps, peril)) {
     const catalog = await eventCatalog(deps.feeds!, snapshot);

@@ -2,8 +2,7 @@
 // Event catalog page, Event footprint). Not metered.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { parseIsoDuration } from '../../kernel/dates.js';
-import { catalogPerilOf, DEFAULT_FOOTPRINT_WINDOW, eventFootprint, eventPage, eventSelection } from '../../app/events.js';
+import { catalogPerilOf, eventFootprint, eventPage, eventSelection } from '../../app/events.js';
 import { answer } from '../answer.js';
 import * as schema from '../schemas/events.js';
 
@@ -28,9 +27,6 @@ export function eventRoutes(app: FastifyInstance, services: Services) {
     const { peril: rawPeril, event_id: eventId } = request.params as { peril: string; event_id: string };
     const peril = answer(catalogPerilOf(rawPeril));
     const query = request.query as Query;
-    const window = query.window ?? DEFAULT_FOOTPRINT_WINDOW;
-    const windowMs = parseIsoDuration(window);
-    const minMagnitude = decimal(query.min_magnitude);
-    return answer(await eventFootprint(services, { peril, eventId, window, windowMs, minMagnitude }));
+    return answer(await eventFootprint(services, { peril, eventId, window: query.window, minMagnitude: decimal(query.min_magnitude) }));
   });
 }
