@@ -4,7 +4,7 @@
 // domain/exports/; choosing the format is the edge's (http/negotiate.ts).
 import { backtestCsv, type BacktestTable, type BacktestTables } from '../domain/exports/backtest-tables.js';
 import { eventPageCsv, eventPageGeoJson, type EventCataloguePage } from '../domain/exports/event-formats.js';
-import { oedLocationHeader, oedLocationRecord } from '../domain/exports/oed-location.js';
+import { oedColumns, oedLocationHeader, oedLocationRecord, type OedColumns } from '../domain/exports/oed-location.js';
 import { ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
 import type { LabMetrics } from '../domain/lab/kernel/metrics.js';
 import type { ScheduleLocation } from '../domain/exposure/types.js';
@@ -67,21 +67,23 @@ const OED_BATCH = 500;
 /**
  * GET /objects/{id}/locations?format=oed: the object's locations as an OED location file, written
  * as the stored bytes are read (one pass, OED_BATCH locations parsed at a time), never the whole
- * document at once. The version read is fixed when the export starts.
+ * document at once. The version read is fixed when the export starts; the columns are those the
+ * first batch of locations has (an ingested object's locations all have the same members).
  */
 export async function objectLocationsOed(deps: Pick<AppDeps, 'objects'>, input: { accountId: string; id: string }): Promise<Result<AsyncIterable<string>>> {
   const { id } = input;
   const head = await deps.objects.head(id, input.accountId);
   if (!head) return refused(refusals.notFound(`No object ${id} for this key`));
-  async function* records(): AsyncGenerator<string> {
-    yield oedLocationHeader();
+  const stored = head;
+  async function* batches(): AsyncGenerator<ScheduleLocation[]> {
     let scanner = new LocationScanner(0, OED_BATCH);
     let at = 0;
-    for await (const chunk of deps.objects.bytes(id, head!)) {
+    const parsed = (items: Buffer[]) => items.map((bytes) => JSON.parse(bytes.toString('utf8')) as ScheduleLocation);
+    for await (const chunk of deps.objects.bytes(id, stored)) {
       let piece = chunk;
       while (scanner.feed(piece)) {
         const { items, next } = scanner.page();
-        yield items.map((bytes) => oedLocationRecord(JSON.parse(bytes.toString('utf8')) as ScheduleLocation)).join('');
+        yield parsed(items);
         if (!next) return;
         // The next batch starts inside this chunk, at the location after the last one read.
         scanner = new LocationScanner(next.index, OED_BATCH, next);
@@ -89,7 +91,18 @@ export async function objectLocationsOed(deps: Pick<AppDeps, 'objects'>, input: 
       }
       at += chunk.length;
     }
-    yield scanner.page().items.map((bytes) => oedLocationRecord(JSON.parse(bytes.toString('utf8')) as ScheduleLocation)).join('');
+    yield parsed(scanner.page().items);
+  }
+  async function* records(): AsyncGenerator<string> {
+    let columns: OedColumns | undefined;
+    for await (const batch of batches()) {
+      if (!columns) {
+        columns = oedColumns(batch);
+        yield oedLocationHeader(columns);
+      }
+      const fixed = columns;
+      yield batch.map((l) => oedLocationRecord(l, fixed)).join('');
+    }
   }
   return ok(records());
 }
