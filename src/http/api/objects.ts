@@ -33,10 +33,11 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
   app.get('/objects/:id/locations', schema.objectLocations, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
-    if (negotiate(request, schema.LOCATION_OFFERS).format === 'oed') {
+    const offer = negotiate(request, schema.LOCATION_OFFERS);
+    if (offer.format === 'oed') {
       // Every location, written as the stored bytes are read: a 100 MB object is never held whole.
       const records = answer(await objectLocationsOed(services, { accountId, id }));
-      return sendExport(reply, schema.LOCATION_OFFERS[1], Readable.from(records, { objectMode: false }), `${id}-location.csv`);
+      return sendExport(reply, offer, Readable.from(records, { objectMode: false }), `${id}-location.csv`);
     }
     const query = locationQuery(request.query as Record<string, string | undefined>);
     return reply.header('vary', 'Accept').send(answer(await locationsPage(services, { accountId, id, ...query })));
