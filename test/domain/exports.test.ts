@@ -59,3 +59,21 @@ test('ORD tables of sampled metrics: EPCalc and SampleType 2, every figure as gi
   const analytical = { ...METRICS, loss_basis: 'analytical mean damage per event (gulcalc sidx -1) with allocation rule 1', average_annual_loss: { mean: 1, standard_deviation: null, standard_error: null } };
   assert.equal(ordCsv(analytical, 'alt'), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,1,1,\r\n');
 });
+
+test('an event page as GeoJSON: Points at [longitude, latitude], a null geometry where the event has no place', async () => {
+  const { eventPageGeoJson, eventPageCsv } = await import('../../src/domain/exports/event-formats.js');
+  const page = {
+    schema: 'event-catalogue.v0', feed: { kind: 'storm_report_set' }, page: { next: null },
+    events: [
+      { event_id: 'a', time: '2020-01-01', date: '2020-01-01', latitude: 39.7, longitude: -104.9, value: 2, unit: 'in', report_kind: 'hail' },
+      { event_id: 'b', time: '2020-01-02', date: '2020-01-02', latitude: null, longitude: null, value: 1.5, unit: 'in', report_kind: 'hail' },
+    ],
+  };
+  const geo = eventPageGeoJson(page) as any;
+  assert.equal(geo.type, 'FeatureCollection');
+  assert.deepEqual(geo.features.map((f: any) => f.geometry), [{ type: 'Point', coordinates: [-104.9, 39.7] }, null]);
+  assert.deepEqual(geo.features.map((f: any) => f.properties), page.events);
+  assert.deepEqual(geo.page, page.page);
+  assert.equal(geo.events, undefined);
+  assert.equal(eventPageCsv(page), 'event_id,time,date,latitude,longitude,value,unit,report_kind\r\na,2020-01-01,2020-01-01,39.7,-104.9,2,in,hail\r\nb,2020-01-02,2020-01-02,,,1.5,in,hail\r\n');
+});

@@ -16,6 +16,10 @@ const INSIDE = [
   { lat: 52.76, lon: -0.89, value: 250_000 },
   { lat: 52.79, lon: -0.86, value: 500_000 },
 ];
+const TERMS = {
+  policy: { place_deductible: 10_000, place_limit: 600_000, account_deductible: 25_000, account_limit: 1_200_000 },
+  reinsurance: { quota_share: { ceded_share: 0.2 }, layers: [{ attachment: 50_000, limit: 100_000 }] },
+};
 
 /** A CSV answer parsed back: its records as objects keyed by the header (RFC 4180, CRLF). */
 function records(text: string): Array<Record<string, string>> {
@@ -268,6 +272,25 @@ eachDialect('a lab run\'s ORD tables (EPT, ELT, PLT, ALT) hold its lab-metrics/1
   const alt = records((await call(svc.urls.lab, 'GET', `${path}?format=csv&table=alt`, { key })).text);
   assert.deepEqual(alt.map((r) => [num(r.SummaryId), num(r.SampleType), num(r.MeanLoss), num(r.SDLoss)]),
     [[1, 1, m.average_annual_loss.mean, m.average_annual_loss.standard_deviation]]);
+
+  // With terms, il and ri are the insured and net perspectives' metrics; sampled runs say so in EPCalc.
+  const termed = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 10, exposure: { points: INSIDE }, terms: TERMS } });
+  const termedPath = `/runs/${termed.body.id as string}`;
+  for (const until = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    run = (await call(svc.urls.lab, 'GET', termedPath, { key })).body;
+    if (run.status === 'succeeded' || run.status === 'failed') break;
+    assert.ok(Date.now() < until, 'run did not finish');
+  }
+  assert.equal(run.status, 'succeeded', JSON.stringify(run.error));
+  for (const [perspective, metrics] of [['gul', run.result.metrics], ['il', run.result.perspectives.il], ['ri', run.result.perspectives.ri]] as const) {
+    const answer = await call(svc.urls.lab, 'GET', `${termedPath}?format=csv&perspective=${perspective}`, { key });
+    assertCsv(answer, new RegExp(`-${perspective}-ept\\.csv"$`));
+    const oep = records(answer.text).filter((r) => r.EPType === '1');
+    assert.ok(oep.length > 0 && oep.every((r) => r.EPCalc === '2'), perspective);
+    assert.deepEqual(oep.map((r) => [num(r.ReturnPeriod), num(r.Loss)]), metrics.exceedance.oep.map((p: any) => [p.return_period, p.loss]), perspective);
+    const alt = records((await call(svc.urls.lab, 'GET', `${termedPath}?format=csv&table=alt&perspective=${perspective}`, { key })).text);
+    assert.deepEqual(alt.map((r) => [num(r.SampleType), num(r.MeanLoss)]), [[2, metrics.average_annual_loss.mean]], perspective);
+  }
 
   // No terms: no insured or net perspective.
   const il = await call(svc.urls.lab, 'GET', `${path}?format=csv&perspective=il`, { key });
