@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { csvField, csvRecord, csvTable } from '../../src/domain/exports/csv.js';
+import { eventPageCsv, eventPageGeoJson } from '../../src/domain/exports/event-formats.js';
 import { oedColumns, oedLocationHeader, oedLocationRecord } from '../../src/domain/exports/oed-location.js';
 import { ordCsv } from '../../src/domain/exports/ord-tables.js';
 import type { LabMetrics } from '../../src/domain/lab/kernel/metrics.js';
@@ -60,8 +61,7 @@ test('ORD tables of sampled metrics: EPCalc and SampleType 2, every figure as gi
   assert.equal(ordCsv(analytical, 'alt'), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,1,1,\r\n');
 });
 
-test('an event page as GeoJSON: Points at [longitude, latitude], a null geometry where the event has no place', async () => {
-  const { eventPageGeoJson, eventPageCsv } = await import('../../src/domain/exports/event-formats.js');
+test('an event page as GeoJSON: Points at [longitude, latitude], a null geometry where the event has no place', () => {
   const page = {
     schema: 'event-catalogue.v0', feed: { kind: 'storm_report_set' }, page: { next: null },
     events: [
