@@ -44,11 +44,12 @@ export async function runTable(
   if (run.status !== 'succeeded') {
     return refused(refusal(406, 'not_acceptable', `Run ${input.id} is ${run.status as string}: its ORD tables exist once it has succeeded; until then it is served as JSON only.`));
   }
-  const metrics = perspectiveMetrics(run.result as Record<string, unknown>, input.perspective);
+  const result = run.result as Record<string, unknown> & { run?: { samples?: number } };
+  const metrics = perspectiveMetrics(result, input.perspective);
   if (!metrics) {
     return refused(refusals.invalidRequest(422, `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
-  return ok(ordCsv(metrics, input.table));
+  return ok(ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0));
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */

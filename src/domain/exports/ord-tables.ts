@@ -35,13 +35,9 @@ export const UNAVAILABLE: Readonly<Record<OrdTable, readonly string[]>> = {
   alt: [],
 };
 
-/** The metrics were sampled when the loss basis says so (windstorm lane: "mean over N … samples"). */
-function sampled(metrics: LabMetrics): boolean {
-  return /sample/i.test(metrics.loss_basis) && !/analytical/i.test(metrics.loss_basis);
-}
-
 /**
- * One ORD table of one perspective's metrics.
+ * One ORD table of one perspective's metrics; `sampled` when the run drew samples (EPCalc and
+ * SampleType 2), else its losses are analytical means (1).
  * - EPT: the published OEP and AEP points and their TVaR (EPType 1–4), in return period order.
  * - ELT: one row per event with a loss: EventRate is its occurrences over the periods, MeanLoss its
  *   loss (one occurrence's).
@@ -50,8 +46,8 @@ function sampled(metrics: LabMetrics): boolean {
  *   period rows, so ORD's EventId and date columns are not available.
  * - ALT: the average annual loss and the standard deviation of the period losses.
  */
-export function ordCsv(metrics: LabMetrics, table: OrdTable): string {
-  const kind = sampled(metrics) ? 'sampled' : 'analytical';
+export function ordCsv(metrics: LabMetrics, table: OrdTable, sampled: boolean): string {
+  const kind = sampled ? 'sampled' : 'analytical';
   const rows: Cell[][] = [];
   if (table === 'ept') {
     const curve = (points: LabMetrics['exceedance']['oep'], loss: number, tvar: number) => {
