@@ -95,7 +95,9 @@ function finished(generated: Operation, host: ContractHostName, path: string): O
   const { 'x-responses': declared, 'x-request-body': requestBody, ...op } = generated as Operation & { 'x-responses'?: Record<string, SuccessResponse>; 'x-request-body'?: Operation['requestBody'] };
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(declared ?? {})) {
-    const content = r.schema || r.type ? { [r.type ?? 'application/json']: r.schema ? { schema: r.schema } : {} } : undefined;
+    const main = r.schema || r.type ? { [r.type ?? 'application/json']: r.schema ? { schema: r.schema } : {} } : undefined;
+    const alternatives = Object.entries(r.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: type.endsWith('json') ? 'object' : 'string', description } }]);
+    const content = main || alternatives.length > 0 ? { ...main, ...Object.fromEntries(alternatives) } : undefined;
     responses[status] = { description: r.description, ...(r.headers ? { headers: headersOf(r.headers) } : {}), ...(content ? { content } : {}) };
   }
   const byStatus = new Map<number, string[]>();

@@ -4,7 +4,9 @@ import type { Services } from '../services.js';
 import { labModels, readRun, submitRun } from '../app/lab-runs.js';
 import { callerOf } from './api/accounts.js';
 import type { HostDirectory } from './servers.js';
+import { runTable, type OrdPerspective, type OrdTable } from '../app/exports.js';
 import { answer } from './answer.js';
+import { negotiate, sendExport } from './negotiate.js';
 import * as schema from './schemas/lab.js';
 
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
@@ -18,8 +20,16 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     return reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${document.id as string}`).send(document);
   });
 
-  app.get('/runs/:id', schema.readRun, async (request) => {
+  app.get('/runs/:id', schema.readRun, async (request, reply) => {
     const { id } = request.params as { id: string };
-    return answer(await readRun(services, { accountId: callerOf(request).accountId, id, jobLink: jobLink(request) }));
+    const input = { accountId: callerOf(request).accountId, id, jobLink: jobLink(request) };
+    const offer = negotiate(request, schema.RUN_OFFERS);
+    if (offer.format === 'csv') {
+      const query = request.query as { table?: OrdTable; perspective?: OrdPerspective };
+      const table = query.table ?? 'ept';
+      const perspective = query.perspective ?? 'gul';
+      return sendExport(reply, offer, answer(await runTable(services, { ...input, table, perspective })), `${id}-${perspective}-${table}.csv`);
+    }
+    return reply.header('vary', 'Accept').send(answer(await readRun(services, input)));
   });
 }

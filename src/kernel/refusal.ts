@@ -69,6 +69,7 @@ export function genericCode(status: number): string {
     case 403: return 'forbidden';
     case 404: return 'not_found';
     case 405: return 'method_not_allowed';
+    case 406: return 'not_acceptable';
     case 413: return 'payload_too_large';
     case 412: return 'precondition_failed';
     case 415: return 'unsupported_media_type';
@@ -102,6 +103,7 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'model_validation_failed', status: [422], meaning: 'composition refused by the mandatory validation pass' },
   { code: 'no_event_catalogue', status: [404], meaning: 'no catalog for the peril, feed or vintage asked, or the peril\'s record is a gridded series' },
   { code: 'no_event_footprint', status: [404], meaning: 'report-extract events have no footprint' },
+  { code: 'not_acceptable', status: [406], meaning: 'no representation of the resource that the Accept header (or format=) admits; the message names the media types served' },
   { code: 'not_found', status: [404], meaning: 'no such route, or no such object, job or account for the presented key' },
   { code: 'object_changed', status: [409], meaning: 'the object\'s priced terms changed while a price ran; no premium written; on the price job' },
   { code: 'outside_feed_coverage', status: [422], meaning: 'no pinned snapshot covers the point' },

@@ -113,3 +113,18 @@ test('the API reference page renders the contract from bundled assets', async ()
   const index = await call(svc.urls.docs, 'GET', '/llms.txt');
   assert.ok(index.text.includes('(/reference)'), 'llms.txt lists the reference page');
 });
+
+test('exported formats are in the contract beside the JSON, with 406 for an Accept not served', () => {
+  const op = (name: string) => operations().find((o) => o.name === name)!.op;
+  for (const [name, types] of [
+    ['GET /backtests/{id}', ['application/json', 'text/csv']],
+    ['GET /runs/{id}', ['application/json', 'text/csv']],
+    ['GET /events/{peril}', ['application/json', 'text/csv', 'application/geo+json']],
+    ['GET /objects/{id}/locations', ['application/json', 'text/csv']],
+  ] as const) {
+    assert.deepEqual(Object.keys(op(name).responses['200'].content).sort(), [...types].sort(), name);
+    assert.ok(op(name)['x-error-codes'].includes('not_acceptable'), name);
+    assert.equal(op(name).responses['406'].content['application/json'].schema.$ref, '#/components/schemas/error.v0', name);
+    assert.ok(op(name).parameters.some((p: any) => p.in === 'query' && p.name === 'format'), `${name} takes format=`);
+  }
+});

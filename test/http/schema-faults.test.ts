@@ -20,8 +20,9 @@ function refusal(options: { schema?: unknown }, part: 'querystring' | 'body', va
 
 test('query faults read as the readers worded them', () => {
   const query = (q: Record<string, unknown>) => refusal(eventCatalogue, 'querystring', q)?.details ?? [];
-  assert.deepEqual(query({ colour: 'red' }), ['unknown parameter colour (read: feed, version, min_magnitude, max_depth_km, min_value, from, to, min_lat, max_lat, min_lon, max_lon, limit, offset)']);
+  assert.deepEqual(query({ colour: 'red' }), ['unknown parameter colour (read: feed, version, min_magnitude, max_depth_km, min_value, from, to, min_lat, max_lat, min_lon, max_lon, limit, offset, format)']);
   assert.deepEqual(query({ limit: ['5', '6'] }), ['parameter limit is given more than once']);
+  assert.deepEqual(query({ format: 'xlsx' }), ['format must be one of json, csv, geojson, got "xlsx"']);
   for (const limit of ['0', '1001', '', '10abc', '1e2', '-1']) assert.deepEqual(query({ limit }), [`limit must be an integer from 1 to 1000, got "${limit}"`], limit);
   for (const value of ['', ' ', '10abc', 'Infinity', 'NaN']) assert.deepEqual(query({ min_magnitude: value }), [`min_magnitude must be a number, got "${value}"`], value);
   // Number() reads these, as the hand-written reader did.

@@ -3,7 +3,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import { catalogPerilOf, eventFootprint, eventPage, eventSelection } from '../../app/events.js';
+import { eventPageAs } from '../../app/exports.js';
 import { answer } from '../answer.js';
+import { negotiate, sendExport } from '../negotiate.js';
 import * as schema from '../schemas/events.js';
 
 type Query = Record<string, string>;
@@ -17,10 +19,17 @@ const perilFirst = {
 };
 
 export function eventRoutes(app: FastifyInstance, services: Services) {
-  app.get('/events/:peril', { ...schema.eventCatalogue, ...perilFirst }, async (request) => {
+  app.get('/events/:peril', { ...schema.eventCatalogue, ...perilFirst }, async (request, reply) => {
     const peril = answer(catalogPerilOf((request.params as { peril: string }).peril));
-    const selection = answer(eventSelection(peril, request.query as Query));
-    return answer(await eventPage(services, selection));
+    const offer = negotiate(request, schema.EVENT_PAGE_OFFERS);
+    // format= chooses the representation, not the events: the selection never sees it.
+    const { format: _format, ...query } = request.query as Query;
+    const selection = answer(eventSelection(peril, query));
+    if (offer.format === 'json') return reply.header('vary', 'Accept').send(answer(await eventPage(services, selection)));
+    const { body, next } = answer(await eventPageAs(services, selection, offer.format as 'csv' | 'geojson'));
+    // page.next of the JSON, in the same format, as a Link header (a CSV has no member to hold it).
+    if (next !== null) reply.header('link', `<${next}>; rel="next"`);
+    return sendExport(reply, offer, body, `${peril}-events-${selection.offset}.${offer.format}`);
   });
 
   app.get('/events/:peril/:event_id/footprint', { ...schema.eventFootprint, ...perilFirst }, async (request) => {

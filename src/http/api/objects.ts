@@ -6,7 +6,9 @@ import { createObject, entityTag, locationsPage, patchObject, readObject } from 
 import { requestPrice } from '../../app/price.js';
 import { callerOf } from './accounts.js';
 import { sendAccepted } from './jobs.js';
+import { objectLocationsOed } from '../../app/exports.js';
 import { answer } from '../answer.js';
+import { negotiate, sendExport } from '../negotiate.js';
 import { PAGE } from '../../app/paging.js';
 import * as schema from '../schemas/objects.js';
 
@@ -28,10 +30,17 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
       .send(Readable.from(stored.bytes(), { objectMode: false }));
   });
 
-  app.get('/objects/:id/locations', schema.objectLocations, async (request) => {
+  app.get('/objects/:id/locations', schema.objectLocations, async (request, reply) => {
     const { id } = request.params as { id: string };
+    const { accountId } = callerOf(request);
+    const offer = negotiate(request, schema.LOCATION_OFFERS);
+    if (offer.format === 'oed') {
+      // Every location, written as the stored bytes are read: a 100 MB object is never held whole.
+      const records = answer(await objectLocationsOed(services, { accountId, id }));
+      return sendExport(reply, offer, Readable.from(records, { objectMode: false }), `${id}-location.csv`);
+    }
     const query = locationQuery(request.query as Record<string, string | undefined>);
-    return answer(await locationsPage(services, { accountId: callerOf(request).accountId, id, ...query }));
+    return reply.header('vary', 'Accept').send(answer(await locationsPage(services, { accountId, id, ...query })));
   });
 
   app.post('/objects/:id/price', schema.priceObject, async (request, reply) => {

@@ -4,7 +4,9 @@ import type { Services } from '../../services.js';
 import { cutStructure, readBacktest, readStructure, requestBacktest, type Window } from '../../app/structures.js';
 import { callerOf } from './accounts.js';
 import { sendAccepted } from './jobs.js';
+import { backtestTable, type BacktestTable } from '../../app/exports.js';
 import { answer } from '../answer.js';
+import { negotiate, sendExport } from '../negotiate.js';
 import * as schema from '../schemas/structures.js';
 
 export function structureRoutes(app: FastifyInstance, services: Services) {
@@ -28,7 +30,13 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
 
   app.get('/backtests/:id', schema.readBacktest, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const json = answer(await readBacktest(services, { accountId: callerOf(request).accountId, id }));
-    return reply.type('application/json; charset=utf-8').send(json);
+    const { accountId } = callerOf(request);
+    const offer = negotiate(request, schema.BACKTEST_OFFERS);
+    if (offer.format === 'csv') {
+      const table = (request.query as { table?: BacktestTable }).table ?? 'years';
+      return sendExport(reply, offer, answer(await backtestTable(services, { accountId, id, table })), `${id}-${table}.csv`);
+    }
+    const json = answer(await readBacktest(services, { accountId, id }));
+    return reply.header('vary', 'Accept').type('application/json; charset=utf-8').send(json);
   });
 }

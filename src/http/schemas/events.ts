@@ -1,6 +1,10 @@
 // GET /events/{peril} and its footprint (SPEC: Event catalog rules). The query's values are text
 // in named formats; which parameters go together is the route's rule, not the schema's.
+import { CSV_OFFER, GEOJSON_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
 import { operation, published, queryOf, text } from './operation.js';
+
+/** An event catalog page is served as JSON (event-catalogue.v0), CSV or GeoJSON. */
+export const EVENT_PAGE_OFFERS = [JSON_OFFER, CSV_OFFER, GEOJSON_OFFER] as const;
 
 const PERIL = { type: 'object', properties: { peril: { type: 'string', description: 'earthquake, severe_convective_storm or wildfire.' } }, required: ['peril'] };
 
@@ -22,9 +26,20 @@ export const eventCatalogue = operation({
     max_lon: text('decimal', 'Box edge, inclusive.'),
     limit: text('page-limit', 'Page size: default 100, ceiling 1000.'),
     offset: text('page-offset', 'Events skipped; follow page.next.'),
+    format: formatParameter(EVENT_PAGE_OFFERS),
   }),
-  errors: ['invalid_request', 'no_event_catalogue'],
-  responses: { 200: { description: 'The page (event-catalogue.v0).', schema: published('event-catalogue.v0') } },
+  errors: ['invalid_request', 'no_event_catalogue', 'not_acceptable'],
+  responses: {
+    200: {
+      description: 'The page (event-catalogue.v0). As CSV or GeoJSON, the next page is the Link header\'s rel="next".',
+      schema: published('event-catalogue.v0'),
+      headers: { Link: 'CSV and GeoJSON only: <page.next>; rel="next", in the same format.' },
+      alternatives: {
+        'text/csv': 'One row per event, its columns the event view\'s members (RFC 4180, header row, CRLF).',
+        'application/geo+json': 'A FeatureCollection of Points ([longitude, latitude]), properties the event view; the page\'s other members as foreign members.',
+      },
+    },
+  },
 });
 
 export const eventFootprint = operation({

@@ -113,6 +113,8 @@ function queryFault(fault: SchemaFault): string {
       if (format) return format.fault(name, String(fault.data));
       break;
     }
+    case 'enum':
+      return `${name} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}, got ${JSON.stringify(fault.data)}`;
   }
   return `${name} ${fault.message ?? 'is not acceptable'}`;
 }

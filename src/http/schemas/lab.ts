@@ -1,7 +1,12 @@
 // The model lab host: GET /models, POST /runs, GET /runs/{id}. The spec's members are the lab's;
 // what each model reads inside them is checked by its lane.
 import { LAB_MODELS } from '../../domain/lab/models.js';
-import { ID_PARAM, LINKS, OBJECT, STRING, operation, published, shape } from './operation.js';
+import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
+import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
+import { ID_PARAM, LINKS, OBJECT, STRING, operation, published, queryOf, shape } from './operation.js';
+
+/** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
+export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
 
 const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (result.metrics is lab-metrics/1).', {
   schema_version: STRING,
@@ -45,8 +50,19 @@ export const submitRun = operation({
 });
 
 export const readRun = operation({
-  summary: 'A lab run of the key\'s account',
+  summary: 'A lab run of the key\'s account (or, once succeeded, an ORD table of its results as CSV)',
   params: ID_PARAM('run'),
-  errors: ['not_found'],
-  responses: { 200: { description: 'The run.', schema: RUN } },
+  query: queryOf({
+    format: formatParameter(RUN_OFFERS),
+    table: { type: 'string', enum: [...ORD_TABLES], description: 'CSV only: the ORD table: ept (default), elt, plt or alt.' },
+    perspective: { type: 'string', enum: [...ORD_PERSPECTIVES], description: 'CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms.' },
+  }),
+  errors: ['invalid_request', 'not_found', 'not_acceptable'],
+  responses: {
+    200: {
+      description: 'The run.',
+      schema: RUN,
+      alternatives: { 'text/csv': 'An ORD-style table of result.metrics (or result.perspectives.il/ri): EPT (SummaryId, EPCalc, EPType, ReturnPeriod, Loss), ELT, PLT or ALT; 406 until the run has succeeded.' },
+    },
+  },
 });

@@ -1,4 +1,5 @@
 // Risk objects: create, read, read its locations a page at a time, PATCH, price.
+import { JSON_OFFER, OED_OFFER, formatParameter } from '../negotiate.js';
 import { ACCEPTED, ID_PARAM, INTEGER, LINKS, STRING, operation, published, queryOf, shape, text } from './operation.js';
 
 const OBJECT_BODY = { 'application/json': { schema: published('risk-object.v0') } };
@@ -23,6 +24,9 @@ export const readObject = operation({
   },
 });
 
+/** An object's locations are served a page at a time as JSON, or all at once as an OED location file. */
+export const LOCATION_OFFERS = [JSON_OFFER, OED_OFFER] as const;
+
 export const objectLocations = operation({
   summary: 'A page of an object\'s locations, in schedule order',
   params: ID_PARAM('object'),
@@ -30,8 +34,9 @@ export const objectLocations = operation({
     limit: text('page-limit', 'Page size: default 100, ceiling 1000.'),
     offset: text('page-offset', 'Locations skipped.'),
     resume: text(undefined, 'Where page.next starts in the stored object; written by the service, never needed.'),
+    format: formatParameter(LOCATION_OFFERS),
   }),
-  errors: ['invalid_request', 'not_found'],
+  errors: ['invalid_request', 'not_found', 'not_acceptable'],
   responses: {
     200: {
       description: 'The page.',
@@ -42,6 +47,7 @@ export const objectLocations = operation({
         page: shape('Paging.', { limit: INTEGER, offset: INTEGER, next: { type: ['string', 'null'] } }),
         links: LINKS,
       }),
+      alternatives: { 'text/csv': 'format=oed (or Accept: text/csv): every location as an OED location.csv (OED field names; PortNumber, AccNumber, LocName and LocNumber as the source gave them), streamed; limit, offset and resume do not apply.' },
     },
   },
 });

@@ -15,6 +15,8 @@ export interface SuccessResponse {
   type?: string;
   /** Response headers this answer carries, with what each says. */
   headers?: Record<string, string>;
+  /** Other media types the same answer is served as (by Accept or format=), with what each holds. */
+  alternatives?: Record<string, string>;
 }
 
 export interface Operation {

@@ -1,5 +1,10 @@
 // Structures cut from objects, their backtests and the stored artifacts.
-import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, operation, shape } from './operation.js';
+import { BACKTEST_TABLES } from '../../app/exports.js';
+import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
+import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, operation, queryOf, shape } from './operation.js';
+
+/** A backtest is served as its stored JSON artifact, or one of its tables as CSV. */
+export const BACKTEST_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
 
 const STRUCTURE = shape('A structure: the object\'s terms with trigger, financial_structure or period varied.', {
   id: STRING,
@@ -60,8 +65,18 @@ export const backtestStructure = operation({
 });
 
 export const readBacktest = operation({
-  summary: 'A backtest artifact, byte for byte as stored',
+  summary: 'A backtest artifact, byte for byte as stored (or its year table or burning cost as CSV)',
   params: ID_PARAM('backtest'),
-  errors: ['not_found'],
-  responses: { 200: { description: 'The artifact: year-by-year payouts of the structure over the pinned snapshot, with the feed triple and engine named.', schema: OBJECT } },
+  query: queryOf({
+    format: formatParameter(BACKTEST_OFFERS),
+    table: { type: 'string', enum: [...BACKTEST_TABLES], description: 'CSV only: years (default; one row per year of the window) or burning_cost (payout and rate on line by year). The JSON artifact holds both.' },
+  }),
+  errors: ['invalid_request', 'not_found', 'not_acceptable'],
+  responses: {
+    200: {
+      description: 'The artifact: year-by-year payouts of the structure over the pinned snapshot, with the feed triple and engine named.',
+      schema: OBJECT,
+      alternatives: { 'text/csv': 'The table named by table= (RFC 4180, header row, CRLF): years, or burning_cost.' },
+    },
+  },
 });

@@ -1,0 +1,79 @@
+// The export writers: RFC 4180 CSV read back by a real parser, the OED columns a location set
+// needs, and the ORD mapping of lab-metrics/1 on a hand-made metrics block.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { csvField, csvRecord, csvTable } from '../../src/domain/exports/csv.js';
+import { eventPageCsv, eventPageGeoJson } from '../../src/domain/exports/event-formats.js';
+import { oedColumns, oedLocationHeader, oedLocationRecord } from '../../src/domain/exports/oed-location.js';
+import { ordCsv } from '../../src/domain/exports/ord-tables.js';
+import type { LabMetrics } from '../../src/domain/lab/kernel/metrics.js';
+import type { ScheduleLocation } from '../../src/domain/exposure/types.js';
+
+test('CSV fields are quoted only when they must be, quotes doubled, records ended by CRLF', () => {
+  assert.equal(csvField('plain'), 'plain');
+  assert.equal(csvField('a,b'), '"a,b"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField('two\nlines'), '"two\nlines"');
+  assert.equal(csvField('cr\r'), '"cr\r"');
+  assert.equal(csvField(null), '');
+  assert.equal(csvField(undefined), '');
+  assert.equal(csvField(0.1 + 0.2), '0.30000000000000004');
+  assert.equal(csvField(-0.5), '-0.5');
+  assert.equal(csvRecord(['a', 1, null]), 'a,1,\r\n');
+  const awkward = ['Tōkyō, "Head" office', 'line\r\nbreak', '', ' spaced ', '=1+1', 'naïve'];
+  const text = csvTable(['name', 'n'], awkward.map((s, i) => [s, i]));
+  assert.deepEqual(parse(text, { columns: true }), awkward.map((s, i) => ({ name: s, n: String(i) })));
+  // Every record, quoted newlines aside, ends with CRLF.
+  assert.ok(text.endsWith('\r\n'));
+});
+
+const location = (over: Partial<ScheduleLocation> = {}): ScheduleLocation => ({
+  ref: 'L1', address: { city: 'Koto' }, latitude: 35.6, longitude: 139.7,
+  occupancy: { code: 1104, text: 'Office' }, construction: { code: null, text: 'Timber, mostly' }, year_built: null,
+  values: { buildings: '100.00', total: '100.00' }, ...over,
+});
+
+test('an OED file has the columns its locations have, and the code or the text as given', () => {
+  const columns = oedColumns([location(), location({ ref: 'L2', storeys: 3, oed: { PortNumber: 'P1' } })]);
+  assert.equal(oedLocationHeader(columns), 'PortNumber,LocNumber,City,Latitude,Longitude,OccupancyCode,ConstructionCode,YearBuilt,NumberOfStoreys,BuildingTIV\r\n');
+  assert.equal(oedLocationRecord(location(), columns), ',L1,Koto,35.6,139.7,1104,"Timber, mostly",,,100.00\r\n');
+  // A null member is written (empty); an absent one has no column unless another location has it.
+  assert.equal(oedLocationHeader(oedColumns([location({ storeys: null })])), 'LocNumber,City,Latitude,Longitude,OccupancyCode,ConstructionCode,YearBuilt,NumberOfStoreys,BuildingTIV\r\n');
+  assert.equal(oedLocationHeader(oedColumns([])), 'LocNumber,Latitude,Longitude,OccupancyCode,ConstructionCode,YearBuilt\r\n');
+});
+
+const METRICS = {
+  schema: 'lab-metrics/1', perspective: 'ground_up', loss_basis: 'mean over 10 Latin-hypercube samples per event with allocation rule 1', periods: 20,
+  events_with_loss: 2, average_annual_loss: { mean: 7.5, standard_deviation: 3.25, standard_error: 0.7 },
+  exceedance: { rule: '', max_published_return_period: 2, oep: [{ return_period: 2, loss: 10, tvar: 12 }], aep: [{ return_period: 2, loss: 11, tvar: 13 }], withheld: [] },
+  blocks: null, places: [], largest_events: [], sensitivity: null, assumptions: [], warnings: [],
+  elt: [{ event_id: 7, loss: 50, occurrences: 2 }, { event_id: 9, loss: 25, occurrences: 1 }],
+  ylt: [{ period: 3, loss: 75, max_event_loss: 50, events: 2 }],
+} as unknown as LabMetrics;
+
+test('ORD tables: EPCalc and SampleType 2 for a sampled run, 1 for analytical means, every figure as given', () => {
+  assert.equal(ordCsv(METRICS, 'ept', true), 'SummaryId,EPCalc,EPType,ReturnPeriod,Loss\r\n1,2,1,2,10\r\n1,2,2,2,12\r\n1,2,3,2,11\r\n1,2,4,2,13\r\n');
+  assert.equal(ordCsv(METRICS, 'elt', true), 'EventId,SummaryId,SampleType,EventRate,MeanLoss\r\n7,1,2,0.1,50\r\n9,1,2,0.05,25\r\n');
+  assert.equal(ordCsv(METRICS, 'plt', true), 'Period,PeriodWeight,SummaryId,SampleType,MeanLoss,MaxLoss,EventCount\r\n3,0.05,1,2,75,50,2\r\n');
+  assert.equal(ordCsv(METRICS, 'alt', true), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,2,7.5,3.25\r\n');
+  const analytical = { ...METRICS, average_annual_loss: { mean: 1, standard_deviation: null, standard_error: null } };
+  assert.equal(ordCsv(analytical, 'alt', false), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,1,1,\r\n');
+});
+
+test('an event page as GeoJSON: Points at [longitude, latitude], a null geometry where the event has no place', () => {
+  const page = {
+    schema: 'event-catalogue.v0', feed: { kind: 'storm_report_set' }, page: { next: null },
+    events: [
+      { event_id: 'a', time: '2020-01-01', date: '2020-01-01', latitude: 39.7, longitude: -104.9, value: 2, unit: 'in', report_kind: 'hail' },
+      { event_id: 'b', time: '2020-01-02', date: '2020-01-02', latitude: null, longitude: null, value: 1.5, unit: 'in', report_kind: 'hail' },
+    ],
+  };
+  const geo = eventPageGeoJson(page) as any;
+  assert.equal(geo.type, 'FeatureCollection');
+  assert.deepEqual(geo.features.map((f: any) => f.geometry), [{ type: 'Point', coordinates: [-104.9, 39.7] }, null]);
+  assert.deepEqual(geo.features.map((f: any) => f.properties), page.events);
+  assert.deepEqual(geo.page, page.page);
+  assert.equal(geo.events, undefined);
+  assert.equal(eventPageCsv(page), 'event_id,time,date,latitude,longitude,value,unit,report_kind\r\na,2020-01-01,2020-01-01,39.7,-104.9,2,in,hail\r\nb,2020-01-02,2020-01-02,,,1.5,in,hail\r\n');
+});
