@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { BacktestsTable, StructuresTable, Tables } from './tables.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { backtestSummary, perilCode } from '../domain/list-summaries.js';
+import { perilCode, type BacktestSummary } from '../domain/list-summaries.js';
 import type { ListPosition } from './list-position.js';
 
 export type StructureListRow = Pick<StructuresTable, 'id' | 'object_id' | 'peril' | 'created_at'>;
@@ -27,8 +27,7 @@ export class StructureStore {
   }
 
   /** Stores an artifact once per account; a replay finds the same bytes already there. */
-  async putBacktest(accountId: string, id: string, json: string, now = new Date()): Promise<void> {
-    const summary = backtestSummary(JSON.parse(json) as Record<string, unknown>);
+  async putBacktest(accountId: string, id: string, json: string, summary: BacktestSummary, now = new Date()): Promise<void> {
     await this.db.insertInto('backtests').values({ id, account_id: accountId, document: json, created_at: now.toISOString(), ...summary })
       .onConflict((oc) => oc.columns(['id', 'account_id']).doNothing()).execute();
   }

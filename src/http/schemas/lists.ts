@@ -85,7 +85,7 @@ export const listBacktests = operation({
 });
 
 export const listRuns = operation({
-  summary: 'The lab runs the key submitted, newest submission first',
+  summary: 'The lab runs the key submitted, newest first (by when the key first submitted each)',
   query: queryOf({
     model: oneOf(LAB_MODELS.map((m) => m.id), 'Only runs of this model.'),
     status: oneOf(JOB_STATES, 'Only runs in this state.'),
