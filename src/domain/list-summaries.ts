@@ -23,11 +23,16 @@ export interface ObjectSummary {
 
 export function objectSummary(document: Document): ObjectSummary {
   const locations = record(document.exposure)?.locations;
-  const firstSource = (record(document.provenance)?.source_files as unknown[] | undefined)?.[0];
+  return summaryOf(document, Array.isArray(locations) ? locations.length : null);
+}
+
+/** The summary from an object's peril and provenance members and its location count. */
+export function summaryOf(members: Document, locations: number | null): ObjectSummary {
+  const sources = record(members.provenance)?.source_files;
   return {
-    peril: perilCode(document),
-    locations: Array.isArray(locations) ? locations.length : null,
-    source: text(record(firstSource)?.name),
+    peril: perilCode(members),
+    locations,
+    source: text(record(Array.isArray(sources) ? sources[0] : undefined)?.name),
   };
 }
 

@@ -2,7 +2,8 @@
 import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database.js';
 import { writeObjectChunks } from './object-chunks.js';
-import { backtestSummary, objectSummary, perilCode } from '../domain/list-summaries.js';
+import { backtestSummary, perilCode } from '../domain/list-summaries.js';
+import { ObjectSummaryScanner } from '../domain/risk-object/summary-scan.js';
 
 const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
   '0001_foundation': {
@@ -172,12 +173,16 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       for (const column of ['from_year', 'to_year']) await db.schema.alterTable('backtests').addColumn(column, 'integer').execute();
       await db.schema.alterTable('lab_run_owners').addColumn('model', 'text').execute();
 
-      for (const { id } of await db.selectFrom('objects').select('id').execute()) {
-        const chunks = await db.selectFrom('object_chunks').innerJoin('objects', (j) => j.onRef('objects.id', '=', 'object_chunks.object_id').onRef('objects.version', '=', 'object_chunks.version'))
-          .select('object_chunks.bytes').where('object_chunks.object_id', '=', id).orderBy('object_chunks.seq').execute();
-        if (chunks.length === 0) continue;
-        const document = JSON.parse(Buffer.concat(chunks.map((c) => c.bytes as Uint8Array)).toString('utf8')) as Record<string, unknown>;
-        await db.updateTable('objects').set(objectSummary(document)).where('id', '=', id).execute();
+      // An object's bytes are scanned a chunk at a time: a large one is never held or parsed whole.
+      for (const { id, version } of await db.selectFrom('objects').select(['id', 'version']).execute()) {
+        const scanner = new ObjectSummaryScanner();
+        for (let seq = 0; ; seq += 1) {
+          const chunk = await db.selectFrom('object_chunks').select('bytes')
+            .where('object_id', '=', id).where('version', '=', version).where('seq', '=', seq).executeTakeFirst();
+          if (!chunk) break;
+          scanner.feed(chunk.bytes as Uint8Array);
+        }
+        await db.updateTable('objects').set(scanner.summary()).where('id', '=', id).execute();
       }
       for (const { id } of await db.selectFrom('structures').select('id').execute()) {
         const row = await db.selectFrom('structures').select('document').where('id', '=', id).executeTakeFirstOrThrow();

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrations.js';
-import { writeObjectChunks } from '../../src/store/object-chunks.js';
+import { CHUNK_BYTES, writeObjectChunks } from '../../src/store/object-chunks.js';
 import { canonicalJson } from '../../src/kernel/canonical-json.js';
 import { createScratchDatabase, postgresAvailable } from '../support/postgres.js';
 
@@ -20,6 +20,8 @@ const OBJECT = {
   provenance: { source_files: [{ name: 'portfolio.csv', sha256: 'ab' }], runs: [] },
 };
 const BARE = { id: 'obj_bbbbbbbbbbbbbbbbbbbbbbbb', status: 'priced', exposure: { locations: [] } };
+// Over two chunks: read a chunk at a time.
+const LARGE = { id: 'obj_cccccccccccccccccccccccc', status: 'draft', peril: { code: 'wildfire' }, exposure: { locations: Array.from({ length: 30_000 }, (_, i) => ({ ref: `東京-${i}`, note: 'x'.repeat(60) })) } };
 const ARTIFACT = { id: 'bt_1', structure: { peril: { code: 'earthquake' } }, feed: { feed_id: 'usgs-comcat', version: '2022-12-20', sha256: 'cd' }, window: { from_year: 1990, to_year: 2020 } };
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
@@ -31,7 +33,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     try {
       await migrate(db, database.dialect, '0007_job_times');
       await db.insertInto('accounts').values({ id: 'acct_1', created_at: AT, plan: 'sandbox', status: 'active' }).execute();
-      for (const doc of [OBJECT, BARE]) {
+      for (const doc of [OBJECT, BARE, LARGE]) {
         const bytes = Buffer.from(canonicalJson(doc), 'utf8');
         // Version 2 is current: the summary is read from the current version's chunks.
         await db.insertInto('objects').values({ id: doc.id, account_id: 'acct_1', status: doc.status, version: 2, size: bytes.byteLength, created_at: AT, updated_at: AT }).execute();
@@ -47,7 +49,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(objects.map((o) => ({ ...o, locations: o.locations === null ? null : Number(o.locations) })), [
         { id: OBJECT.id, peril: 'flood', locations: 5, source: 'portfolio.csv' },
         { id: BARE.id, peril: null, locations: 0, source: null },
+        { id: LARGE.id, peril: 'wildfire', locations: 30_000, source: null },
       ]);
+      assert.ok(Buffer.byteLength(canonicalJson(LARGE)) > 2 * CHUNK_BYTES);
       assert.equal((await db.selectFrom('structures').select('peril').executeTakeFirst())?.peril, 'earthquake');
       const backtest = await db.selectFrom('backtests').select(['peril', 'feed_id', 'feed_version', 'from_year', 'to_year']).executeTakeFirstOrThrow();
       assert.deepEqual({ ...backtest, from_year: Number(backtest.from_year), to_year: Number(backtest.to_year) },
