@@ -56,7 +56,7 @@ export class ObjectStore {
   /**
    * As insert, for a document already written as canonical JSON (large objects are written
    * off-thread): its UTF-8 bytes whole, or in pieces to be read in order, which are stored chunk by
-   * chunk without being joined.
+   * chunk without being joined. `head` is its status and what a list shows of it, read by the writer.
    */
   async insertJson(accountId: string, id: string, head: ObjectSummary & { status: string }, json: string | Uint8Array | readonly Uint8Array[], now = new Date()): Promise<boolean> {
     const at = now.toISOString();
