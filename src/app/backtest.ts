@@ -12,6 +12,7 @@ import { refusal } from '../kernel/refusal.js';
 import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
 import { feedClass } from '../feeds/catalog.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
+import { backtestSummary } from '../domain/list-summaries.js';
 import type { AppDeps } from './deps.js';
 
 export type Window = { from_year?: number; to_year?: number } | null;
@@ -83,6 +84,7 @@ export async function backtestJob(
   const input: BacktestTaskInput = { terms: termsOf(structure), window, feedsDir: deps.config.feedsDir };
   const out = await deps.compute<BacktestTaskOutput>('backtest', input);
   if (!out.ok) return out;
-  await deps.structures.putBacktest(job.accountId, out.value.id, out.value.json);
-  return ok(JSON.parse(out.value.json));
+  const artifact = JSON.parse(out.value.json) as Record<string, unknown>;
+  await deps.structures.putBacktest(job.accountId, out.value.id, out.value.json, backtestSummary(artifact));
+  return ok(artifact);
 }

@@ -6,6 +6,10 @@ import { ok, refused, type Result } from '../kernel/result.js';
 import { refusals } from '../kernel/refusal.js';
 import type { AppDeps } from './deps.js';
 
+/** The verbs that run as jobs, and SPEC's four states of a job. */
+export const JOB_VERBS = ['ingest', 'backtest', 'price', 'lab_run'] as const;
+export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed'] as const;
+
 export function jobView(row: JobRow): Record<string, unknown> {
   const subject = JSON.parse(row.subject) as Record<string, unknown>;
   const view: Record<string, unknown> = {

@@ -68,7 +68,9 @@ export async function submitRun(
     return refused(refusals.notFound(`No object ${exposure.object_id} for this key`));
   }
   const id = `run_${contentAddress(spec).slice(0, 32)}`;
-  await deps.labRuns.addOwner({ run_id: id, account_id: accountId, job_id: null, spec: canonicalJson(spec), created_at: deps.now().toISOString() });
+  await deps.labRuns.addOwner({
+    run_id: id, account_id: accountId, job_id: null, spec: canonicalJson(spec), created_at: deps.now().toISOString(), model: spec.model as string,
+  });
   await deps.accounts.recordUsage(accountId, 'model_run', id);
   const owner = (await deps.labRuns.owner(id, accountId))!;
   const stored = await deps.labRuns.result(id);

@@ -26,6 +26,8 @@ export interface ReadScheduleOutput {
   /** The document's canonical JSON, UTF-8, in blocks to be written in order (most in shared memory). */
   document: Uint8Array[];
   locations: number;
+  /** peril.code of the object, when the schedule named one. */
+  peril: string | null;
 }
 
 /** Shared memory is handed to the main thread as it is, where an ordinary buffer would be cloned. */
@@ -41,5 +43,5 @@ export async function readScheduleTask(input: ReadScheduleInput, store: FeedStor
     fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations: new LocationJsonList(sharedBlocks),
   });
   if (!read.ok) return read;
-  return ok({ status: 'draft', document: riskObjectJsonBlocks(read.value, input.provenance, canonicalJson), locations: read.value.exposure.locations.count });
+  return ok({ status: 'draft', document: riskObjectJsonBlocks(read.value, input.provenance, canonicalJson), locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
 }

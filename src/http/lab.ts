@@ -1,4 +1,5 @@
-// The model lab host: GET /models, POST /runs (content-addressed, run as jobs), GET /runs/{id}.
+// The model lab host: GET /models, POST /runs (content-addressed, run as jobs), GET /runs (the
+// caller's, paged), GET /runs/{id}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { labModels, readRun, submitRun } from '../app/lab-runs.js';
@@ -8,6 +9,9 @@ import { runTable, type OrdPerspective, type OrdTable } from '../app/exports.js'
 import { answer } from './answer.js';
 import { negotiate, sendExport } from './negotiate.js';
 import * as schema from './schemas/lab.js';
+import * as lists from './schemas/lists.js';
+import { listRuns } from '../app/lists.js';
+import { listQuery } from './list-query.js';
 
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
   // A run's job lives on the API host: its link is absolute.
@@ -19,6 +23,8 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     const document = answer(await submitRun(services, { accountId: callerOf(request).accountId, body: request.body, jobLink: jobLink(request) }));
     return reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${document.id as string}`).send(document);
   });
+
+  app.get('/runs', lists.listRuns, async (request) => answer(await listRuns(services, { accountId: callerOf(request).accountId, query: listQuery(request), jobLink: jobLink(request) })));
 
   app.get('/runs/:id', schema.readRun, async (request, reply) => {
     const { id } = request.params as { id: string };

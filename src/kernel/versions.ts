@@ -15,6 +15,8 @@ export const HEALTH_SCHEMA_VERSION = '0.1.0';
 export const RISK_OBJECT_SCHEMA_VERSION = '0.1.0';
 /** A page of an object's locations. */
 export const LOCATION_PAGE_SCHEMA_VERSION = '0.1.0';
+/** A page of a list (objects, jobs, structures, backtests, lab runs). */
+export const LIST_SCHEMA_VERSION = '0.1.0';
 /** A stored structure. */
 export const STRUCTURE_SCHEMA_VERSION = '0.1.0';
 /** The feed listing and a snapshot's description. */

@@ -5,6 +5,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import type { JobsTable, Tables } from './tables.js';
 import type { ErrorBody } from '../kernel/refusal.js';
+import type { ListPosition } from './list-position.js';
+
+/** What a list of jobs shows: never the input or the result (a backtest's result is its whole artifact). */
+export type JobListRow = Pick<JobRow, 'id' | 'verb' | 'status' | 'subject' | 'attempts' | 'created_at' | 'updated_at' | 'started_at' | 'finished_at'>;
 
 export type JobRow = JobsTable;
 
@@ -36,6 +40,18 @@ export class JobStore {
 
   async get(id: string, accountId: string): Promise<JobRow | undefined> {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  }
+
+  /** A page of an account's jobs, newest first, from after `position`. */
+  async list(accountId: string, filter: { verb?: string; status?: string }, after: ListPosition | undefined, limit: number): Promise<JobListRow[]> {
+    let query = this.db.selectFrom('jobs')
+      .select(['id', 'verb', 'status', 'subject', 'attempts', 'created_at', 'updated_at', 'started_at', 'finished_at'])
+      .where('account_id', '=', accountId);
+    if (filter.verb !== undefined) query = query.where('verb', '=', filter.verb);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status as JobRow['status']);
+    if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.created_at, after.id)));
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
   }
 
   /**

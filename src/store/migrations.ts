@@ -2,6 +2,8 @@
 import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database.js';
 import { writeObjectChunks } from './object-chunks.js';
+import { backtestSummary, perilCode } from '../domain/list-summaries.js';
+import { ObjectSummaryScanner } from '../domain/risk-object/summary-scan.js';
 
 const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
   '0001_foundation': {
@@ -158,6 +160,50 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       // When a job first started and when it ended; jobs from before stay null (never guessed).
       await db.schema.alterTable('jobs').addColumn('started_at', 'text').execute();
       await db.schema.alterTable('jobs').addColumn('finished_at', 'text').execute();
+    },
+  },
+  '0008_list_summaries_and_indexes': {
+    async up(db: Kysely<any>) {
+      // Lists show a few members of each document without reading it: kept in columns, written
+      // with the document, and filled here for documents stored before (each read once, one at a time).
+      for (const column of ['peril', 'source']) await db.schema.alterTable('objects').addColumn(column, 'text').execute();
+      await db.schema.alterTable('objects').addColumn('locations', 'integer').execute();
+      await db.schema.alterTable('structures').addColumn('peril', 'text').execute();
+      for (const column of ['peril', 'feed_id', 'feed_version']) await db.schema.alterTable('backtests').addColumn(column, 'text').execute();
+      for (const column of ['from_year', 'to_year']) await db.schema.alterTable('backtests').addColumn(column, 'integer').execute();
+      await db.schema.alterTable('lab_run_owners').addColumn('model', 'text').execute();
+
+      // An object's bytes are scanned a chunk at a time: a large one is never held or parsed whole.
+      for (const { id, version } of await db.selectFrom('objects').select(['id', 'version']).execute()) {
+        const scanner = new ObjectSummaryScanner();
+        for (let seq = 0; ; seq += 1) {
+          const chunk = await db.selectFrom('object_chunks').select('bytes')
+            .where('object_id', '=', id).where('version', '=', version).where('seq', '=', seq).executeTakeFirst();
+          if (!chunk) break;
+          scanner.feed(chunk.bytes as Uint8Array);
+        }
+        await db.updateTable('objects').set(scanner.summary()).where('id', '=', id).execute();
+      }
+      for (const { id } of await db.selectFrom('structures').select('id').execute()) {
+        const row = await db.selectFrom('structures').select('document').where('id', '=', id).executeTakeFirstOrThrow();
+        await db.updateTable('structures').set({ peril: perilCode(JSON.parse(row.document)) }).where('id', '=', id).execute();
+      }
+      for (const { id, account_id } of await db.selectFrom('backtests').select(['id', 'account_id']).execute()) {
+        const row = await db.selectFrom('backtests').select('document').where('id', '=', id).where('account_id', '=', account_id).executeTakeFirstOrThrow();
+        await db.updateTable('backtests').set(backtestSummary(JSON.parse(row.document))).where('id', '=', id).where('account_id', '=', account_id).execute();
+      }
+      for (const row of await db.selectFrom('lab_run_owners').select(['run_id', 'account_id', 'spec']).execute()) {
+        const model = (JSON.parse(row.spec) as { model?: unknown }).model;
+        await db.updateTable('lab_run_owners').set({ model: typeof model === 'string' ? model : null })
+          .where('run_id', '=', row.run_id).where('account_id', '=', row.account_id).execute();
+      }
+
+      // Every list reads one account's rows newest first, keyset-paged on (created_at, id).
+      await db.schema.createIndex('objects_list').on('objects').columns(['account_id', 'created_at', 'id']).execute();
+      await db.schema.createIndex('jobs_list').on('jobs').columns(['account_id', 'created_at', 'id']).execute();
+      await db.schema.createIndex('structures_list').on('structures').columns(['account_id', 'created_at', 'id']).execute();
+      await db.schema.createIndex('backtests_list').on('backtests').columns(['account_id', 'created_at', 'id']).execute();
+      await db.schema.createIndex('lab_run_owners_list').on('lab_run_owners').columns(['account_id', 'created_at', 'run_id']).execute();
     },
   },
 });

@@ -2,9 +2,11 @@
 // compare-and-set on its version; its canonical bytes live in object_chunks, per version.
 import { Buffer } from 'node:buffer';
 import type { Kysely } from 'kysely';
-import type { Tables } from './tables.js';
+import type { ObjectsTable, Tables } from './tables.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { CHUNK_BYTES, writeObjectChunks } from './object-chunks.js';
+import { objectSummary, perilCode, type ObjectSummary } from '../domain/list-summaries.js';
+import type { ListPosition } from './list-position.js';
 
 export type RiskObjectDocument = Record<string, unknown> & { id: string; status: string };
 
@@ -48,22 +50,25 @@ export class ObjectStore {
 
   /** Inserts unless an object of that id exists (a re-run job writes the same ids); true if written. */
   insert(accountId: string, document: RiskObjectDocument, now = new Date()): Promise<boolean> {
-    return this.insertJson(accountId, document.id, document.status, canonicalJson(document), now);
+    return this.insertJson(accountId, document.id, { status: document.status, ...objectSummary(document) }, canonicalJson(document), now);
   }
 
   /**
    * As insert, for a document already written as canonical JSON (large objects are written
    * off-thread): its UTF-8 bytes whole, or in pieces to be read in order, which are stored chunk by
-   * chunk without being joined.
+   * chunk without being joined. `head` is its status and what a list shows of it, read by the writer.
    */
-  async insertJson(accountId: string, id: string, status: string, json: string | Uint8Array | readonly Uint8Array[], now = new Date()): Promise<boolean> {
+  async insertJson(accountId: string, id: string, head: ObjectSummary & { status: string }, json: string | Uint8Array | readonly Uint8Array[], now = new Date()): Promise<boolean> {
     const at = now.toISOString();
     const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
     let size = 0;
     for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) size += piece.byteLength;
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.insertInto('objects')
-        .values({ id, account_id: accountId, status, version: 1, size, created_at: at, updated_at: at })
+        .values({
+          id, account_id: accountId, status: head.status, version: 1, size, created_at: at, updated_at: at,
+          peril: head.peril, locations: head.locations, source: head.source,
+        })
         .onConflict((oc) => oc.column('id').doNothing())
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
@@ -119,7 +124,8 @@ export class ObjectStore {
     const version = expectedVersion + 1;
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('objects')
-        .set({ status: document.status, version, size: bytes.byteLength, updated_at: now.toISOString() })
+        // Of the listed members only the peril can change (exposure and source files are read-only).
+        .set({ status: document.status, peril: perilCode(document), version, size: bytes.byteLength, updated_at: now.toISOString() })
         .where('id', '=', document.id).where('account_id', '=', accountId).where('version', '=', expectedVersion)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return undefined;
@@ -144,4 +150,29 @@ export class ObjectStore {
     }
     throw new ObjectBusy(`object ${id} changed ${UPDATE_ATTEMPTS} times while one change was being written`);
   }
+
+  /** A page of an account's objects, newest first, from after `position`; never reads a document. */
+  async list(accountId: string, filter: ObjectFilter, after: ListPosition | undefined, limit: number): Promise<ObjectListRow[]> {
+    let query = this.db.selectFrom('objects')
+      .select(['id', 'status', 'version', 'size', 'peril', 'locations', 'source', 'created_at', 'updated_at'])
+      .where('account_id', '=', accountId);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (filter.peril !== undefined) query = query.where('peril', '=', filter.peril);
+    if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query = query.where('created_at', '<', filter.createdTo);
+    if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.created_at, after.id)));
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((r) => ({ ...r, version: Number(r.version), size: Number(r.size), locations: r.locations === null ? null : Number(r.locations) }));
+  }
 }
+
+export interface ObjectFilter {
+  status?: string;
+  peril?: string;
+  /** Created at or after (ISO 8601, as stored). */
+  createdFrom?: string;
+  /** Created before. */
+  createdTo?: string;
+}
+
+export type ObjectListRow = Pick<ObjectsTable, 'id' | 'status' | 'version' | 'size' | 'peril' | 'locations' | 'source' | 'created_at' | 'updated_at'>;

@@ -71,6 +71,10 @@ export interface ObjectsTable {
   size: number;
   created_at: string;
   updated_at: string;
+  /** What a list shows without reading the document: peril.code, the location count, the first source file's name. */
+  peril: string | null;
+  locations: number | null;
+  source: string | null;
 }
 
 export interface ObjectChunksTable {
@@ -86,6 +90,8 @@ export interface StructuresTable {
   object_id: string;
   document: string;
   created_at: string;
+  /** peril.code, for lists. */
+  peril: string | null;
 }
 
 export interface BacktestsTable {
@@ -94,6 +100,12 @@ export interface BacktestsTable {
   /** Canonical JSON of the artifact, served byte for byte. */
   document: string;
   created_at: string;
+  /** What a list shows without reading the artifact. */
+  peril: string | null;
+  feed_id: string | null;
+  feed_version: string | null;
+  from_year: number | null;
+  to_year: number | null;
 }
 
 export interface LabRunsTable {
@@ -111,6 +123,8 @@ export interface LabRunOwnersTable {
   /** Canonical JSON of the spec after defaults were filled in. */
   spec: string;
   created_at: string;
+  /** The spec's model, for lists. */
+  model: string | null;
 }
 
 export interface Tables {

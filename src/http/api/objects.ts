@@ -1,4 +1,4 @@
-// Risk objects of the caller's account: create, read, PATCH.
+// Risk objects of the caller's account: list, create, read, PATCH.
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
@@ -11,12 +11,17 @@ import { answer } from '../answer.js';
 import { negotiate, sendExport } from '../negotiate.js';
 import { PAGE } from '../../app/paging.js';
 import * as schema from '../schemas/objects.js';
+import * as lists from '../schemas/lists.js';
+import { listObjects } from '../../app/lists.js';
+import { listQuery } from '../list-query.js';
 
 export function objectRoutes(app: FastifyInstance, services: Services) {
   app.post('/objects', schema.createObject, async (request, reply) => {
     const { object, version } = answer(await createObject(services, { accountId: callerOf(request).accountId, body: request.body }));
     return reply.code(201).header('location', `/objects/${object.id as string}`).header('etag', entityTag(version)).send(object);
   });
+
+  app.get('/objects', lists.listObjects, async (request) => answer(await listObjects(services, { accountId: callerOf(request).accountId, query: listQuery(request) })));
 
   app.get('/objects/:id', schema.readObject, async (request, reply) => {
     const { id } = request.params as { id: string };

@@ -1,4 +1,4 @@
-// Structures cut from objects, their backtests, and the stored artifacts.
+// Structures cut from objects, their backtests, and the stored artifacts; the lists of both.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { cutStructure, readBacktest, readStructure, requestBacktest, type Window } from '../../app/structures.js';
@@ -8,6 +8,9 @@ import { backtestTable, type BacktestTable } from '../../app/exports.js';
 import { answer } from '../answer.js';
 import { negotiate, sendExport } from '../negotiate.js';
 import * as schema from '../schemas/structures.js';
+import * as lists from '../schemas/lists.js';
+import { listBacktests, listStructures } from '../../app/lists.js';
+import { listQuery } from '../list-query.js';
 
 export function structureRoutes(app: FastifyInstance, services: Services) {
   app.post('/objects/:id/structures', schema.cutStructure, async (request, reply) => {
@@ -15,6 +18,10 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
     const document = answer(await cutStructure(services, { accountId: callerOf(request).accountId, objectId: id, body: request.body }));
     return reply.code(201).header('location', document.links.self).send(document);
   });
+
+  app.get('/structures', lists.listStructures, async (request) => answer(await listStructures(services, { accountId: callerOf(request).accountId, query: listQuery(request) })));
+
+  app.get('/backtests', lists.listBacktests, async (request) => answer(await listBacktests(services, { accountId: callerOf(request).accountId, query: listQuery(request) })));
 
   app.get('/structures/:id', schema.readStructure, async (request) => {
     const { id } = request.params as { id: string };

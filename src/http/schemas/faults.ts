@@ -5,7 +5,7 @@ import type { FastifySchemaValidationError } from 'fastify';
 import type { Ajv } from 'ajv';
 import { ApiError } from '../../kernel/refusal.js';
 import { instant, parseIsoDuration } from '../../kernel/dates.js';
-import { PAGE } from '../../app/paging.js';
+import { LIST_PAGE, PAGE } from '../../app/paging.js';
 
 /**
  * Query values stay strings (no type coercion: "" and "10abc" are not numbers, a repeated
@@ -46,6 +46,7 @@ export const TEXT_FORMATS = {
   latitude: decimalWithin(90),
   longitude: decimalWithin(180),
   'page-limit': integerFrom(1, PAGE.ceiling),
+  'list-limit': integerFrom(1, LIST_PAGE.ceiling),
   'page-offset': integerFrom(0, Number.MAX_SAFE_INTEGER),
   instant: {
     reads: 'a date (YYYY-MM-DD, midnight UTC) or a date-time with its offset',
@@ -114,7 +115,7 @@ function queryFault(fault: SchemaFault): string {
       break;
     }
     case 'enum':
-      return `${name} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}, got ${JSON.stringify(fault.data)}`;
+      return `${name} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}, got ${quoted(String(fault.data))}`;
   }
   return `${name} ${fault.message ?? 'is not acceptable'}`;
 }
