@@ -5,6 +5,7 @@ import { cutStructure, readBacktest, readStructure, requestBacktest, type Window
 import { callerOf } from './accounts.js';
 import { sendAccepted } from './jobs.js';
 import { answer } from '../answer.js';
+import { bytesTag, notModified } from '../caching.js';
 import * as schema from '../schemas/structures.js';
 
 export function structureRoutes(app: FastifyInstance, services: Services) {
@@ -29,6 +30,8 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
   app.get('/backtests/:id', schema.readBacktest, async (request, reply) => {
     const { id } = request.params as { id: string };
     const json = answer(await readBacktest(services, { accountId: callerOf(request).accountId, id }));
+    // An artifact's bytes are stored once and never rewritten.
+    if (notModified(request, reply, bytesTag(json), { immutable: true })) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(json);
   });
 }
