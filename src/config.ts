@@ -36,6 +36,8 @@ export interface Config {
   readonly timeouts: { readonly requestMs: number; readonly headersMs: number; readonly keepAliveMs: number };
   /** Units included in the sandbox plan before usage is billable overage. */
   readonly sandboxUnits: number;
+  /** How long the answer to a request sent with an Idempotency-Key is kept and replayed. */
+  readonly idempotencyTtlSeconds: number;
   readonly jobs: {
     /** Run workers inside the serving process. */
     readonly inProcessWorkers: boolean;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveMs: integer(env, 'CATRISK_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
     },
     sandboxUnits: integer(env, 'CATRISK_SANDBOX_UNITS', 1000),
+    idempotencyTtlSeconds: integer(env, 'CATRISK_IDEMPOTENCY_TTL_SECONDS', 86_400, 1),
     jobs: {
       inProcessWorkers: flag(env, 'CATRISK_IN_PROCESS_WORKERS', true),
       concurrency: integer(env, 'CATRISK_WORKER_CONCURRENCY', 2, 1),

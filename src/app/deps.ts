@@ -6,6 +6,7 @@ import type { JobStore } from '../store/jobs.js';
 import type { ObjectStore } from '../store/objects.js';
 import type { StructureStore } from '../store/structures.js';
 import type { LabRunStore } from '../store/lab-runs.js';
+import type { IdempotencyStore } from '../store/idempotency.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { Result } from '../kernel/result.js';
 
@@ -18,12 +19,15 @@ export interface AppDeps {
     readonly feedsDir: string | undefined;
     /** Units an account uses before any is billable. */
     readonly sandboxUnits: number;
+    /** How long an Idempotency-Key's answer is kept and replayed. */
+    readonly idempotencyTtlSeconds: number;
   };
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
   readonly objects: ObjectStore;
   readonly structures: StructureStore;
   readonly labRuns: LabRunStore;
+  readonly idempotency: IdempotencyStore;
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   now(): Date;

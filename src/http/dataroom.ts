@@ -15,6 +15,6 @@ export function dataroomRoutes(app: FastifyInstance, services: Services) {
     const data = answer(await snapshotData(services, {
       feedId: params.feed_id, version: params.version, file: params['*'], base: (s) => datasetFilePath(s.feed_id, s.version, ''),
     }));
-    return sendSnapshotData(reply, data);
+    return sendSnapshotData(request, reply, data);
   });
 }

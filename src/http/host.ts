@@ -10,6 +10,7 @@ import { canonicalJson } from '../kernel/canonical-json.js';
 import { bodyFault, describeBodyFault } from './json-body.js';
 import { schemaRefusal, textFormats } from './schemas/faults.js';
 import { isAnonymousAgent } from './user-agents.js';
+import { idempotencyHooks } from './idempotency.js';
 import { parserRefusal, rawHead, writeRawRefusal, type ParserError } from './unreadable-requests.js';
 import type { Services } from '../services.js';
 import { secretDigest } from '../store/accounts.js';
@@ -194,6 +195,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       throw refusals.invalidRequest(400, 'The path or query holds a NUL character (%00), which no id or value may contain.');
     }
   });
+
+  idempotencyHooks(app, services);
 
   await options.register(app);
   methodsOf = (path) => METHODS.filter((m) => lookup.find(m, path) !== null);

@@ -8,6 +8,8 @@ import type { HostDirectory } from './servers.js';
 import { runTable, type OrdPerspective, type OrdTable } from '../app/exports.js';
 import { answer } from './answer.js';
 import { negotiate, sendExport } from './negotiate.js';
+import { bytesTag, notModified } from './caching.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 import * as schema from './schemas/lab.js';
 import * as lists from './schemas/lists.js';
 import { listRuns } from '../app/lists.js';
@@ -36,6 +38,11 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
       const perspective = query.perspective ?? 'gul';
       return sendExport(reply, offer, answer(await runTable(services, { ...input, table, perspective })), `${id}-${perspective}-${table}.csv`);
     }
-    return reply.header('vary', 'Accept').send(answer(await readRun(services, input)));
+    const document = answer(await readRun(services, input));
+    const json = canonicalJson(document);
+    reply.header('vary', 'Accept');
+    // A run is a content address: once it has succeeded its result never changes.
+    if (notModified(request, reply, bytesTag(json), { immutable: document.status === 'succeeded' })) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 }

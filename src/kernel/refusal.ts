@@ -91,6 +91,7 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'exposure_coding_unavailable', status: [503], meaning: 'exposure coding is off, its daily budget is used, or the provider gave no usable answer' },
   { code: 'forbidden', status: [403], meaning: 'a 403 with no more specific code (e.g. an anonymous default User-Agent)' },
   { code: 'geocoder_unavailable', status: [503], meaning: 'geocoding off, or every geocoder asked was unreachable, slow or refused' },
+  { code: 'idempotency_key_in_use', status: [409], meaning: 'a request with this Idempotency-Key is still being answered; carries Retry-After; send it again once answered' },
   { code: 'internal_error', status: [500], meaning: 'failure not the request\'s fault' },
   { code: 'internal_only', status: [403], meaning: 'route answers only the service\'s own services' },
   { code: 'invalid_composition', status: [422], meaning: 'composition outside the v1 vocabulary' },

@@ -206,6 +206,25 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.createIndex('lab_run_owners_list').on('lab_run_owners').columns(['account_id', 'created_at', 'run_id']).execute();
     },
   },
+  '0010_idempotency_keys': {
+    async up(db: Kysely<any>) {
+      // An Idempotency-Key of an account: the request it was first sent with (a digest) and, once
+      // answered, the answer replayed to every repeat until the key expires.
+      await db.schema.createTable('idempotency_keys')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('idempotency_key', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('response_status', 'integer')
+        .addColumn('response_headers', 'text')
+        .addColumn('response_body', dialect === 'postgres' ? sql`bytea` : sql`blob`)
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'idempotency_key'])
+        .execute();
+      // Expired keys are swept by their expiry.
+      await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */

@@ -127,7 +127,23 @@ export interface LabRunOwnersTable {
   model: string | null;
 }
 
+export interface IdempotencyKeysTable {
+  account_id: string;
+  idempotency_key: string;
+  /** Digest of the request first sent with the key: method, path and body. */
+  fingerprint: string;
+  /** The answer, once given; null while the first request is still being answered. */
+  response_status: number | null;
+  /** JSON text: the answer's headers that are replayed (Location, ETag, Retry-After, Content-Type). */
+  response_headers: string | null;
+  response_body: Uint8Array | null;
+  created_at: string;
+  /** Epoch milliseconds: the key may be reused (and is purged) from then on. */
+  expires_at: number;
+}
+
 export interface Tables {
+  idempotency_keys: IdempotencyKeysTable;
   lab_runs: LabRunsTable;
   lab_run_owners: LabRunOwnersTable;
   structures: StructuresTable;

@@ -10,6 +10,7 @@ import { JobStore } from '../../src/store/jobs.js';
 import { ObjectStore } from '../../src/store/objects.js';
 import { StructureStore } from '../../src/store/structures.js';
 import { LabRunStore } from '../../src/store/lab-runs.js';
+import { IdempotencyStore } from '../../src/store/idempotency.js';
 import { refused, type Result } from '../../src/kernel/result.js';
 import { refusal } from '../../src/kernel/refusal.js';
 import type { AppDeps } from '../../src/app/deps.js';
@@ -31,12 +32,13 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
     await migrate(database.db, database.dialect);
     let woken = 0;
     const deps: TestDeps = {
-      config: { feedsDir: undefined, sandboxUnits: 1000 },
+      config: { feedsDir: undefined, sandboxUnits: 1000, idempotencyTtlSeconds: 86_400 },
       accounts: new AccountStore(database.db),
       jobs: new JobStore(database.db, database.dialect),
       objects: new ObjectStore(database.db),
       structures: new StructureStore(database.db),
       labRuns: new LabRunStore(database.db),
+      idempotency: new IdempotencyStore(database.db),
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },

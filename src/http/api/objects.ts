@@ -9,6 +9,7 @@ import { sendAccepted } from './jobs.js';
 import { objectLocationsOed } from '../../app/exports.js';
 import { answer } from '../answer.js';
 import { negotiate, sendExport } from '../negotiate.js';
+import { entityTags, notModified } from '../caching.js';
 import { PAGE } from '../../app/paging.js';
 import * as schema from '../schemas/objects.js';
 import * as lists from '../schemas/lists.js';
@@ -26,9 +27,8 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
   app.get('/objects/:id', schema.readObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     const stored = answer(await readObject(services, { accountId: callerOf(request).accountId, id }));
-    const tag = entityTag(stored.version);
-    reply.header('etag', tag);
-    if (ifNoneMatchHolds(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    // A version's bytes never change, but the object moves on to the next: revalidated, not immutable.
+    if (notModified(request, reply, entityTag(stored.version), { immutable: false })) return reply.code(304).send();
     // The stored canonical bytes, a chunk at a time as the client reads them: never parsed, never
     // held whole (a 100 MB object costs about one chunk per reader).
     return reply.type('application/json; charset=utf-8').header('content-length', stored.size)
@@ -56,22 +56,11 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
   app.patch('/objects/:id', schema.patchObject, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { accountId } = callerOf(request);
-    const ifMatch = ifMatchTags(request.headers['if-match']);
+    // Weak tags never match If-Match's strong comparison.
+    const ifMatch = entityTags(request.headers['if-match']);
     const written = answer(await patchObject(services, { accountId, id, patch: request.body, ifMatch }));
     return reply.header('etag', entityTag(written.version)).send(written.object);
   });
-}
-
-/** The entity tags of If-Match ('*' included); weak tags never match a strong comparison. */
-function ifMatchTags(header: string | string[] | undefined): string[] | undefined {
-  if (header === undefined) return undefined;
-  return (Array.isArray(header) ? header.join(',') : header).split(',').map((t) => t.trim()).filter((t) => t !== '');
-}
-
-function ifNoneMatchHolds(header: string | string[] | undefined, tag: string): boolean {
-  if (header === undefined) return false;
-  // If-None-Match compares weakly: W/"3" names version 3 as well.
-  return (ifMatchTags(header) ?? []).some((t) => t === '*' || t.replace(/^W\//, '') === tag);
 }
 
 interface LocationQuery { limit: number; offset: number; resume: string | undefined }

@@ -7,6 +7,7 @@ import { sendAccepted } from './jobs.js';
 import { backtestTable, type BacktestTable } from '../../app/exports.js';
 import { answer } from '../answer.js';
 import { negotiate, sendExport } from '../negotiate.js';
+import { bytesTag, notModified } from '../caching.js';
 import * as schema from '../schemas/structures.js';
 import * as lists from '../schemas/lists.js';
 import { listBacktests, listStructures } from '../../app/lists.js';
@@ -44,6 +45,9 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
       return sendExport(reply, offer, answer(await backtestTable(services, { accountId, id, table })), `${id}-${table}.csv`);
     }
     const json = answer(await readBacktest(services, { accountId, id }));
-    return reply.header('vary', 'Accept').type('application/json; charset=utf-8').send(json);
+    reply.header('vary', 'Accept');
+    // An artifact's bytes are stored once and never rewritten.
+    if (notModified(request, reply, bytesTag(json), { immutable: true })) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 }

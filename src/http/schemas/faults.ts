@@ -53,6 +53,11 @@ export const TEXT_FORMATS = {
     validate: (text) => instant(text) !== undefined,
     fault: (name) => `${name} must be a date (YYYY-MM-DD) or a date-time with its offset`,
   },
+  'idempotency-key': {
+    reads: '1 to 255 visible ASCII characters (no spaces)',
+    validate: (text) => /^[!-~]{1,255}$/.test(text),
+    fault: (name, text) => `${name} must be 1 to 255 visible ASCII characters (no spaces or controls), got ${text.length} character${text.length === 1 ? '' : 's'}: ${quoted(text)}`,
+  },
   'iso-duration': {
     reads: 'an ISO 8601 duration in weeks, days or hours (P7D, PT36H)',
     validate: (text) => durationFault(text) === undefined,
@@ -83,7 +88,7 @@ export type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring';
 /** An Ajv error as the host's Ajv reports it (verbose: the value and the schema around it). */
 type SchemaFault = FastifySchemaValidationError & { data?: unknown; parentSchema?: { properties?: Record<string, unknown>; description?: string } };
 
-const PART: Record<SchemaErrorDataVar, string> = { querystring: 'query', body: 'body', params: 'path', headers: 'headers' };
+const PART: Record<SchemaErrorDataVar, string> = { querystring: 'query', body: 'body', params: 'path', headers: 'request headers' };
 
 function typeWords(type: unknown): string {
   const words: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'null' };
@@ -98,7 +103,7 @@ function listed(schema: SchemaFault['parentSchema'], none: string): string {
   return names.length > 0 ? `read: ${names.join(', ')}` : none;
 }
 
-/** One fault of a query: named by the parameter, as a reader of query strings words it. */
+/** One fault of a query or a header: named by the parameter, as a reader of query strings words it. */
 function queryFault(fault: SchemaFault): string {
   const name = fault.instancePath.slice(1);
   const params = fault.params as Record<string, unknown>;
@@ -145,7 +150,7 @@ function documentFault(fault: SchemaFault, part: string): string {
 }
 
 function describeFault(fault: SchemaFault, part: SchemaErrorDataVar): string {
-  return part === 'querystring' ? queryFault(fault) : documentFault(fault, PART[part]);
+  return part === 'querystring' || part === 'headers' ? queryFault(fault) : documentFault(fault, PART[part]);
 }
 
 /** How a route names its refusal of a request its schema does not accept. */
@@ -160,5 +165,7 @@ export interface SchemaRefusal {
 export function schemaRefusal(faults: readonly FastifySchemaValidationError[], part: SchemaErrorDataVar, how: SchemaRefusal = {}): ApiError {
   const details = faults.map((f) => describeFault(f as SchemaFault, part));
   const subject = part === 'body' && how.body !== undefined ? how.body : PART[part];
-  return new ApiError(422, how.code ?? 'invalid_request', `The ${subject} is not acceptable: ${details.join('; ')}.`, details);
+  // A route's own code is about what it reads; a header it does not accept is an invalid request.
+  const code = part === 'headers' ? 'invalid_request' : how.code ?? 'invalid_request';
+  return new ApiError(422, code, `The ${subject} ${part === 'headers' ? 'are' : 'is'} not acceptable: ${details.join('; ')}.`, details);
 }

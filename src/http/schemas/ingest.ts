@@ -22,4 +22,5 @@ export const ingest = operation({
   errors: ['unsupported_media_type', 'invalid_request', 'payload_too_large', 'account_cancelled'],
   jobErrors: ['unsupported_source', 'currency_conflict'],
   responses: ACCEPTED,
+  idempotent: true,
 });

@@ -47,6 +47,7 @@ export const submitRun = operation({
     200: { description: 'The run, already succeeded (the same spec ran before).', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
     202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
   },
+  idempotent: true,
 });
 
 export const readRun = operation({

@@ -12,6 +12,7 @@ export const createObject = operation({
   refusal: { code: 'invalid_risk_object', body: 'risk object' },
   errors: ['invalid_risk_object', 'account_cancelled'],
   responses: { 201: { description: 'The stored object, a draft with a new id.', schema: published('risk-object.v0'), headers: { Location: 'The object: /objects/{id}.', ...ETAG } } },
+  idempotent: true,
 });
 
 export const readObject = operation({
@@ -69,4 +70,5 @@ export const priceObject = operation({
   errors: ['invalid_request', 'not_found', 'account_cancelled'],
   jobErrors: ['unpriceable_object', 'object_changed', 'not_found'],
   responses: ACCEPTED,
+  idempotent: true,
 });

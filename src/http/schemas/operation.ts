@@ -34,7 +34,26 @@ export interface Operation {
   requestBody?: JsonSchema;
   /** The code and wording of a refusal by the schema, when not invalid_request. */
   refusal?: SchemaRefusal;
+  /**
+   * The write reads Idempotency-Key: a repeat with the key has no second effect and is given the
+   * first answer back (http/idempotency.ts). Declaring it here is all a route needs.
+   */
+  idempotent?: boolean;
 }
+
+/** The Idempotency-Key header, in its text format (faults.ts): 1 to 255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = {
+  type: 'object',
+  properties: {
+    'Idempotency-Key': {
+      type: 'string',
+      format: 'idempotency-key',
+      description: '1 to 255 visible ASCII characters (no spaces); a key names one request: sent again with it, the request has no second effect and its first successful answer (status, Location, ETag, Retry-After, body) is given back, with Idempotent-Replayed: true, for 24 hours (CATRISK_IDEMPOTENCY_TTL_SECONDS). The same key with another method, path or body is refused 422; while the first is being answered, 409 idempotency_key_in_use with Retry-After. A refusal or failure keeps nothing, so the key may be sent again',
+    },
+  },
+};
+
+const REPLAYED = { 'Idempotent-Replayed': '"true" when this is the stored answer to an earlier request with the same Idempotency-Key.' };
 
 /** Route options for an operation: its schema, and its refusal when the route names its own. */
 export function operation(op: Operation): RouteShorthandOptions {
@@ -44,13 +63,20 @@ export function operation(op: Operation): RouteShorthandOptions {
     ...(op.params ? { params: op.params } : {}),
     ...(op.query ? { querystring: op.query } : {}),
     ...(op.body ? { body: op.body } : {}),
-    'x-error-codes': op.errors,
+    ...(op.idempotent ? { headers: IDEMPOTENCY_KEY } : {}),
+    'x-error-codes': op.idempotent ? [...new Set([...op.errors, 'invalid_request', 'idempotency_key_in_use'])] : op.errors,
     ...(op.jobErrors ? { 'x-job-error-codes': op.jobErrors } : {}),
-    'x-responses': op.responses,
+    'x-responses': op.idempotent ? replayable(op.responses) : op.responses,
     ...(op.requestBody ? { 'x-request-body': op.requestBody } : {}),
   };
   const refusal = op.refusal;
-  return refusal ? { schema, schemaErrorFormatter: (faults, part) => schemaRefusal(faults, part, refusal) } : { schema };
+  const config = op.idempotent ? { config: { idempotent: true } } : {};
+  return refusal ? { schema, ...config, schemaErrorFormatter: (faults, part) => schemaRefusal(faults, part, refusal) } : { schema, ...config };
+}
+
+/** Each success may be the stored answer given back. */
+function replayable(responses: Record<number, SuccessResponse>): Record<number, SuccessResponse> {
+  return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { ...r, headers: { ...r.headers, ...REPLAYED } }]));
 }
 
 /** A reference to a published schema (schemas/, served at {docs_url}/schema/<name>.json). */
