@@ -160,6 +160,14 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('jobs').addColumn('finished_at', 'text').execute();
     },
   },
+  '0009_job_progress_and_cancellation': {
+    async up(db: Kysely<any>) {
+      // How far a running job has got (JSON: fraction and sentence), and a cancel asked for: the
+      // error body the job ends with, stored on the row so a worker in any process sees it.
+      await db.schema.alterTable('jobs').addColumn('progress', 'text').execute();
+      await db.schema.alterTable('jobs').addColumn('cancellation', 'text').execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */

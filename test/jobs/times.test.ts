@@ -43,7 +43,7 @@ eachDialect('jobs stored before the times were recorded keep them null (nothing 
       id: 'job-before', account_id: accountId, verb: 'ingest', status: 'succeeded', subject: '{}', input: '{}', result: '{}', error: null,
       created_at: at, updated_at: at, lease_owner: null, lease_expires_at: null, attempts: 1,
     } as never).execute();
-    assert.deepEqual(await migrate(database.db, database.dialect), ['0007_job_times']);
+    assert.deepEqual(await migrate(database.db, database.dialect, '0007_job_times'), ['0007_job_times']);
     const row = await database.db.selectFrom('jobs').selectAll().where('id', '=', 'job-before').executeTakeFirstOrThrow();
     assert.equal(row.started_at, null);
     assert.equal(row.finished_at, null);

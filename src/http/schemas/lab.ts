@@ -1,7 +1,7 @@
 // The model lab host: GET /models, POST /runs, GET /runs/{id}. The spec's members are the lab's;
 // what each model reads inside them is checked by its lane.
 import { LAB_MODELS } from '../../domain/lab/models.js';
-import { ID_PARAM, LINKS, OBJECT, STRING, operation, published, shape } from './operation.js';
+import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, operation, published, shape } from './operation.js';
 
 const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (result.metrics is lab-metrics/1).', {
   schema_version: STRING,
@@ -40,7 +40,7 @@ export const submitRun = operation({
   errors: ['invalid_request', 'not_found', 'account_cancelled'],
   responses: {
     200: { description: 'The run, already succeeded (the same spec ran before).', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
-    202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
+    202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.', 'Retry-After': JOB_RETRY_AFTER } },
   },
 });
 
@@ -48,5 +48,5 @@ export const readRun = operation({
   summary: 'A lab run of the key\'s account',
   params: ID_PARAM('run'),
   errors: ['not_found'],
-  responses: { 200: { description: 'The run.', schema: RUN } },
+  responses: { 200: { description: 'The run.', schema: RUN, headers: { 'Retry-After': JOB_RETRY_AFTER } } },
 });
