@@ -1,11 +1,13 @@
 // A cancel is stored on the job row, so it holds whatever happens to the job's worker: a job put
 // back in the queue (a failed run, a shutdown, a restart) fails with its cancel instead, and a job
-// whose worker went away is failed by the next worker's sweep, never run again.
+// whose worker went away is failed by the next worker's sweep, never run again. A worker that sees
+// the cancel stops the job, which fails with it, unless its work was already done.
 import assert from 'node:assert/strict';
 import type { ErrorBody } from '../../src/kernel/refusal.js';
 import type { JobStore } from '../../src/store/jobs.js';
+import { Worker, type JobHandler } from '../../src/jobs/worker.js';
 import { eachDialect } from '../support/service.js';
-import { withStore } from './support.js';
+import { silent, untilEnded, withStore } from './support.js';
 
 const CANCEL: ErrorBody = { status: 409, code: 'cancelled', message: 'The job was cancelled by key k of account a at 1970-01-01T00:16:40.000Z.' };
 
@@ -96,5 +98,45 @@ eachDialect('progress is recorded on a running job only', async (dialect) => {
     const again = await jobs.claim('B', 1000, ['ingest'], Date.now() + 60_000);
     assert.equal(again?.id, running.id);
     assert.equal(again?.progress, null);
+  });
+});
+
+/** Runs one job under a worker that looks for a cancel every 20 ms; cancels it once it runs. */
+async function cancelWhileRunning(jobs: JobStore, accountId: string, handler: JobHandler) {
+  const job = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} });
+  const worker = new Worker(jobs, new Map([['ingest', handler]]), { concurrency: 1, leaseMs: 5000, pollMs: 20, maxAttempts: 3, log: silent, checkpointMs: 20 });
+  worker.start();
+  try {
+    for (let i = 0; (await jobs.get(job.id, accountId))?.status !== 'running'; i += 1) {
+      assert.ok(i < 500, 'the job never started');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await jobs.cancel(job.id, accountId, CANCEL);
+    const [row] = await untilEnded(jobs, accountId, [job.id] as const);
+    return row;
+  } finally {
+    await worker.stop();
+  }
+}
+
+eachDialect('a worker that sees a cancel stops the job, which fails with the cancel', async (dialect) => {
+  await withStore(dialect, async (_db, jobs, accountId) => {
+    const row = await cancelWhileRunning(jobs, accountId, (job) => new Promise((_resolve, reject) => {
+      job.signal.addEventListener('abort', () => reject(new Error('stopped')));
+    }));
+    assert.equal(row.status, 'failed');
+    assert.deepEqual(JSON.parse(row.error!), CANCEL);
+    assert.equal(row.attempts, 1);
+  });
+});
+
+eachDialect('a job whose work is done when its worker sees the cancel keeps its result', async (dialect) => {
+  await withStore(dialect, async (_db, jobs, accountId) => {
+    const row = await cancelWhileRunning(jobs, accountId, (job) => new Promise((resolve) => {
+      job.signal.addEventListener('abort', () => resolve({ stored: true }));
+    }));
+    assert.equal(row.status, 'succeeded');
+    assert.deepEqual(JSON.parse(row.result!), { stored: true });
+    assert.equal(row.error, null);
   });
 });
