@@ -158,6 +158,14 @@ eachDialect('a job that has ended cannot be cancelled: 409 job_finished in the e
   assert.equal(withBody.status, 422, withBody.text);
   assert.equal(withBody.body.error.code, 'invalid_request');
   assert.equal((await call(svc.api, 'POST', `/jobs/${accepted.body.id}/cancel`)).status, 401);
+
+  // The contract names the route, its refusals and the code a cancelled job fails with.
+  const contract = await call(svc.urls.docs, 'GET', '/schema/api-contract.v0.json');
+  const operation = contract.body.paths['/jobs/{id}/cancel'].post;
+  for (const code of ['job_finished', 'not_found']) assert.ok(operation['x-error-codes'].includes(code), code);
+  assert.deepEqual(operation['x-job-error-codes'], ['cancelled']);
+  assert.ok(operation.responses['409'] && operation.responses['202'].headers['Retry-After']);
+  assert.ok(contract.body.paths['/jobs/{id}'].get.responses['200'].headers['Retry-After']);
 });
 
 eachDialect('a lab run\'s job says how many of the model\'s events it computed; its 202 carries Retry-After', async (dialect) => {

@@ -40,6 +40,8 @@ export const cancelJob = operation({
   body: { type: ['object', 'null'], additionalProperties: false, properties: {}, description: 'Empty, or {}.' },
   refusal: { body: 'cancel request' },
   errors: ['invalid_request', 'not_found', 'job_finished'],
+  // The code the cancelled job fails with (any verb's job may).
+  jobErrors: ['cancelled'],
   responses: {
     200: { description: 'The job, failed with the code cancelled (it was queued, or was cancelled before).', schema: JOB },
     202: { description: 'The job, still running: its worker stops it at its next checkpoint (within about a second).', schema: JOB, headers: { 'Retry-After': JOB_RETRY_AFTER } },
