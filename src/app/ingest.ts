@@ -9,6 +9,7 @@ import { refusal, refusals } from '../kernel/refusal.js';
 import { INGEST_READER_VERSION } from '../kernel/versions.js';
 import { requireActive } from './accounts.js';
 import { queueJob, type QueuedJob } from './jobs.js';
+import { counted, fractionOf, ProgressCount, recordingProgress, type Counted, type JobProgress } from './progress.js';
 import type { AppDeps } from './deps.js';
 
 /** SPEC Limits: 32 MB, in decimal megabytes (32,000,000 bytes). */
@@ -94,7 +95,7 @@ export async function acceptUpload(
 
 /** The ingest job: the schedule read in a compute thread, stored as one risk object, metered once. */
 export async function ingestJob(
-  deps: Pick<AppDeps, 'objects' | 'accounts' | 'compute' | 'config' | 'now'>,
+  deps: Pick<AppDeps, 'objects' | 'accounts' | 'jobs' | 'compute' | 'config' | 'now'>,
   job: { id: string; accountId: string; input: { upload_sha256: string; file_name: string; currency: string | null } },
 ): Promise<Result<unknown>> {
   const { upload_sha256: sha256, file_name: fileName, currency } = job.input;
@@ -106,12 +107,15 @@ export async function ingestJob(
   // The upload's memory moves to the thread instead of being cloned; copied first only when it
   // is a view into memory it does not own whole (moving that would take the rest with it).
   const bytes = ownsItsMemory(stored) ? stored : new Uint8Array(stored);
+  const count = new ProgressCount();
   const input: ReadScheduleInput = {
     bytes, currency, feedsDir: deps.config.feedsDir,
     provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: deps.now().toISOString() },
+    progress: count.buffer,
   };
   stored = undefined;
-  const read = await deps.compute<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]);
+  const read = await recordingProgress(deps, job.id, count, rowsRead,
+    () => deps.compute<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]));
   if (!read.ok) return read;
   // The thread wrote the document into shared memory; the store takes those blocks as they are.
   const { status, peril, locations } = read.value;
@@ -119,6 +123,12 @@ export async function ingestJob(
   // Idempotent, so a job re-run after a crash between the two writes still records the object once.
   await deps.accounts.recordUsage(job.accountId, 'object', objectId);
   return ok({ objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId });
+}
+
+/** An ingest's progress: the rows read and how much of the file that is. */
+function rowsRead(c: Counted): JobProgress {
+  const fraction = fractionOf(c);
+  return { fraction, sentence: `Read ${counted(c.items)} row${c.items === 1 ? '' : 's'} of the file (${Math.floor(fraction * 100)}% of its text).` };
 }
 
 function ownsItsMemory(bytes: Uint8Array): boolean {

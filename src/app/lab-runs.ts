@@ -13,6 +13,7 @@ import { ok, refused, type Result } from '../kernel/result.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 import { requireActive } from './accounts.js';
 import { jobView, queueJob } from './jobs.js';
+import { counted, fractionOf, ProgressCount, recordingProgress, type Counted, type JobProgress } from './progress.js';
 import type { AppDeps } from './deps.js';
 
 const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];
@@ -151,6 +152,8 @@ export interface LabRunTaskInput {
   model: string;
   spec: WindstormSpec;
   feedsDir: string | undefined;
+  /** Where the lane counts the model's events done, of all (a ProgressCount's buffer). */
+  progress?: SharedArrayBuffer;
 }
 
 /** PiWind parsed once per thread (its files checked against their pinned digests on reading). */
@@ -180,12 +183,19 @@ export async function labRunTask(input: LabRunTaskInput, store: FeedStore | unde
   const model = labModel(input.model);
   if (!model || !store) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
   const snapshot = store.get(model.model_data.feed_id, model.model_data.version)!;
+  const count = input.progress ? new ProgressCount(input.progress) : undefined;
   const result = runWindstorm(await piwind(store, model.model_data.feed_id, model.model_data.version), input.spec, {
     modelData: { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, credit_line: snapshot.manifest.credit_line, license: snapshot.manifest.license },
     modelId: model.id,
     revision: model.revision,
+    ...(count ? { onEvents: (done: number, total: number) => count.set(done, total, done) } : {}),
   });
   return ok(canonicalJson(result));
+}
+
+/** A lab run's progress: the model's events whose losses are computed. */
+function eventsDone(c: Counted): JobProgress {
+  return { fraction: fractionOf(c), sentence: `Computed the losses of ${counted(c.done)} of the model's ${counted(c.total)} events.` };
 }
 
 /** A stored object's schedule as the lab's lookup reads it. */
@@ -203,8 +213,8 @@ export function objectLocations(exposure: { locations: Array<Record<string, any>
 
 /** The lab_run job: the lane's result stored with the run (once: a stored run is not run again). */
 export async function labRunJob(
-  deps: Pick<AppDeps, 'labRuns' | 'objects' | 'compute' | 'config'>,
-  job: { accountId: string; input: { run_id: string; model: string; spec: Record<string, unknown> & { exposure: Record<string, unknown> } } },
+  deps: Pick<AppDeps, 'labRuns' | 'objects' | 'jobs' | 'compute' | 'config' | 'now'>,
+  job: { id: string; accountId: string; input: { run_id: string; model: string; spec: Record<string, unknown> & { exposure: Record<string, unknown> } } },
 ): Promise<Result<unknown>> {
   const { run_id: runId, model, spec } = job.input;
   const stored = await deps.labRuns.result(runId);
@@ -215,8 +225,9 @@ export async function labRunJob(
     if (!object) return refused(refusal(404, 'not_found', `Object ${exposure.object_id} no longer exists.`));
     exposure = { locations: objectLocations(object.exposure as never) };
   }
-  const input: LabRunTaskInput = { model, spec: { ...spec, exposure } as unknown as WindstormSpec, feedsDir: deps.config.feedsDir };
-  const result = await deps.compute<string>('lab-run', input);
+  const count = new ProgressCount();
+  const input: LabRunTaskInput = { model, spec: { ...spec, exposure } as unknown as WindstormSpec, feedsDir: deps.config.feedsDir, progress: count.buffer };
+  const result = await recordingProgress(deps, job.id, count, eventsDone, () => deps.compute<string>('lab-run', input));
   if (!result.ok) return result;
   await deps.labRuns.putResult(runId, model, result.value);
   return ok({ run_id: runId, links: { self: `/runs/${runId}` } });

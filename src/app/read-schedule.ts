@@ -12,6 +12,7 @@ import { oedReference } from '../feeds/oed.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { ok, type Result } from '../kernel/result.js';
+import { ProgressCount } from './progress.js';
 
 export interface ReadScheduleInput {
   /** The upload; let go of once decoded. */
@@ -19,6 +20,8 @@ export interface ReadScheduleInput {
   currency: string | null;
   feedsDir: string | undefined;
   provenance: IngestProvenance;
+  /** Where the read counts characters read, of all, and rows (a ProgressCount's buffer). */
+  progress?: SharedArrayBuffer;
 }
 
 export interface ReadScheduleOutput {
@@ -39,8 +42,10 @@ export async function readScheduleTask(input: ReadScheduleInput, store: FeedStor
   const decoded = decodeSchedule(input.bytes);
   // The text holds the schedule now; the upload's bytes need not stay for the whole read.
   input.bytes = new Uint8Array(0);
+  const count = input.progress ? new ProgressCount(input.progress) : undefined;
   const read = readDecodedSchedule(decoded, {
     fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations: new LocationJsonList(sharedBlocks),
+    ...(count ? { onProgress: (done: number, of: number, rows: number) => count.set(done, of, rows) } : {}),
   });
   if (!read.ok) return read;
   return ok({ status: 'draft', document: riskObjectJsonBlocks(read.value, input.provenance, canonicalJson), locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });

@@ -1,8 +1,9 @@
 // The model lab host: GET /models, POST /runs (content-addressed, run as jobs), GET /runs (the
 // caller's, paged), GET /runs/{id}.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { labModels, readRun, submitRun } from '../app/lab-runs.js';
+import { statusRetryAfter } from '../app/jobs.js';
 import { callerOf } from './api/accounts.js';
 import type { HostDirectory } from './servers.js';
 import { runTable, type OrdPerspective, type OrdTable } from '../app/exports.js';
@@ -23,7 +24,7 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
 
   app.post('/runs', schema.submitRun, async (request, reply) => {
     const document = answer(await submitRun(services, { accountId: callerOf(request).accountId, body: request.body, jobLink: jobLink(request) }));
-    return reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${document.id as string}`).send(document);
+    return sendRun(reply.code(document.status === 'succeeded' ? 200 : 202).header('location', `/runs/${document.id as string}`), document);
   });
 
   app.get('/runs', lists.listRuns, async (request) => answer(await listRuns(services, { accountId: callerOf(request).accountId, query: listQuery(request), jobLink: jobLink(request) })));
@@ -41,8 +42,17 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     const document = answer(await readRun(services, input));
     const json = canonicalJson(document);
     reply.header('vary', 'Accept');
+    const hint = statusRetryAfter(String(document.status));
+    if (hint !== undefined) reply.header('retry-after', String(hint));
     // A run is a content address: once it has succeeded its result never changes.
     if (notModified(request, reply, bytesTag(json), { immutable: document.status === 'succeeded' })) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(json);
   });
+}
+
+/** A run, with a Retry-After hint while its job is queued or running. */
+function sendRun(reply: FastifyReply, run: Record<string, unknown>) {
+  const hint = statusRetryAfter(String(run.status));
+  if (hint !== undefined) reply.header('retry-after', String(hint));
+  return reply.send(run);
 }

@@ -16,7 +16,10 @@ export interface JobInput {
   verb: string;
   subject: Record<string, unknown>;
   input: Record<string, unknown>;
-  /** Aborted when the lease is lost or the worker shuts down; the outcome is then discarded. */
+  /**
+   * Aborted when the lease is lost or the worker shuts down (the outcome is then discarded), or
+   * when the job is cancelled (it then fails with the cancel, unless its work was already done).
+   */
   signal: AbortSignal;
 }
 
@@ -34,6 +37,16 @@ export interface WorkerOptions {
    * process runs by design (SQLite): those jobs were left by this service's previous incarnation.
    */
   takeBackOnStart?: boolean;
+  /** How often a running job's row is read for a cancel (default CHECKPOINT_MS). */
+  checkpointMs?: number;
+}
+
+/** How often a running job looks for a cancel: a cancelled job stops within about this long. */
+export const CHECKPOINT_MS = 500;
+
+/** The abort reason of a job cancelled while it ran: the error body it ends with. */
+class Cancelled {
+  constructor(readonly error: ErrorBody) {}
 }
 
 /** The longest pause between retries while the database is failing. */
@@ -131,6 +144,9 @@ export class Worker {
         this.lastSpentSweep = now;
         const spent = await this.jobs.failExhausted(this.owner, verbs, this.options.maxAttempts, (attempts) => exhaustedError(attempts));
         for (const job of spent) this.options.log.error({ job: job.id, verb: job.verb, attempts: job.attempts }, 'job failed: its runs ended without an outcome');
+        // A cancel asked for a job whose worker went away before acting on it.
+        const cancelled = await this.jobs.failCancelled(this.owner, verbs);
+        for (const job of cancelled) this.options.log.info({ job: job.id, verb: job.verb }, 'job cancelled: its worker had gone');
       }
       while (!this.stopped && this.running.size < this.options.concurrency) {
         const row = await this.jobs.claim(this.owner, this.options.leaseMs, verbs, Date.now(), this.options.maxAttempts);
@@ -168,6 +184,15 @@ export class Worker {
       });
     }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
     heartbeat.unref?.();
+    // A cancel is stored on the row (by any process); the job's compute threads stop when it is seen.
+    const checkpoint = setInterval(() => {
+      void this.jobs.cancellation(row.id, this.owner).then((error) => {
+        if (error && !controller.signal.aborted) controller.abort(new Cancelled(error));
+      }, (error: unknown) => {
+        this.options.log.warn({ err: error, job: row.id }, 'cancel check failed');
+      });
+    }, this.options.checkpointMs ?? CHECKPOINT_MS);
+    checkpoint.unref?.();
     try {
       const handler = this.handlers.get(row.verb);
       if (!handler) throw new ApiError(500, 'internal_error', `No handler for verb ${row.verb}`);
@@ -181,7 +206,14 @@ export class Worker {
         input: JSON.parse(row.input),
         signal: controller.signal,
       })).then((result) => ({ ok: true as const, result: result ?? {} }), (error: unknown) => ({ ok: false as const, error }));
-      if (controller.signal.aborted) return;
+      const cancelled = controller.signal.reason instanceof Cancelled ? controller.signal.reason : undefined;
+      if (controller.signal.aborted && !cancelled) return;
+      if (cancelled && !outcome.ok) {
+        // A job whose work was done before the cancel reached it keeps its result (below).
+        const recorded = await this.retry(row, 'finish', () => this.jobs.finish(row.id, this.owner, { error: cancelled.error }));
+        if (recorded === false) this.options.log.warn({ job: row.id }, 'job lease lost before recording its cancel');
+        return;
+      }
       if (!outcome.ok && isDatabaseUnavailable(outcome.error)) {
         // The job did not fail, the database did: run it again (handlers write the same objects),
         // without counting the run, so a long outage never exhausts a job's attempts.
@@ -201,6 +233,7 @@ export class Worker {
       this.options.log.error({ err: error, job: row.id }, 'job bookkeeping failed');
     } finally {
       clearInterval(heartbeat);
+      clearInterval(checkpoint);
       this.running.delete(row.id);
       if (!this.stopped) this.schedule(0);
     }

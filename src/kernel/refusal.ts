@@ -82,6 +82,7 @@ export function genericCode(status: number): string {
 /** Every named code (SPEC Errors: Codes); the list may grow. */
 export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meaning: string }> = [
   { code: 'account_cancelled', status: [402], meaning: 'account cancelled its plan; billable verbs no longer run' },
+  { code: 'cancelled', status: [409], meaning: 'the job was cancelled (POST /jobs/{id}/cancel); the message names the key that cancelled it and when; on the job' },
   { code: 'client_error', status: [400], meaning: 'a 4xx with no more specific code' },
   { code: 'currency_conflict', status: [422], meaning: 'ingest currency part contradicted by the file; on the ingest job; no object stored' },
   { code: 'exchange_access_refused', status: [403], meaning: 'listing is by grant and this account is not granted' },
@@ -100,6 +101,7 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'invalid_request', status: [400, 422], meaning: '400 when the bytes are wrong; 422 when they parse but the content is unacceptable' },
   { code: 'invalid_risk_object', status: [422], meaning: 'submitted object fails the risk object schema; details name violations' },
   { code: 'invalid_structure', status: [422], meaning: 'structure cannot be cut; on the POST' },
+  { code: 'job_finished', status: [409], meaning: 'the job already succeeded or failed, so it can no longer be cancelled' },
   { code: 'method_not_allowed', status: [405], meaning: 'path exists, method not served; Allow names the methods' },
   { code: 'model_validation_failed', status: [422], meaning: 'composition refused by the mandatory validation pass' },
   { code: 'no_event_catalogue', status: [404], meaning: 'no catalog for the peril, feed or vintage asked, or the peril\'s record is a gridded series' },

@@ -33,6 +33,8 @@ export class JobStore {
       attempts: 0,
       started_at: null,
       finished_at: null,
+      progress: null,
+      cancellation: null,
     };
     await this.db.insertInto('jobs').values(row).execute();
     return row;
@@ -64,7 +66,7 @@ export class JobStore {
     const at = new Date(nowMs).toISOString();
     const result = await sql<JobRow>`
       update jobs set status = 'running', lease_owner = ${owner}, lease_expires_at = ${nowMs + leaseMs},
-        attempts = attempts + 1, started_at = coalesce(started_at, ${at}), updated_at = ${at}
+        attempts = attempts + 1, started_at = coalesce(started_at, ${at}), updated_at = ${at}, progress = null
       where id = (
         select id from jobs
         where ${claimable(owner, verbs, nowMs)}
@@ -107,6 +109,60 @@ export class JobStore {
     return Number(r.numUpdatedRows) > 0;
   }
 
+  /** The cancel asked for a job this owner runs (the error body it is to end with), if any. */
+  async cancellation(id: string, owner: string): Promise<ErrorBody | undefined> {
+    const row = await this.db.selectFrom('jobs').select('cancellation')
+      .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+    return row?.cancellation ? JSON.parse(row.cancellation) as ErrorBody : undefined;
+  }
+
+  /** Records how far a running job has got (JSON text); a job no longer running is left alone. */
+  async setProgress(id: string, progress: unknown, now = new Date()): Promise<void> {
+    await this.db.updateTable('jobs').set({ progress: JSON.stringify(progress), updated_at: now.toISOString() })
+      .where('id', '=', id).where('status', '=', 'running').execute();
+  }
+
+  /**
+   * Cancels a job of the account: a queued one fails at once with `error` and never starts; on a
+   * running one the cancel is stored for its worker to act on at its next checkpoint (a worker in
+   * any process reads it from the row). Answers the job as it then stands (undefined: no such job
+   * for the account); a job that had already ended is left as it was.
+   */
+  async cancel(id: string, accountId: string, error: ErrorBody, now = new Date()): Promise<JobRow | undefined> {
+    const at = now.toISOString();
+    const cancellation = JSON.stringify(error);
+    // A job may move between queued and running meanwhile (claimed, or put back): try again then.
+    for (let tries = 0; ; tries += 1) {
+      const failed = await this.db.updateTable('jobs')
+        .set({ status: 'failed', error: cancellation, cancellation, finished_at: at, updated_at: at })
+        .where('id', '=', id).where('account_id', '=', accountId).where('status', '=', 'queued')
+        .returningAll().executeTakeFirst();
+      if (failed) return failed;
+      const asked = await this.db.updateTable('jobs').set({ cancellation, updated_at: at })
+        .where('id', '=', id).where('account_id', '=', accountId).where('status', '=', 'running').where('cancellation', 'is', null)
+        .returningAll().executeTakeFirst();
+      if (asked) return asked;
+      const row = await this.get(id, accountId);
+      const settled = !row || row.status === 'succeeded' || row.status === 'failed' || (row.status === 'running' && row.cancellation !== null);
+      if (settled || tries >= 3) return row;
+    }
+  }
+
+  /**
+   * Fails, with the cancel asked for, every job a worker could take but whose cancel was stored
+   * (its worker went away before acting on it). Returns the jobs failed.
+   */
+  async failCancelled(owner: string, verbs: readonly string[], nowMs = Date.now()): Promise<JobRow[]> {
+    if (verbs.length === 0) return [];
+    const at = new Date(nowMs).toISOString();
+    const result = await sql<JobRow>`
+      update jobs set status = 'failed', error = cancellation, lease_owner = null, lease_expires_at = null,
+        finished_at = ${at}, updated_at = ${at}
+      where cancellation is not null and ${takeable(owner, verbs, nowMs)}
+      returning *`.execute(this.db);
+    return result.rows;
+  }
+
   /** Records the outcome only while this owner holds the job; returns whether it did. */
   async finish(id: string, owner: string, outcome: { result: unknown } | { error: ErrorBody }, now = new Date()): Promise<boolean> {
     const set = 'result' in outcome
@@ -126,7 +182,7 @@ export class JobStore {
   async requeue(id: string, owner: string, { counted }: { counted: boolean }, now = new Date()): Promise<boolean> {
     const r = await this.db.updateTable('jobs')
       .set((eb) => ({
-        status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString(),
+        ...putBack(now),
         ...(counted ? {} : { attempts: eb('attempts', '-', 1) }),
       }))
       .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
@@ -140,7 +196,7 @@ export class JobStore {
    */
   async requeueAbandoned(owner: string, now = new Date()): Promise<number> {
     const r = await this.db.updateTable('jobs')
-      .set({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString() })
+      .set(putBack(now))
       .where('status', '=', 'running')
       .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '<>', owner)]))
       .executeTakeFirst();
@@ -150,17 +206,36 @@ export class JobStore {
   /** Puts this owner's running jobs back in the queue (clean shutdown: the attempts are not counted). */
   async release(owner: string, now = new Date()): Promise<number> {
     const r = await this.db.updateTable('jobs')
-      .set((eb) => ({ status: 'queued', lease_owner: null, lease_expires_at: null, updated_at: now.toISOString(), attempts: eb('attempts', '-', 1) }))
+      .set((eb) => ({ ...putBack(now), attempts: eb('attempts', '-', 1) }))
       .where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
     return Number(r.numUpdatedRows);
   }
 }
 
 /**
- * A job a worker may take: queued, or running under another owner's expired lease (a worker never
+ * A job no worker holds: queued, or running under another owner's expired lease (a worker never
  * takes back a job it still runs itself, even when its lease lapsed).
  */
-function claimable(owner: string, verbs: readonly string[], nowMs: number) {
+function takeable(owner: string, verbs: readonly string[], nowMs: number) {
   return sql`verb in (${sql.join(verbs)})
     and (status = 'queued' or (status = 'running' and lease_expires_at < ${nowMs} and lease_owner <> ${owner}))`;
+}
+
+/** A job a worker may run: takeable, and not cancelled (failCancelled ends those). */
+function claimable(owner: string, verbs: readonly string[], nowMs: number) {
+  return sql`${takeable(owner, verbs, nowMs)} and cancellation is null`;
+}
+
+/**
+ * A running job given back: queued again, or failed with its cancel when one was asked for while
+ * it ran (a cancelled job never runs again).
+ */
+function putBack(now: Date) {
+  const at = now.toISOString();
+  return {
+    status: sql<JobRow['status']>`case when cancellation is null then 'queued' else 'failed' end`,
+    error: sql<string | null>`cancellation`,
+    finished_at: sql<string | null>`case when cancellation is null then null else ${at} end`,
+    lease_owner: null, lease_expires_at: null, updated_at: at,
+  };
 }

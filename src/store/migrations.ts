@@ -206,6 +206,14 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.createIndex('lab_run_owners_list').on('lab_run_owners').columns(['account_id', 'created_at', 'run_id']).execute();
     },
   },
+  '0009_job_progress_and_cancellation': {
+    async up(db: Kysely<any>) {
+      // How far a running job has got (JSON: fraction and sentence), and a cancel asked for: the
+      // error body the job ends with, stored on the row so a worker in any process sees it.
+      await db.schema.alterTable('jobs').addColumn('progress', 'text').execute();
+      await db.schema.alterTable('jobs').addColumn('cancellation', 'text').execute();
+    },
+  },
   '0010_idempotency_keys': {
     async up(db: Kysely<any>) {
       // An Idempotency-Key of an account: the request it was first sent with (a digest) and, once

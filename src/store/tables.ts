@@ -38,6 +38,10 @@ export interface JobsTable {
   started_at: string | null;
   /** When the job succeeded or failed; null until then. */
   finished_at: string | null;
+  /** JSON text: how far the running job has got ({fraction, sentence}); null until known. */
+  progress: string | null;
+  /** JSON text: the error body a cancel asked for (code cancelled); null unless cancelled. */
+  cancellation: string | null;
 }
 
 export interface UsageTable {

@@ -72,8 +72,20 @@ export class JsonLinesReader {
 
 const LINE_BREAK = /\r\n|\r|\n/;
 
-/** Feeds every line of a whole text to the reader (CRLF, LF and lone CR all end a line). */
-export function readJsonLines(text: string, reader: JsonLinesReader): void {
+/**
+ * Feeds every line of a whole text to the reader (CRLF, LF and lone CR all end a line).
+ * `onLines` is told the characters read (a line break counted as one) and the lines read, every
+ * `every` lines. Returns how many lines there were.
+ */
+export function readJsonLines(text: string, reader: JsonLinesReader, onLines?: (read: number, lines: number) => void, every = 4096): number {
   const lines = text.split(LINE_BREAK);
-  for (let i = 0; i < lines.length; i++) reader.line(i + 1, lines[i] ?? '');
+  let read = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    reader.line(i + 1, line);
+    if (onLines === undefined) continue;
+    read += line.length + 1;
+    if ((i + 1) % every === 0) onLines(Math.min(read, text.length), i + 1);
+  }
+  return lines.length;
 }

@@ -23,7 +23,15 @@ export interface ReadScheduleOptions<L = ScheduleLocation[]> {
   oed: OedReference;
   /** Where locations go (objects in an array unless given; LocationJsonList keeps text only). */
   locations?: LocationSink<L>;
+  /**
+   * Told how far the read has got: characters of the decoded text read, of all, and the rows read
+   * (a header row counts); every PROGRESS_ROWS rows and once when the file is read.
+   */
+  onProgress?: (read: number, of: number, rows: number) => void;
 }
+
+/** How many rows are read between two progress reports. */
+export const PROGRESS_ROWS = 4096;
 
 function unsupported<T>(fileName: string, reason: string): Result<T> {
   return refused(refusal(415, 'unsupported_source', `${fileName || 'the file'}: ${reason}`));
@@ -60,7 +68,10 @@ function readDecoded<L>(decoded: Decoded, options: ReadScheduleOptions<L>): Read
     const table = new ScheduleTable<L>({ ...common, numberFormat: { decimalComma: false, basis: null }, header: 'keyed' });
     // The reader only feeds records; the table's location type is no concern of it.
     const reader = new JsonLinesReader(table as unknown as ScheduleTable);
-    readJsonLines(decoded.text, reader);
+    const onProgress = options.onProgress;
+    const length = decoded.text.length;
+    const lines = readJsonLines(decoded.text, reader, onProgress && ((read, lines) => onProgress(read, length, lines)), PROGRESS_ROWS);
+    onProgress?.(length, length, lines);
     if (reader.tooDeepLine !== undefined) return unsupported(options.fileName, `line ${reader.tooDeepLine} nests arrays and objects more than ${MAX_LINE_NESTING} levels deep; a schedule row is flat`);
     if (reader.objects === 0) return unsupported(options.fileName, 'no line of the file is a JSON object');
     const outcome = table.finish();
@@ -70,12 +81,21 @@ function readDecoded<L>(decoded: Decoded, options: ReadScheduleOptions<L>): Read
   const { delimiter } = shape;
   const numberFormat = delimiter === ';' ? { decimalComma: true, basis: 'semicolon-delimited file' } : { decimalComma: false, basis: null };
   const table = new ScheduleTable<L>({ ...common, numberFormat, header: 'detect' });
+  const onProgress = options.onProgress;
+  const length = decoded.text.length;
+  let rows = 0;
   readDelimitedRecords(
     decoded.text,
     delimiter,
-    (line, cells) => table.pushRecord(line, cells),
+    onProgress === undefined
+      ? (line, cells) => table.pushRecord(line, cells)
+      : (line, cells, read) => {
+        table.pushRecord(line, cells);
+        if (++rows % PROGRESS_ROWS === 0) onProgress(read, length, rows);
+      },
     (line, reason) => table.noteRow(line, reason),
   );
+  onProgress?.(length, length, rows);
   const outcome = table.finish();
   if (!outcome.ok) return outcome;
   return ok({

@@ -7,7 +7,8 @@
 // Fed whole (readDelimitedRecords) or in chunks (DelimitedRecordReader.write / end), so a stream
 // can drive it; an incomplete record at the end of a chunk is kept and re-read with the next one.
 
-export type RecordHandler = (line: number, cells: string[]) => void;
+/** `read`: the characters of the whole input read up to the end of this record. */
+export type RecordHandler = (line: number, cells: string[], read: number) => void;
 export type RecordNoteHandler = (line: number, reason: string) => void;
 
 /** A quoted field longer than this is taken to be an unclosed quote. */
@@ -28,6 +29,8 @@ export class DelimitedRecordReader {
   private stopped = false;
   private cells: string[] = [];
   private breaks = 0;
+  /** Characters of the input before this.buffer. */
+  private consumed = 0;
 
   /**
    * @param delimiter one of , ; \t |
@@ -72,11 +75,12 @@ export class DelimitedRecordReader {
         if (end < 0) break; // only INCOMPLETE is possible without quoting
       }
       this.emitted++;
-      this.onRecord(this.line, this.cells);
+      this.onRecord(this.line, this.cells, this.consumed + end);
       this.line += this.breaks;
       pos = end;
     }
     if (this.emitted >= this.maxRecords) this.stopped = true;
+    this.consumed += pos;
     this.buffer = pos >= n ? '' : buf.slice(pos);
   }
 

@@ -3,7 +3,7 @@
 import { LAB_MODELS } from '../../domain/lab/models.js';
 import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ID_PARAM, LINKS, OBJECT, STRING, operation, published, queryOf, shape } from './operation.js';
+import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, operation, published, queryOf, shape } from './operation.js';
 
 /** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
 export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
@@ -45,7 +45,7 @@ export const submitRun = operation({
   errors: ['invalid_request', 'not_found', 'account_cancelled'],
   responses: {
     200: { description: 'The run, already succeeded (the same spec ran before).', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
-    202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
+    202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.', 'Retry-After': JOB_RETRY_AFTER } },
   },
   idempotent: true,
 });
@@ -63,6 +63,7 @@ export const readRun = operation({
     200: {
       description: 'The run.',
       schema: RUN,
+      headers: { 'Retry-After': JOB_RETRY_AFTER },
       alternatives: { 'text/csv': 'An ORD-style table of result.metrics (or result.perspectives.il/ri): EPT (SummaryId, EPCalc, EPType, ReturnPeriod, Loss), ELT, PLT or ALT; 406 until the run has succeeded.' },
     },
   },

@@ -117,13 +117,22 @@ export const JOB = shape('A job: queued, running, succeeded (with result) or fai
   started_at: { type: ['string', 'null'], format: 'date-time' },
   finished_at: { type: ['string', 'null'], format: 'date-time' },
   subject: OBJECT,
+  progress: {
+    type: 'object',
+    description: 'How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence.',
+    properties: { fraction: { type: 'number', minimum: 0, maximum: 1 }, sentence: STRING },
+    required: ['fraction', 'sentence'],
+  },
   result: { description: 'The verb\'s result, once succeeded.' },
   error: { $ref: '#/components/schemas/error.v0/properties/error', description: 'The refusal (status, code, message, details), once failed.' },
   links: LINKS,
 }, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']);
 
+/** What Retry-After says on a job that has not ended. */
+export const JOB_RETRY_AFTER = 'Seconds worth waiting before reading the job again, while it is queued or running (a hint: for a running job with progress, the time it has still to go at its pace so far, at most 30).';
+
 /** 202 with the job and its Location. */
-export const ACCEPTED = { 202: { description: 'Accepted: the job, queued. Location names it; poll it until it succeeds or fails.', schema: JOB, headers: { Location: 'The job: /jobs/{id}.' } } };
+export const ACCEPTED = { 202: { description: 'Accepted: the job, queued. Location names it; poll it until it succeeds or fails.', schema: JOB, headers: { Location: 'The job: /jobs/{id}.', 'Retry-After': JOB_RETRY_AFTER } } };
 
 export const ID_PARAM = (what: string): JsonSchema => ({ type: 'object', properties: { id: { type: 'string', description: `The ${what}'s id.` } }, required: ['id'] });
 export const BOOLEAN = { type: 'boolean' } as const;

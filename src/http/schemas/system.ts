@@ -1,5 +1,5 @@
 // What every host says about itself, the API's health and its jobs.
-import { ID_PARAM, JOB, OBJECT, STRING, operation, shape } from './operation.js';
+import { ID_PARAM, JOB, JOB_RETRY_AFTER, OBJECT, STRING, operation, shape } from './operation.js';
 
 export const hostIndex = operation({
   summary: 'What this host serves and where its index is (every host answers it)',
@@ -30,5 +30,20 @@ export const readJob = operation({
   summary: 'A job of the key\'s account, at any state (a failed job answers 200)',
   params: ID_PARAM('job'),
   errors: ['not_found'],
-  responses: { 200: { description: 'The job.', schema: JOB } },
+  responses: { 200: { description: 'The job.', schema: JOB, headers: { 'Retry-After': JOB_RETRY_AFTER } } },
+});
+
+export const cancelJob = operation({
+  summary: 'Cancel a job of the key\'s account: a queued job never starts; a running one is stopped at its next checkpoint',
+  description: 'A cancelled job ends failed with the error code cancelled (status 409), its message naming the key that cancelled it and when. A running job whose work is done before its worker sees the cancel keeps its result. Cancelling again answers the job; a job that has already succeeded or failed answers 409 job_finished.',
+  params: ID_PARAM('job'),
+  body: { type: ['object', 'null'], additionalProperties: false, properties: {}, description: 'Empty, or {}.' },
+  refusal: { body: 'cancel request' },
+  errors: ['invalid_request', 'not_found', 'job_finished'],
+  // The code the cancelled job fails with (any verb's job may).
+  jobErrors: ['cancelled'],
+  responses: {
+    200: { description: 'The job, failed with the code cancelled (it was queued, or was cancelled before).', schema: JOB },
+    202: { description: 'The job, still running: its worker stops it at its next checkpoint (within about a second).', schema: JOB, headers: { 'Retry-After': JOB_RETRY_AFTER } },
+  },
 });

@@ -57,6 +57,8 @@ export interface GroundUpOptions {
   terms?: NormalizedTerms | null;
   /** Which items share random numbers (correlation.ts); DEFAULT_DAMAGE_GROUP when absent. */
   damageGroup?: DamageGroupRule;
+  /** Told how many events are done, of all, every few events and once at the end (a job's progress). */
+  onEvents?: (done: number, total: number) => void;
 }
 
 /** Occurrence-weighted sums (Σ over events of occurrences × event mean): divide by periods for AAL. */
@@ -331,7 +333,9 @@ export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options
   const fp = model.footprint;
   let eventsWithFootprint = 0;
 
+  const onEvents = options.onEvents;
   for (let e = 0; e < nE; e++) {
+    if (onEvents !== undefined && (e & 63) === 0) onEvents(e, nE);
     const eventId = eventIds[e]!;
     const fi = fp.eventIndex.get(eventId);
     if (fi === undefined) continue;
@@ -578,6 +582,7 @@ export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options
       }
     }
   }
+  onEvents?.(nE, nE);
 
   return {
     samples: S,

@@ -55,6 +55,8 @@ export interface WindstormOptions {
   /** Seed of the Monte-Carlo samples; DEFAULT_WINDSTORM_SEED when absent. */
   seed?: number | bigint;
   returnPeriods?: readonly number[];
+  /** Told how many of the model's events are done, of all, now and then (a job's progress). */
+  onEvents?: (done: number, total: number) => void;
 }
 
 export interface TermsSummary {
@@ -244,7 +246,7 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   }
 
   const factors = [1, ...SENSITIVITY_FACTORS];
-  const run = runGroundUp(model, portfolio, { samples, seed, factors, terms, damageGroup: correlation.damage_group });
+  const run = runGroundUp(model, portfolio, { samples, seed, factors, terms, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) });
   const lossBasis = samples === 0
     ? 'analytical mean damage per event (gulcalc sidx -1) with allocation rule 1'
     : `mean over ${samples} Latin-hypercube samples per event with allocation rule 1`;
