@@ -127,7 +127,7 @@ eachDialect('an event catalog page as CSV and as GeoJSON holds the JSON page\'s 
   assert.equal(json.body.events.length, 40);
 
   const csv = await call(svc.api, 'GET', `${query}&format=csv`, { key });
-  assertCsv(csv, /earthquake-events-10\.csv"$/);
+  assertCsv(csv, /earthquake_events_10\.csv"$/);
   const rows = records(csv.text);
   assert.deepEqual(Object.keys(rows[0]!), ['event_id', 'time', 'latitude', 'longitude', 'magnitude', 'magnitude_type', 'depth_km', 'type', 'place', 'footprint']);
   assert.deepEqual(rows.map((r) => ({
@@ -138,7 +138,7 @@ eachDialect('an event catalog page as CSV and as GeoJSON holds the JSON page\'s 
   const link = /^<([^>]+)>; rel="next"$/.exec(csv.headers.get('link')!)![1]!;
   assert.equal(link, `${json.body.page.next}&format=csv`);
   const next = await call(svc.api, 'GET', link, { key });
-  assertCsv(next, /earthquake-events-50\.csv"$/);
+  assertCsv(next, /earthquake_events_50\.csv"$/);
   const nextJson = await call(svc.api, 'GET', json.body.page.next, { key });
   assert.deepEqual(records(next.text).map((r) => r.event_id), nextJson.body.events.map((e: any) => e.event_id));
 
@@ -163,7 +163,7 @@ eachDialect('an event catalog page as CSV and as GeoJSON holds the JSON page\'s 
   // A report extract has its own columns.
   const hailQuery = '/events/severe_convective_storm?feed=noaa-spc-hail-denver&limit=20';
   const hail = await call(svc.api, 'GET', `${hailQuery}&format=csv`, { key });
-  assertCsv(hail, /severe_convective_storm-events-0\.csv"$/);
+  assertCsv(hail, /severe_convective_storm_events_0\.csv"$/);
   assert.equal(hail.text.split('\r\n')[0], 'event_id,time,date,latitude,longitude,value,unit,report_kind');
   const hailJson = await call(svc.api, 'GET', hailQuery, { key });
   assert.ok(hailJson.body.events.length > 0);

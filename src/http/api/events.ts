@@ -29,7 +29,7 @@ export function eventRoutes(app: FastifyInstance, services: Services) {
     const { body, next } = answer(await eventPageAs(services, selection, offer.format as 'csv' | 'geojson'));
     // page.next of the JSON, in the same format, as a Link header (a CSV has no member to hold it).
     if (next !== null) reply.header('link', `<${next}>; rel="next"`);
-    return sendExport(reply, offer, body, `${peril}-events-${selection.offset}.${offer.format}`);
+    return sendExport(reply, offer, body, `${peril}_events_${selection.offset}.${offer.format}`);
   });
 
   app.get('/events/:peril/:event_id/footprint', { ...schema.eventFootprint, ...perilFirst }, async (request) => {
