@@ -4,18 +4,8 @@ import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, sharedService, signup, waitForJob, type TestService } from '../support/service.js';
 import { form, smallSchedule } from '../support/schedules.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
-import { ingestedObject } from '../support/objects.js';
+import { EXPOSURE, ingestedObject } from '../support/objects.js';
 
-const EXPOSURE = {
-  locations: [{
-    ref: 'A1', address: { street: '1 Main St', city: 'Los Angeles' }, latitude: 34.05, longitude: -118.25,
-    occupancy: { code: 1104, text: 'Office' }, construction: { code: 5150, text: 'Reinforced concrete' },
-    year_built: 1990, values: { buildings: '1000000.00', total: '1000000.00' },
-  }],
-  values: { buildings: '1000000.00', total: '1000000.00' },
-  currency: 'USD',
-  source_fidelity: { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] },
-};
 
 const LAB_MODEL = 'oasislmf-windstorm';
 const LAB_POINTS = [{ lat: 52.74, lon: -0.91, value: 1_000_000 }];

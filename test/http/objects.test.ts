@@ -4,17 +4,8 @@ import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, sharedService, signup, waitForJob } from '../support/service.js';
 import { form, smallSchedule } from '../support/schedules.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
+import { EXPOSURE } from '../support/objects.js';
 
-const EXPOSURE = {
-  locations: [{
-    ref: 'A1', address: { street: '1 Main St', city: 'Los Angeles' }, latitude: 34.05, longitude: -118.25,
-    occupancy: { code: 1104, text: 'Office' }, construction: { code: 5150, text: 'Reinforced concrete' },
-    year_built: 1990, values: { buildings: '1000000.00', total: '1000000.00' },
-  }],
-  values: { buildings: '1000000.00', total: '1000000.00' },
-  currency: 'USD',
-  source_fidelity: { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] },
-};
 
 
 eachDialect('POST /objects stores a complete object (201), metered; refusals name each violation', async (dialect) => {
