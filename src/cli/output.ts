@@ -19,7 +19,8 @@ export function columns(header: string[], rows: unknown[][]): string {
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  // Amounts to the cent; small fractions (a rate on line) to four places.
+  if (typeof value === 'number') return value.toLocaleString('en-US', { maximumFractionDigits: Math.abs(value) >= 1 ? 2 : 4 });
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -40,9 +41,14 @@ export function tableText(doc: any): string {
   if (typeof doc.id === 'string' && doc.id.startsWith('run_')) return runTable(doc);
   const list = listOf(doc);
   if (list) return columns(list.header, list.rows);
-  return facts(Object.entries(doc).filter(([, v]) => typeof v !== 'object' || v === null).map(([k, v]) => [k, v]))
-    + facts(Object.entries(doc).filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v)).flatMap(([k, v]) =>
-      Object.entries(v as object).filter(([, w]) => typeof w !== 'object' || w === null).map(([l, w]): [string, unknown] => [`${k}.${l}`, w])));
+  // Any other document: its own scalar members, then those of the blocks it holds, one a line.
+  const isScalar = (v: unknown) => typeof v !== 'object' || v === null;
+  const entries = Object.entries(doc);
+  return facts([
+    ...entries.filter(([, v]) => isScalar(v)),
+    ...entries.filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v)).flatMap(([k, v]) =>
+      Object.entries(v as object).filter(([, w]) => isScalar(w)).map(([l, w]): [string, unknown] => [`${k}.${l}`, w])),
+  ]);
 }
 
 function jobTable(job: any): string {

@@ -76,6 +76,13 @@ const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 10
 export async function waitFor(url: string, key: string, sink: ProgressSink, first?: Answer): Promise<any> {
   const view = new ProgressView(sink);
   let answer = first ?? await request('GET', url, { key });
+  // Ctrl-C stops the waiting, not the job: say how to pick it up again.
+  const interrupted = () => {
+    view.done();
+    sink.write(`stopped waiting; the job goes on: catrisk job ${String(answer.json?.id)} --wait\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   try {
     for (;;) {
       view.show(answer.json);
@@ -84,6 +91,7 @@ export async function waitFor(url: string, key: string, sink: ProgressSink, firs
       answer = await request('GET', url, { key });
     }
   } finally {
+    process.removeListener('SIGINT', interrupted);
     view.done();
   }
 }

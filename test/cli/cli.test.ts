@@ -116,7 +116,7 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
   const price = await catrisk(['price', objectId, '--wait', '--format', 'table', ...c]);
   ok(price, 'price');
   const premium = (await call(svc.api, 'GET', objectPath, { key })).body.technical_premium.amount as number;
-  assert.match(price.stdout, new RegExp(`technical premium\\s+${premium.toLocaleString('en-US', { maximumFractionDigits: 4 }).replace(/\./g, '\\.')}`));
+  assert.match(price.stdout, new RegExp(`technical premium\\s+${premium.toLocaleString('en-US', { maximumFractionDigits: 2 }).replace(/\./g, '\\.')}`));
 
   // A lab run, waited for, with its ORD exceedance table.
   const spec = join(scratch, 'spec.json');
