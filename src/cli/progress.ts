@@ -26,12 +26,17 @@ export function retryAfterOf(answer: Pick<Answer, 'headers'>): number {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_WAIT_S;
 }
 
-/** One line saying where a job is: its status, and its progress when it has any. */
-export function progressLine(job: { id?: unknown; status?: unknown; progress?: Progress }): string {
+/** Where a job is: its status, and its progress when it has any. */
+function stateOf(job: { status?: unknown; progress?: Progress }): string {
   const p = job.progress;
   const percent = typeof p?.fraction === 'number' ? ` ${Math.floor(p.fraction * 100)}%` : '';
   const sentence = p?.sentence ? `: ${p.sentence}` : '';
-  return `job ${String(job.id)} ${String(job.status)}${percent}${sentence}`;
+  return `${String(job.status)}${percent}${sentence}`;
+}
+
+/** One line saying which job it is and where it is. */
+export function progressLine(job: { id?: unknown; status?: unknown; progress?: Progress }): string {
+  return `job ${String(job.id)} ${stateOf(job)}`;
 }
 
 /** A bar of `width` cells for a fraction from 0 to 1. */
@@ -53,9 +58,11 @@ export class ProgressView {
       this.last = line;
       return;
     }
-    const columns = Math.max(40, this.sink.columns ?? 80);
+    // The bar leaves the job's id out to keep to one line; the first line names the job.
+    if (!this.drawn) this.sink.write(`job ${String(job.id)}\n`);
+    const columns = Math.max(40, this.sink.columns || 80);
     const fraction = typeof job.progress?.fraction === 'number' ? job.progress.fraction : job.status === 'succeeded' ? 1 : 0;
-    const text = `${bar(fraction, 24)} ${line}`.slice(0, columns - 1);
+    const text = `${bar(fraction, 24)} ${stateOf(job)}`.slice(0, columns - 1);
     this.sink.write(`\r${text}\x1b[K`);
     this.drawn = true;
   }

@@ -189,8 +189,10 @@ test('progress: a bar redrawn in place on a terminal, a line per change elsewher
   const written: string[] = [];
   const terminal = new ProgressView({ isTTY: true, columns: 100, write: (t: string) => written.push(t) });
   terminal.show({ id: 'j1', status: 'running', progress: { fraction: 0.5, sentence: '500 of 1,000 rows read' } });
+  terminal.show({ id: 'j1', status: 'succeeded', progress: { fraction: 1, sentence: '1,000 of 1,000 rows read' } });
   terminal.done();
-  assert.deepEqual(written, [`\r${bar(0.5, 24)} job j1 running 50%: 500 of 1,000 rows read\x1b[K`, '\n']);
+  assert.deepEqual(written, ['job j1\n', `\r${bar(0.5, 24)} running 50%: 500 of 1,000 rows read\x1b[K`,
+    `\r${bar(1, 24)} succeeded 100%: 1,000 of 1,000 rows read\x1b[K`, '\n']);
   assert.equal(bar(0.5, 4), '[##..]');
 
   const lines: string[] = [];
