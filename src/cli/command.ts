@@ -29,6 +29,8 @@ export interface Command {
   help: string[];
   options?: Options;
   positionals: number;
+  /** Removes the kept login rather than reading it (logout). */
+  forgets?: boolean;
   /** Takes --wait (the verbs that run as jobs, and reading a job). */
   waits?: boolean;
   /** Formats the command cannot give, with what to do instead (refused before anything is sent). */
@@ -87,9 +89,11 @@ export function contextOf(command: Command, argv: string[], io: { out: (t: strin
   const refusal = command.refuses?.({ format: format as Format, wait });
   if (refusal) throw usageFailure(refusal);
   const dir = configDir(values.config as string | undefined);
+  // logout reads no login: it removes the file even when the file cannot be read.
+  const login = command.forgets ? {} : readLogin(dir);
   return {
     values, positionals: parsed.positionals, configDir: dir, format: format as Format, wait, ...io,
-    endpoint: endpointOf(values as { url?: string; 'lab-url'?: string }, readLogin(dir)),
+    endpoint: endpointOf(values as { url?: string; 'lab-url'?: string }, login),
   };
 }
 

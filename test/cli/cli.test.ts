@@ -150,7 +150,7 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
 
   // Usage errors: exit 2, before anything is sent.
   for (const args of [['backtest'], ['backtest', structure.id, '--format', 'xml'], ['ingest', 'schedule.csv', '--format', 'csv'],
-    ['price', objectId, '--frobnicate'], ['backtest', structure.id, '--from-year', 'last'], ['frobnicate']]) {
+    ['price', objectId, '--frobnicate'], ['ingest', join(scratch, 'no-such-schedule.csv')], ['backtest', structure.id, '--from-year', 'last'], ['frobnicate']]) {
     const usage = await catrisk([...args, ...c]);
     assert.equal(usage.code, 2, `${args.join(' ')}: ${usage.stderr}`);
     assert.ok(usage.stderr.length > 0);

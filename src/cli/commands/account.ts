@@ -1,6 +1,7 @@
 // catrisk login: a key given (--key) is checked against GET /account before it is kept; without
 // one, POST /signup makes an account and its key is kept. catrisk logout forgets the key.
-import { configFile, readLogin, removeLogin, request, urlOf, usageFailure, writeLogin } from '../client.js';
+import { existsSync } from 'node:fs';
+import { configFile, removeLogin, request, urlOf, usageFailure, writeLogin } from '../client.js';
 import { print, type Command } from '../command.js';
 
 export const login: Command = {
@@ -47,8 +48,9 @@ export const logout: Command = {
   summary: 'Forget the kept key (the account and its key stay valid on the service).',
   help: [],
   positionals: 0,
+  forgets: true,
   async run(context) {
-    const had = readLogin(context.configDir).key !== undefined;
+    const had = existsSync(configFile(context.configDir));
     removeLogin(context.configDir);
     context.err.write(had ? `removed ${configFile(context.configDir)}\n` : 'no key was kept\n');
   },
