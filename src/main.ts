@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// CLI: serve | worker | migrate | feeds verify | feeds add <folder>
+// CLI: serve | worker | migrate | feeds verify | feeds add <folder>, and the client commands of
+// src/cli/ (login, ingest, backtest, ...) that talk to a running service over HTTP.
 import { execFileSync } from 'node:child_process';
 import { loadConfig, type Config } from './config.js';
-import { createServices, startWorker } from './services.js';
-import { startHosts } from './http/servers.js';
 
 function commitOf(): string {
   try {
@@ -18,7 +17,10 @@ function configFromEnv(): Config {
   return config.build.commit === 'unknown' ? { ...config, build: { ...config.build, commit: commitOf() } } : config;
 }
 
+// The service's modules are loaded only by the commands that run it, so a client command starts quickly.
 async function serve(withHosts: boolean) {
+  const { createServices, startWorker } = await import('./services.js');
+  const { startHosts } = await import('./http/servers.js');
   const config = configFromEnv();
   const services = await createServices(config);
   const hosts = withHosts ? await startHosts(services) : [];
@@ -52,6 +54,7 @@ async function serve(withHosts: boolean) {
 }
 
 async function migrateOnly() {
+  const { createServices } = await import('./services.js');
   const services = await createServices(configFromEnv());
   process.stdout.write(JSON.stringify({ migrated: true, storage: services.database.dialect }) + '\n');
   await services.close();
@@ -68,9 +71,16 @@ async function main(argv: string[]) {
       process.exitCode = await feedsCommand(rest, configFromEnv());
       return;
     }
-    default:
-      process.stderr.write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder>\n`);
-      process.exitCode = 2;
+    default: {
+      const client = await import('./cli/index.js');
+      if (client.CLIENT_WORDS.has(command)) {
+        process.exitCode = await client.runClient(argv);
+        return;
+      }
+      const help = command === 'help' || command === '--help' || command === '-h';
+      (help ? process.stdout : process.stderr).write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder>\n${client.clientSummary()}Each command takes --help.\n`);
+      process.exitCode = help ? 0 : 2;
+    }
   }
 }
 

@@ -80,6 +80,8 @@ export function violations(file: string, text: string): string[] {
     if (layer === 'app' && ['http', 'jobs', 'services', 'main'].includes(target)) out.push(`${where}: app/ never imports ${target === 'services' || target === 'main' ? `${target}.ts` : `${target}/`}`);
     if ((layer === 'store' || layer === 'feeds') && target === 'app') out.push(`${where}: ${layer}/ is a port of app/ and never imports it`);
     if (layer === 'http' && target === 'jobs') out.push(`${where}: http/ queues and reads jobs through app/, never jobs/`);
+    // The command line's client speaks HTTP only: it works against any catrisk URL, so it shares no module with the service.
+    if (layer === 'cli' && target !== 'cli') out.push(`${where}: cli/ speaks HTTP and imports only cli/`);
     // A route calls app/ for every rule and every read or write; a type it names is fine.
     if (isRoute(file) && !typeOnly && ['store', 'domain', 'feeds'].includes(target)) out.push(`${where}: a route calls app/, not ${target}/ (type-only imports excepted)`);
   }
@@ -141,4 +143,13 @@ test('app/ is given its ports, and routes call app/', () => {
   assert.deepEqual(violations(at('jobs/x.ts'), "import { priceJob } from '../app/price.js';"), []);
   assert.deepEqual(violations(at('http/api/x.ts'), "import type { Box } from '../../domain/geo.js';\nimport { readJob } from '../../app/jobs.js';"), []);
   assert.deepEqual(violations(at('http/host.ts'), "import { secretDigest } from '../store/accounts.js';"), []);
+});
+
+test('the command line\'s client speaks HTTP only', () => {
+  const at = (path: string) => join(SRC, path);
+  assert.deepEqual(violations(at('cli/x.ts'), "import { readJob } from '../app/jobs.js';").length, 1);
+  assert.deepEqual(violations(at('cli/commands/x.ts'), "import type { JobRow } from '../../store/jobs.js';").length, 1);
+  assert.deepEqual(violations(at('cli/x.ts'), "import { ERROR_CODES } from '../kernel/refusal.js';\nimport { loadConfig } from '../config.js';").length, 2);
+  assert.deepEqual(violations(at('cli/commands/x.ts'), "import { request } from '../client.js';\nimport { parseArgs } from 'node:util';\nimport { readFile } from 'node:fs/promises';"), []);
+  assert.deepEqual(violations(at('main.ts'), "const client = await import('./cli/index.js');"), []);
 });

@@ -1,0 +1,205 @@
+// The command line against a running service: each command run as a child process, the way a
+// person runs it, over one service and one login. The client speaks HTTP only, so one storage
+// dialect is enough here (the routes it calls are tested on both in test/http/).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { call, sharedService } from '../support/service.js';
+import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
+import { bar, ProgressView } from '../../src/cli/progress.js';
+import { endpointOf } from '../../src/cli/client.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'catrisk-cli-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+/** Runs `catrisk ...args` as a child process (never synchronously: the service answers from this process). */
+function catrisk(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CATRISK_') && k !== 'XDG_CONFIG_HOME')) as Record<string, string>;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const ok = (run: Run, what: string) => assert.equal(run.code, 0, `${what}: ${run.stderr}`);
+
+test('login, ingest, structure, backtest, price and a lab run from the command line', async () => {
+  const svc = await sharedService('sqlite');
+  const config = join(scratch, 'config');
+  const c = ['--config', config];
+
+  // Sign up: the account is printed without its secret; the key is kept, readable by its owner only.
+  const login = await catrisk(['login', '--label', 'cli desk', '--url', svc.api, '--lab-url', svc.urls.lab, ...c]);
+  ok(login, 'login');
+  const account = JSON.parse(login.stdout);
+  assert.match(account.id, /^acct_/);
+  assert.equal(account.label, 'cli desk');
+  assert.equal(account.api_key.secret, undefined);
+  const file = join(config, 'config.json');
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const stored = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(stored.url, svc.api);
+  assert.equal(stored.lab_url, svc.urls.lab);
+  const key = stored.key as string;
+  assert.equal((await call(svc.api, 'GET', '/account', { key })).body.id, account.id);
+
+  // A real schedule, waited for; progress goes to stderr as plain lines (stderr is not a terminal).
+  const ingest = await catrisk(['ingest', 'test/fixtures/schedules/01-acme-title-lines-dms.csv', '--currency', 'USD', '--wait', ...c]);
+  ok(ingest, 'ingest');
+  const ingestJob = JSON.parse(ingest.stdout);
+  assert.equal(ingestJob.status, 'succeeded');
+  assert.equal(ingestJob.subject.source, '01-acme-title-lines-dms.csv');
+  assert.match(ingest.stderr, new RegExp(`job ${ingestJob.id} succeeded`));
+  assert.doesNotMatch(ingest.stderr, /\r|\x1b/);
+  const objectId = ingestJob.result.objects[0].id as string;
+  const objectPath = `/objects/${objectId}`;
+  const table = await catrisk(['job', ingestJob.id, '--format', 'table', ...c]);
+  ok(table, 'job table');
+  assert.match(table.stdout, new RegExp(`${objectId}\\s+${objectPath}`));
+
+  // Terms on the object (over HTTP: the command line has no PATCH), then structures cut from it.
+  assert.equal((await call(svc.api, 'PATCH', objectPath, { key, body: ACCEPTANCE_BODIES.earthquake })).status, 200);
+  const own = await catrisk(['structure', objectId, ...c]);
+  ok(own, 'structure');
+  const structure = JSON.parse(own.stdout);
+  assert.match(structure.id, /^str_/);
+  const terms = join(scratch, 'terms.json');
+  writeFileSync(terms, JSON.stringify({ financial_structure: { currency: 'USD', limit: 20_000_000, attachment: 0 } }));
+  const varied = await catrisk(['structure', objectId, '--terms', terms, '--format', 'table', ...c]);
+  ok(varied, 'structure --terms');
+  assert.match(varied.stdout, /^id\s+str_/m);
+  assert.match(varied.stdout, /financial_structure\.limit\s+20,000,000/);
+
+  // A backtest waited for, as JSON, as a table and as the API's CSV: the same years throughout.
+  const window = ['--from-year', '1990', '--to-year', '2000'];
+  const bt = await catrisk(['backtest', structure.id, ...window, '--wait', ...c]);
+  ok(bt, 'backtest');
+  const btJob = JSON.parse(bt.stdout);
+  assert.equal(btJob.status, 'succeeded');
+  const artifact = btJob.result;
+  assert.equal(artifact.years.length, 11);
+  const btTable = await catrisk(['backtest', structure.id, ...window, '--wait', '--format', 'table', ...c]);
+  ok(btTable, 'backtest table');
+  for (const y of artifact.years) {
+    assert.match(btTable.stdout, new RegExp(`^${y.year}\\s+${y.payout === null ? '' : y.payout.toLocaleString('en-US')}`, 'm'), String(y.year));
+  }
+  assert.match(btTable.stdout, /1992\s+5,000,000\s+1\s+/);
+  const btCsv = await catrisk(['backtest', structure.id, ...window, '--wait', '--format', 'csv', ...c]);
+  ok(btCsv, 'backtest csv');
+  const rows = parse(btCsv.stdout, { columns: true }) as Record<string, string>[];
+  assert.deepEqual(rows.map((r) => Number(r.year)), artifact.years.map((y: any) => y.year));
+  assert.deepEqual(rows.map((r) => (r.payout === '' ? null : Number(r.payout))), artifact.years.map((y: any) => y.payout));
+  assert.equal((await catrisk(['job', btJob.id, '--format', 'csv', ...c])).stdout, btCsv.stdout);
+
+  // A price, waited for.
+  const price = await catrisk(['price', objectId, '--wait', '--format', 'table', ...c]);
+  ok(price, 'price');
+  const premium = (await call(svc.api, 'GET', objectPath, { key })).body.technical_premium.amount as number;
+  assert.match(price.stdout, new RegExp(`technical premium\\s+${premium.toLocaleString('en-US', { maximumFractionDigits: 2 }).replace(/\./g, '\\.')}`));
+
+  // A lab run, waited for, with its ORD exceedance table.
+  const spec = join(scratch, 'spec.json');
+  writeFileSync(spec, JSON.stringify({ model: 'oasislmf-windstorm', samples: 0, exposure: { points: [{ lat: 52.74, lon: -0.91, value: 1_000_000 }, { lat: 52.76, lon: -0.89, value: 250_000 }] } }));
+  const lab = await catrisk(['lab', 'run', spec, '--wait', ...c]);
+  ok(lab, 'lab run');
+  const run = JSON.parse(lab.stdout);
+  assert.equal(run.status, 'succeeded');
+  assert.ok(run.result.metrics.average_annual_loss.mean > 0);
+  assert.match(lab.stderr, /job [0-9a-f-]{36} succeeded/);
+  const labTable = await catrisk(['lab', 'run', spec, '--wait', '--format', 'table', ...c]);
+  ok(labTable, 'lab run table');
+  assert.match(labTable.stdout, /average annual loss\s+[\d,.]+/);
+  const ept = await catrisk(['lab', 'run', spec, '--wait', '--format', 'csv', ...c]);
+  ok(ept, 'lab run csv');
+  assert.deepEqual(Object.keys((parse(ept.stdout, { columns: true }) as object[])[0]!), ['SummaryId', 'EPCalc', 'EPType', 'ReturnPeriod', 'Loss']);
+
+  // Any path, as the API answers it.
+  const listed = await catrisk(['get', '/objects', '--format', 'table', ...c]);
+  ok(listed, 'get');
+  assert.match(listed.stdout, new RegExp(objectId));
+
+  // A refusal: the envelope's words on stderr, exit 1, nothing on stdout.
+  const missing = await catrisk(['get', '/objects/obj_000000000000000000000000', ...c]);
+  assert.equal(missing.code, 1, missing.stderr);
+  assert.match(missing.stderr, /^error 404 not_found: .+/);
+  assert.equal(missing.stdout, '');
+  const failedJob = await catrisk(['backtest', structure.id, '--from-year', '1850', '--to-year', '2000', '--wait', ...c]);
+  assert.equal(failedJob.code, 1);
+  assert.match(failedJob.stderr, /^error 422 unbacktestable_structure: .+/m);
+
+  // Usage errors: exit 2, before anything is sent.
+  for (const args of [['backtest'], ['backtest', structure.id, '--format', 'xml'], ['ingest', 'schedule.csv', '--format', 'csv'],
+    ['price', objectId, '--frobnicate'], ['ingest', join(scratch, 'no-such-schedule.csv')], ['backtest', structure.id, '--from-year', 'last'], ['frobnicate']]) {
+    const usage = await catrisk([...args, ...c]);
+    assert.equal(usage.code, 2, `${args.join(' ')}: ${usage.stderr}`);
+    assert.ok(usage.stderr.length > 0);
+  }
+  const help = await catrisk(['backtest', '--help']);
+  ok(help, 'help');
+  assert.match(help.stdout, /^usage: catrisk backtest STRUCTURE_ID/);
+
+  // A service that cannot be reached: exit 3.
+  const port = await closedPort();
+  const unreachable = await catrisk(['get', '/health', '--url', `http://127.0.0.1:${port}`, ...c]);
+  assert.equal(unreachable.code, 3, unreachable.stderr);
+  assert.match(unreachable.stderr, /cannot reach/);
+
+  // A key that is not held is not kept; a held one is (XDG_CONFIG_HOME locates the file); logout forgets it.
+  const xdg = join(scratch, 'xdg');
+  const wrong = await catrisk(['login', '--key', 'not-a-key', '--url', svc.api], { XDG_CONFIG_HOME: xdg });
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /error 401 unauthenticated/);
+  assert.equal(existsSync(join(xdg, 'catrisk', 'config.json')), false);
+  ok(await catrisk(['login', '--key', key, '--url', svc.api], { XDG_CONFIG_HOME: xdg }), 'login --key');
+  assert.equal(JSON.parse(readFileSync(join(xdg, 'catrisk', 'config.json'), 'utf8')).key, key);
+  ok(await catrisk(['logout'], { XDG_CONFIG_HOME: xdg }), 'logout');
+  assert.equal(existsSync(join(xdg, 'catrisk', 'config.json')), false);
+});
+
+test('hosts and key: the flag, then the environment, then the login, then the default', () => {
+  const login = { url: 'http://stored:1', lab_url: 'http://stored:2', key: 'stored-key' };
+  assert.deepEqual(endpointOf({ url: 'http://flag:1/' }, login, { CATRISK_URL: 'http://env:1', CATRISK_LAB_URL: 'http://env:2' }),
+    { api: 'http://flag:1', lab: 'http://env:2', key: 'stored-key' });
+  assert.deepEqual(endpointOf({}, login, { CATRISK_KEY: 'env-key' }), { api: 'http://stored:1', lab: 'http://stored:2', key: 'env-key' });
+  assert.deepEqual(endpointOf({}, {}, {}), { api: 'http://127.0.0.1:8080', lab: 'http://127.0.0.1:8084', key: undefined });
+});
+
+test('progress: a bar redrawn in place on a terminal, a line per change elsewhere', () => {
+  const written: string[] = [];
+  const terminal = new ProgressView({ isTTY: true, columns: 100, write: (t: string) => written.push(t) });
+  terminal.show({ id: 'j1', status: 'running', progress: { fraction: 0.5, sentence: '500 of 1,000 rows read' } });
+  terminal.show({ id: 'j1', status: 'succeeded', progress: { fraction: 1, sentence: '1,000 of 1,000 rows read' } });
+  terminal.done();
+  assert.deepEqual(written, ['job j1\n', `\r${bar(0.5, 24)} running 50%: 500 of 1,000 rows read\x1b[K`,
+    `\r${bar(1, 24)} succeeded 100%: 1,000 of 1,000 rows read\x1b[K`, '\n']);
+  assert.equal(bar(0.5, 4), '[##..]');
+
+  const lines: string[] = [];
+  const log = new ProgressView({ write: (t: string) => lines.push(t) });
+  log.show({ id: 'j1', status: 'queued' });
+  log.show({ id: 'j1', status: 'queued' });
+  log.show({ id: 'j1', status: 'running', progress: { fraction: 0.25, sentence: 'a quarter' } });
+  log.done();
+  assert.deepEqual(lines, ['job j1 queued\n', 'job j1 running 25%: a quarter\n']);
+});
