@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, sharedService, signup, startService, waitForJob, USER_AGENT, type TestService } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { ingestedObject } from '../support/objects.js';
+import { form, largeSchedule } from '../support/schedules.js';
 import { classed, findAll, parseXml, type XmlElement } from '../support/xml.js';
 
 const MODEL = 'oasislmf-windstorm';
@@ -148,6 +149,17 @@ eachDialect('an object\'s map: its locations, with the box of a structure cut fr
   assertRefused(await call(svc.api, 'GET', `${theirs}/map.svg?structure=${box.id}`, { key: other.key }), 404, 'not_found');
   assertRefused(await call(svc.api, 'GET', `${objectPath}/map.svg?structure=str_nothing`, { key }), 404, 'not_found');
   assertRefused(await call(svc.api, 'GET', `${objectPath}/map.svg?zoom=2`, { key }), 422, 'invalid_request');
+});
+
+eachDialect('a map of more locations than its cap draws one in every 2^k, over the whole schedule, and says so', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const accepted = await call(svc.api, 'POST', '/ingest', { key, raw: form(largeSchedule(24_000), { type: 'text/csv', currency: 'USD' }) });
+  const job = await waitForJob(svc.api, key, accepted.headers.get('location')!, 120_000);
+  assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
+  const root = svgOf(await call(svc.api, 'GET', `${job.result.objects[0].links.self as string}/map.svg`, { key }));
+  assert.equal(findAll(root, (e) => e.name === 'circle').length, 12_000);
+  assert.equal(root.children.find((c) => c.name === 'desc')!.text, '12000 of 24000 locations drawn (one in 2, in schedule order: at most 20000 are drawn).');
 });
 
 eachDialect('a lab run\'s EP curves: OEP and AEP with TVaR at each published return period, linked once succeeded', async (dialect) => {
