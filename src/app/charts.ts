@@ -50,7 +50,7 @@ export async function runChart(
     return refused(refusals.invalidRequest(422, `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
   const model = (run.model as { id: string }).id;
-  return ok(await chart(epCurve(metrics, `${model} run ${input.id}: exceedance probability`), input.format));
+  return ok(await chart(epCurve(metrics, `Exceedance probability: ${model}`, `Run ${input.id}`), input.format));
 }
 
 /** Locations parsed at a time while drawing a map: bounded memory whatever the object's size. */

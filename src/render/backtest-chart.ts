@@ -75,13 +75,14 @@ export function backtestChart(artifact: BacktestChartInput): string {
   body.push(text(18, (PLOT.top + plotBottom) / 2, `payout (${currency})`, { transform: `rotate(-90 18 ${(PLOT.top + plotBottom) / 2})`, 'text-anchor': 'middle' }));
 
   // One group per year of the window: a shaded band (no record) or a bar.
+  // A band overlaps the next by half a pixel, so a run of missing years reads as one block.
   years.forEach((yr, i) => {
     const x = PLOT.left + i * band;
     const value = shown(yr);
     const label = value === null ? `${yr.year}: no record` : yr.record === 'partial'
       ? `${yr.year}: partial record, would have paid ${value} ${currency} (not counted)` : `${yr.year}: ${value} ${currency}`;
     const mark = value === null
-      ? el('rect', { class: 'missing', x, y: PLOT.top, width: band, height: plotBottom - PLOT.top, fill: COLOURS.missing })
+      ? el('rect', { class: 'missing', x, y: PLOT.top, width: band + 0.5, height: plotBottom - PLOT.top, fill: COLOURS.missing })
       : el('rect', { class: yr.record === 'partial' ? 'bar partial' : 'bar', 'data-payout': String(value), x: x + band * 0.15, y: y(value), width: band * 0.7, height: plotBottom - y(value), fill: COLOURS[yr.record === 'partial' ? 'partial' : 'complete'] });
     body.push(el('g', { class: 'year', 'data-year': String(yr.year), 'data-record': yr.record }, tooltip(label), mark));
     if (yr.year % step === 0 || (i === 0 && years.length < step)) {

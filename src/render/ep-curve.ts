@@ -14,7 +14,8 @@ export type EpCurveInput = Pick<LabMetrics, 'perspective' | 'periods' | 'exceeda
 
 interface Series { readonly kind: string; readonly label: string; readonly colour: string; readonly dashed: boolean; readonly points: ReadonlyArray<{ rp: number; loss: number }> }
 
-export function epCurve(metrics: EpCurveInput, heading: string): string {
+/** `heading` titles the picture; `subject` (e.g. the run's id) opens the line under it. */
+export function epCurve(metrics: EpCurveInput, heading: string, subject?: string): string {
   const { oep, aep, withheld } = metrics.exceedance;
   const at = (points: readonly ReturnPeriodLoss[], member: 'loss' | 'tvar') => points.map((p) => ({ rp: p.return_period, loss: p[member] }));
   const series: Series[] = [
@@ -35,7 +36,7 @@ export function epCurve(metrics: EpCurveInput, heading: string): string {
 
   const body: string[] = [];
   body.push(text(PLOT.left, 24, heading, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
-  body.push(text(PLOT.left, 44, `Loss by return period (${metrics.perspective}, ${metrics.periods} periods); average annual loss ${shortAmount(metrics.average_annual_loss.mean)}`, { 'font-size': 11, fill: '#555555' }));
+  body.push(text(PLOT.left, 44, `${subject ? `${subject}: l` : 'L'}oss by return period (${metrics.perspective}, ${metrics.periods} periods); average annual loss ${shortAmount(metrics.average_annual_loss.mean)}`, { 'font-size': 11, fill: '#555555' }));
   for (const t of ticks) {
     body.push(el('line', { x1: PLOT.left, x2: plotRight, y1: y(t), y2: y(t), stroke: '#eeeeee' }));
     body.push(text(PLOT.left - 6, y(t) + 4, shortAmount(t), { 'text-anchor': 'end', class: 'tick' }));
@@ -62,7 +63,7 @@ export function epCurve(metrics: EpCurveInput, heading: string): string {
     body.push(text(plotRight + 42, ly + 4, s.label));
   });
 
-  const desc = `OEP and AEP with TVaR at ${periods.length === 0 ? 'no return period' : `return periods ${periods.join(', ')}`} (lab-metrics/1, ${metrics.exceedance.rule})` +
+  const desc = `${subject ? `${subject}: ` : ''}OEP and AEP with TVaR at ${periods.length === 0 ? 'no return period' : `return periods ${periods.join(', ')}`} (lab-metrics/1, ${metrics.exceedance.rule})` +
     (withheld.length > 0 ? `; withheld (too few periods): ${withheld.map((w) => `${w.return_period} (needs ${w.periods_needed})`).join(', ')}.` : '.');
   return svgDocument({ width: WIDTH, height: HEIGHT }, heading, desc, body);
 }
