@@ -10,6 +10,7 @@ import type { Region } from '../domain/triggers/terms.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { perspectiveMetrics, type OrdPerspective } from './exports.js';
+import { statusRetryAfter } from './jobs.js';
 import { readRun, type JobLink } from './lab-runs.js';
 import { locationBatches } from './objects.js';
 import { readBacktest } from './structures.js';
@@ -43,7 +44,11 @@ export async function runChart(
   if (!read.ok) return read;
   const run = read.value;
   if (run.status !== 'succeeded') {
-    return refused(refusal(409, 'run_not_succeeded', `Run ${input.id} is ${run.status as string}: its chart is drawn from its results, which exist once it has succeeded.`));
+    const status = String(run.status);
+    const hint = statusRetryAfter(status);
+    const words = refusal(409, 'run_not_succeeded', `Run ${input.id} is ${status}: its chart is drawn from its results, which exist once it has succeeded.`);
+    // While the run may still succeed, say when it is worth asking again.
+    return refused(hint === undefined ? words : { ...words, headers: { 'retry-after': String(hint) } });
   }
   const metrics = perspectiveMetrics(run.result as Record<string, unknown>, input.perspective);
   if (!metrics) {

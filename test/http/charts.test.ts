@@ -207,6 +207,7 @@ eachDialect('a run that has not succeeded has no chart: 409 run_not_succeeded', 
       const refused = await call(svc.urls.lab, 'GET', `/runs/${submitted.body.id as string}/chart.${format}`, { key });
       assertRefused(refused, 409, 'run_not_succeeded');
       assert.match(refused.body.error.message, /is queued/);
+      assert.equal(refused.headers.get('retry-after'), '1');
     }
   } finally {
     await svc.close();
