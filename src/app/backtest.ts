@@ -18,7 +18,7 @@ import type { AppDeps } from './deps.js';
 export type Window = { from_year?: number; to_year?: number } | null;
 
 export interface Replay {
-  artifact: BacktestArtifact & { id: string; links: { self: string } };
+  artifact: BacktestArtifact & { id: string; links: { self: string; chart: string } };
   data: BacktestData;
   snapshot: Snapshot;
   /** The terms as read and checked once; the price reads them from here. */
@@ -60,7 +60,7 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const id = `bt_${contentAddress({
     structure: outcome.structure, feed: outcome.feed, window: { from_year: outcome.window.from_year, to_year: outcome.window.to_year }, engine: outcome.engine,
   }).slice(0, 32)}`;
-  return ok({ artifact: { ...outcome, id, links: { self: `/backtests/${id}` } }, data, snapshot: s, validation });
+  return ok({ artifact: { ...outcome, id, links: { self: `/backtests/${id}`, chart: `/backtests/${id}/chart.svg` } }, data, snapshot: s, validation });
 }
 
 export interface BacktestTaskInput { terms: StructureTerms; window: Window; feedsDir: string | undefined }

@@ -7,13 +7,12 @@ import { eventPageCsv, eventPageGeoJson, type EventCataloguePage } from '../doma
 import { oedColumns, oedLocationHeader, oedLocationRecord, type OedColumns } from '../domain/exports/oed-location.js';
 import { ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
 import type { LabMetrics } from '../domain/lab/kernel/metrics.js';
-import type { ScheduleLocation } from '../domain/exposure/types.js';
-import { LocationScanner } from '../domain/risk-object/location-scan.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { eventPage, type EventSelection } from './events.js';
 import { readRun, type JobLink } from './lab-runs.js';
 import { readBacktest } from './structures.js';
+import { locationBatches } from './objects.js';
 import type { AppDeps } from './deps.js';
 
 export type { BacktestTable, OrdPerspective, OrdTable };
@@ -28,7 +27,7 @@ export async function backtestTable(deps: Pick<AppDeps, 'structures'>, input: { 
 }
 
 /** Where each ORD perspective's metrics stand in a lab run's result. */
-function perspectiveMetrics(result: Record<string, unknown>, perspective: OrdPerspective): LabMetrics | undefined {
+export function perspectiveMetrics(result: Record<string, unknown>, perspective: OrdPerspective): LabMetrics | undefined {
   if (perspective === 'gul') return result.metrics as LabMetrics | undefined;
   return (result.perspectives as Record<string, LabMetrics> | null | undefined)?.[perspective];
 }
@@ -76,27 +75,9 @@ export async function objectLocationsOed(deps: Pick<AppDeps, 'objects'>, input: 
   const head = await deps.objects.head(id, input.accountId);
   if (!head) return refused(refusals.notFound(`No object ${id} for this key`));
   const stored = head;
-  async function* batches(): AsyncGenerator<ScheduleLocation[]> {
-    let scanner = new LocationScanner(0, OED_BATCH);
-    let at = 0;
-    const parsed = (items: Buffer[]) => items.map((bytes) => JSON.parse(bytes.toString('utf8')) as ScheduleLocation);
-    for await (const chunk of deps.objects.bytes(id, stored)) {
-      let piece = chunk;
-      while (scanner.feed(piece)) {
-        const { items, next } = scanner.page();
-        yield parsed(items);
-        if (!next) return;
-        // The next batch starts inside this chunk, at the location after the last one read.
-        scanner = new LocationScanner(next.index, OED_BATCH, next);
-        piece = chunk.subarray(next.offset - at);
-      }
-      at += chunk.length;
-    }
-    yield parsed(scanner.page().items);
-  }
   async function* records(): AsyncGenerator<string> {
     let columns: OedColumns | undefined;
-    for await (const batch of batches()) {
+    for await (const batch of locationBatches(deps, id, stored, OED_BATCH)) {
       if (!columns) {
         columns = oedColumns(batch);
         yield oedLocationHeader(columns);

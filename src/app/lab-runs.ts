@@ -104,7 +104,8 @@ async function runDocument(deps: Pick<AppDeps, 'labRuns' | 'jobs'>, id: string, 
     spec,
     status: stored !== undefined ? 'succeeded' : job?.status ?? 'queued',
     label: labModel(spec.model)?.label,
-    links: { self: `/runs/${id}`, ...(job ? { job: jobLink(job.id) } : {}) },
+    // A run's chart is drawn from its results: linked once it has some.
+    links: { self: `/runs/${id}`, ...(job ? { job: jobLink(job.id) } : {}), ...(stored !== undefined ? { chart: `/runs/${id}/chart.svg` } : {}) },
   };
   if (stored !== undefined) document.result = JSON.parse(stored);
   else if (job?.status === 'failed') document.error = jobView(job).error;

@@ -4,7 +4,8 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { riskObjectViolations } from '../schemas.js';
 import { applyPatch } from '../domain/risk-object/patch.js';
 import { LocationScanner, type LocationMark } from '../domain/risk-object/location-scan.js';
-import { ObjectBusy, type Change, type RiskObjectDocument } from '../store/objects.js';
+import { ObjectBusy, type Change, type ObjectHead, type RiskObjectDocument } from '../store/objects.js';
+import type { ScheduleLocation } from '../domain/exposure/types.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { LOCATION_PAGE_SCHEMA_VERSION, RISK_OBJECT_SCHEMA_VERSION } from '../kernel/versions.js';
@@ -99,8 +100,31 @@ export async function locationsPage(
     object_id: id,
     locations: page.items.map((bytes) => JSON.parse(bytes.toString('utf8')) as unknown),
     page: { limit, offset, next },
-    links: { self: `/objects/${id}/locations?${new URLSearchParams({ limit: String(limit), offset: String(offset) }).toString()}`, object: `/objects/${id}` },
+    links: { self: `/objects/${id}/locations?${new URLSearchParams({ limit: String(limit), offset: String(offset) }).toString()}`, object: `/objects/${id}`, map: `/objects/${id}/map.svg` },
   });
+}
+
+/**
+ * Every location of one version of an object, `size` parsed at a time, as the stored bytes are read
+ * (one pass, bounded memory whatever the object's size): the OED export and the map read them so.
+ */
+export async function* locationBatches(deps: Pick<AppDeps, 'objects'>, id: string, head: ObjectHead, size: number): AsyncGenerator<ScheduleLocation[]> {
+  let scanner = new LocationScanner(0, size);
+  let at = 0;
+  const parsed = (items: Buffer[]) => items.map((bytes) => JSON.parse(bytes.toString('utf8')) as ScheduleLocation);
+  for await (const chunk of deps.objects.bytes(id, head)) {
+    let piece = chunk;
+    while (scanner.feed(piece)) {
+      const { items, next } = scanner.page();
+      yield parsed(items);
+      if (!next) return;
+      // The next batch starts inside this chunk, at the location after the last one read.
+      scanner = new LocationScanner(next.index, size, next);
+      piece = chunk.subarray(next.offset - at);
+    }
+    at += chunk.length;
+  }
+  yield parsed(scanner.page().items);
 }
 
 /**

@@ -15,6 +15,8 @@ import * as schema from './schemas/lab.js';
 import * as lists from './schemas/lists.js';
 import { listRuns } from '../app/lists.js';
 import { listQuery } from './list-query.js';
+import { CHART_FORMATS, runChart } from '../app/charts.js';
+import { sendChart } from './charts.js';
 
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
   // A run's job lives on the API host: its link is absolute.
@@ -48,6 +50,15 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     if (notModified(request, reply, bytesTag(json), { immutable: document.status === 'succeeded' })) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(json);
   });
+
+  for (const format of CHART_FORMATS) {
+    app.get(`/runs/:id/chart.${format}`, schema.runChart[format], async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const perspective = (request.query as { perspective?: OrdPerspective }).perspective ?? 'gul';
+      const chart = answer(await runChart(services, { accountId: callerOf(request).accountId, id, jobLink: jobLink(request), perspective, format }));
+      return sendChart(request, reply, chart, `${id}-${perspective}-chart.${format}`);
+    });
+  }
 }
 
 /** A run, with a Retry-After hint while its job is queued or running. */

@@ -62,7 +62,7 @@ export function violations(file: string, text: string): string[] {
   for (const { specifier, line, typeOnly } of importsOf(file, text)) {
     const where = `${relative(SRC, file)}:${line} imports ${specifier}`;
     if (isNode(specifier)) {
-      if ((layer === 'domain' || layer === 'kernel') && !PURE_NODE.has(nodeName(specifier))) {
+      if ((layer === 'domain' || layer === 'kernel' || layer === 'render') && !PURE_NODE.has(nodeName(specifier))) {
         out.push(`${where}: ${layer}/ does no I/O (only ${[...PURE_NODE].join(', ')} of node's modules)`);
       }
       continue;
@@ -72,6 +72,8 @@ export function violations(file: string, text: string): string[] {
     const target = layerOf(resolved);
     if (layer === 'kernel' && target !== 'kernel') out.push(`${where}: kernel/ imports only kernel/`);
     if (layer === 'domain' && target !== 'domain' && target !== 'kernel') out.push(`${where}: domain/ imports only kernel/ and domain/`);
+    // Charts are drawn from the numbers they are handed: render/ reads no store, feed or request.
+    if (layer === 'render' && !['render', 'domain', 'kernel'].includes(target)) out.push(`${where}: render/ imports only kernel/, domain/ and render/`);
     // The statistics are plain mathematics: they know no structure, payout or feed.
     if (domainPartOf(file) === 'stats' && target !== 'kernel' && domainPartOf(resolved) !== 'stats') out.push(`${where}: domain/stats/ imports only kernel/ and domain/stats/`);
     if (layer === 'store' && target === 'http') out.push(`${where}: store/ never imports http/`);
@@ -108,6 +110,8 @@ test('the rule reads every import form and names each crossing', () => {
   assert.deepEqual(violations(at('store/x.ts'), "import { ApiError } from '../http/errors.js';").length, 1);
   assert.deepEqual(violations(at('kernel/x.ts'), "import { dayEpoch } from '../domain/occurrence.js';").length, 1);
   assert.deepEqual(violations(at('domain/stats/x.ts'), "import { roundMoney } from '../backtest/payout.js';").length, 1);
+  assert.deepEqual(violations(at('render/x.ts'), "import { readBacktest } from '../app/structures.js';\nimport { readFileSync } from 'node:fs';").length, 2);
+  assert.deepEqual(violations(at('render/x.ts'), "import type { LabMetrics } from '../domain/lab/kernel/metrics.js';\nimport { esc } from './svg.js';\nimport { renderAsync } from '@resvg/resvg-js';"), []);
   assert.deepEqual(violations(at('domain/stats/x.ts'), "import { gamma } from './special-functions.js';\nimport { DAY_MS } from '../../kernel/dates.js';"), []);
   // Allowed: kernel, domain, pure node modules, npm packages; http/ may import anything.
   assert.deepEqual(violations(at('domain/a/x.ts'), [

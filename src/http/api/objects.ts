@@ -15,6 +15,8 @@ import * as schema from '../schemas/objects.js';
 import * as lists from '../schemas/lists.js';
 import { listObjects } from '../../app/lists.js';
 import { listQuery } from '../list-query.js';
+import { CHART_FORMATS, objectMap } from '../../app/charts.js';
+import { sendChart } from '../charts.js';
 
 export function objectRoutes(app: FastifyInstance, services: Services) {
   app.post('/objects', schema.createObject, async (request, reply) => {
@@ -47,6 +49,14 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     const query = locationQuery(request.query as Record<string, string | undefined>);
     return reply.header('vary', 'Accept').send(answer(await locationsPage(services, { accountId, id, ...query })));
   });
+
+  for (const format of CHART_FORMATS) {
+    app.get(`/objects/:id/map.${format}`, schema.objectMap[format], async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const structureId = (request.query as { structure?: string }).structure;
+      return sendChart(request, reply, answer(await objectMap(services, { accountId: callerOf(request).accountId, id, structureId, format })), `${id}-map.${format}`);
+    });
+  }
 
   app.post('/objects/:id/price', schema.priceObject, async (request, reply) => {
     const { id } = request.params as { id: string };

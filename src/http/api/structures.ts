@@ -12,6 +12,8 @@ import * as schema from '../schemas/structures.js';
 import * as lists from '../schemas/lists.js';
 import { listBacktests, listStructures } from '../../app/lists.js';
 import { listQuery } from '../list-query.js';
+import { CHART_FORMATS, backtestChart } from '../../app/charts.js';
+import { sendChart } from '../charts.js';
 
 export function structureRoutes(app: FastifyInstance, services: Services) {
   app.post('/objects/:id/structures', schema.cutStructure, async (request, reply) => {
@@ -50,4 +52,11 @@ export function structureRoutes(app: FastifyInstance, services: Services) {
     if (notModified(request, reply, bytesTag(json), { immutable: true })) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(json);
   });
+
+  for (const format of CHART_FORMATS) {
+    app.get(`/backtests/:id/chart.${format}`, schema.backtestChart[format], async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return sendChart(request, reply, answer(await backtestChart(services, { accountId: callerOf(request).accountId, id, format })), `${id}-chart.${format}`);
+    });
+  }
 }

@@ -3,7 +3,7 @@
 import { LAB_MODELS } from '../../domain/lab/models.js';
 import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, operation, published, queryOf, shape } from './operation.js';
+import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape } from './operation.js';
 
 /** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
 export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
@@ -67,4 +67,14 @@ export const readRun = operation({
       alternatives: { 'text/csv': 'An ORD-style table of result.metrics (or result.perspectives.il/ri): EPT (SummaryId, EPCalc, EPType, ReturnPeriod, Loss), ELT, PLT or ALT; 406 until the run has succeeded.' },
     },
   },
+});
+
+export const runChart = chartOperations({
+  summary: 'A succeeded lab run\'s exceedance probability curves',
+  picture: 'OEP and AEP loss by return period (log scale) with their TVaR, the published points of result.metrics (or result.perspectives.il/ri); 409 run_not_succeeded until the run has succeeded',
+  params: ID_PARAM('run'),
+  query: queryOf({
+    perspective: { type: 'string', enum: [...ORD_PERSPECTIVES], description: 'gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms.' },
+  }),
+  errors: ['invalid_request', 'not_found', 'run_not_succeeded'],
 });

@@ -1,6 +1,6 @@
 // Risk objects: create, read, read its locations a page at a time, PATCH, price.
 import { JSON_OFFER, OED_OFFER, formatParameter } from '../negotiate.js';
-import { ACCEPTED, ID_PARAM, INTEGER, LINKS, STRING, operation, published, queryOf, shape, text } from './operation.js';
+import { ACCEPTED, ID_PARAM, INTEGER, LINKS, STRING, chartOperations, operation, published, queryOf, shape, text } from './operation.js';
 
 const OBJECT_BODY = { 'application/json': { schema: published('risk-object.v0') } };
 const ETAG = { ETag: 'The object\'s version as a strong entity tag; send it in If-Match to PATCH only that version.' };
@@ -71,4 +71,14 @@ export const priceObject = operation({
   jobErrors: ['unpriceable_object', 'object_changed', 'not_found'],
   responses: ACCEPTED,
   idempotent: true,
+});
+
+export const objectMap = chartOperations({
+  summary: 'A map of an object\'s locations (with a structure\'s box or gate)',
+  picture: 'The locations with coordinates on an equirectangular map fitted to their extent (at most 20,000 drawn: one in every 2^k in schedule order past that, said in the picture), and with structure= that structure\'s box or gate',
+  params: ID_PARAM('object'),
+  query: queryOf({
+    structure: text(undefined, 'A structure of yours cut from this object (str_…): its peril.region (a cat-in-a-box box, or a track gate\'s box or polygon) is drawn over the locations.'),
+  }),
+  errors: ['invalid_request', 'not_found'],
 });

@@ -136,3 +136,27 @@ export const ACCEPTED = { 202: { description: 'Accepted: the job, queued. Locati
 
 export const ID_PARAM = (what: string): JsonSchema => ({ type: 'object', properties: { id: { type: 'string', description: `The ${what}'s id.` } }, required: ['id'] });
 export const BOOLEAN = { type: 'boolean' } as const;
+
+/** A chart's representations: each its own path (…/chart.svg, …/chart.png), the same picture. */
+export const CHART_TYPES = { svg: 'image/svg+xml', png: 'image/png' } as const;
+
+/**
+ * The operations of one chart, by format: the same summary, parameters and codes, answered as SVG
+ * (drawn on the server) or as that SVG rasterised to PNG; both carry an ETag of their bytes.
+ */
+export function chartOperations(op: Omit<Operation, 'responses'> & { picture: string }): Record<keyof typeof CHART_TYPES, RouteShorthandOptions> {
+  const { picture, ...rest } = op;
+  const of = (format: keyof typeof CHART_TYPES): RouteShorthandOptions => operation({
+    ...rest,
+    summary: `${op.summary} (${format.toUpperCase()})`,
+    responses: {
+      200: {
+        description: `${picture}, as ${format === 'svg' ? 'an SVG document (title and desc say what it shows and leaves out)' : 'a PNG of the same SVG'}.`,
+        type: CHART_TYPES[format],
+        headers: { ETag: 'The SHA-256 of the picture\'s bytes; send it in If-None-Match to be answered 304.' },
+      },
+      304: { description: 'Not modified: If-None-Match names these bytes.' },
+    },
+  });
+  return { svg: of('svg'), png: of('png') };
+}

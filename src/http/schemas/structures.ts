@@ -1,7 +1,7 @@
 // Structures cut from objects, their backtests and the stored artifacts.
 import { BACKTEST_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, operation, queryOf, shape } from './operation.js';
+import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, chartOperations, operation, queryOf, shape } from './operation.js';
 
 /** A backtest is served as its stored JSON artifact, or one of its tables as CSV. */
 export const BACKTEST_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
@@ -79,4 +79,11 @@ export const readBacktest = operation({
       alternatives: { 'text/csv': 'The table named by table= (RFC 4180, header row, CRLF): years, or burning_cost.' },
     },
   },
+});
+
+export const backtestChart = chartOperations({
+  summary: 'A backtest\'s payouts by year as a bar chart',
+  picture: 'Payout by year of the window (bars), the attachment, limit and annual cap as lines, years with no record shaded and partial years pale; drawn from the stored artifact',
+  params: ID_PARAM('backtest'),
+  errors: ['not_found'],
 });

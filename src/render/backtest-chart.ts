@@ -1,0 +1,116 @@
+// A backtest as a bar chart: the payout of each year of the window, drawn from the artifact the
+// JSON answer is (domain/backtest/artifact.ts). A year with no record is a shaded band, never a
+// zero bar; a partial year's payout on its partial record is a pale bar (shown, not counted, as the
+// artifact says). Horizontal lines: the annual aggregate attachment, the per-occurrence limit and
+// the annual cap when it differs, all in the structure's currency on the payout axis. Pure.
+import type { BacktestArtifact, YearOut } from '../domain/backtest/artifact.js';
+import { el, linear, niceTicks, shortAmount, svgDocument, text, tooltip } from './svg.js';
+
+const WIDTH = 860;
+const HEIGHT = 460;
+const PLOT = { left: 80, right: 150, top: 64, bottom: 80 } as const;
+const COLOURS = { complete: '#2f6db5', partial: '#a9c4e6', missing: '#e3e3e3', attachment: '#c0392b', limit: '#1e8449', cap: '#7d3c98', axis: '#333333', grid: '#eeeeee' };
+
+/** The artifact's members a chart reads. */
+export type BacktestChartInput = Pick<BacktestArtifact, 'feed' | 'window' | 'currency' | 'years'> & {
+  readonly id?: string;
+  readonly structure: Record<string, unknown>;
+};
+
+interface Line { readonly kind: 'attachment' | 'limit' | 'cap'; readonly label: string; readonly value: number }
+
+/** The year's bar height in money: its payout, or what its partial record would have paid. */
+function shown(y: YearOut): number | null {
+  if (y.record === 'missing') return null;
+  if (y.record === 'partial') return (y.payout_on_partial_record as number | null | undefined) ?? 0;
+  return y.payout ?? 0;
+}
+
+/** The payout function in words, for the subtitle (the trigger's own unit). */
+function payoutWords(structure: Record<string, unknown>): string {
+  const trigger = structure.trigger as { payout?: Record<string, unknown>; measurement?: { variable?: string; unit?: string } } | undefined;
+  const payout = trigger?.payout;
+  const m = trigger?.measurement;
+  const unit = m?.unit ? ` ${m.unit}` : '';
+  const variable = m?.variable ?? 'index';
+  if (payout?.function === 'ladder') {
+    const levels = (payout.levels as { at_least: number; fraction: number }[]).map((l) => `${l.at_least}${unit} pays ${l.fraction * 100}%`);
+    return `${variable}: ladder, ${levels.join('; ')} of the limit`;
+  }
+  if (payout?.function === 'linear') return `${variable}: linear from ${payout.attachment as number}${unit} (trigger) to ${payout.exhaustion as number}${unit} (exhaustion)`;
+  return variable;
+}
+
+/** Year labels every 1, 2, 5, 10, 20, 25 or 50 years: at most about 20 on the axis. */
+function labelStep(years: number): number {
+  return [1, 2, 5, 10, 20, 25, 50, 100].find((s) => years / s <= 20) ?? 100;
+}
+
+export function backtestChart(artifact: BacktestChartInput): string {
+  const { currency, years, feed, window } = artifact;
+  const financial = artifact.structure.financial_structure as { limit: number; attachment: number; annual_cap: number };
+  const peril = (artifact.structure.peril as { code: string }).code;
+  const lines: Line[] = [
+    ...(financial.attachment > 0 ? [{ kind: 'attachment' as const, label: 'attachment', value: financial.attachment }] : []),
+    { kind: 'limit', label: 'limit', value: financial.limit },
+    ...(financial.annual_cap !== financial.limit ? [{ kind: 'cap' as const, label: 'annual cap', value: financial.annual_cap }] : []),
+  ];
+  const top = Math.max(...years.map((y) => shown(y) ?? 0), ...lines.map((l) => l.value), 1);
+  const ticks = niceTicks(0, top, 5);
+  const plotRight = WIDTH - PLOT.right;
+  const plotBottom = HEIGHT - PLOT.bottom;
+  const y = linear([0, ticks[ticks.length - 1]!], [plotBottom, PLOT.top]);
+  const band = (plotRight - PLOT.left) / Math.max(years.length, 1);
+  const step = labelStep(years.length);
+
+  const body: string[] = [];
+  body.push(text(PLOT.left, 24, `${peril} backtest: ${feed.feed_id} ${feed.version}, ${window.from_year} to ${window.to_year}`, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
+  body.push(text(PLOT.left, 44, `Payout by year (${currency}), net of the annual aggregate. Trigger: ${payoutWords(artifact.structure)}`, { 'font-size': 11, fill: '#555555' }));
+
+  // Amount axis with its grid.
+  for (const t of ticks) {
+    body.push(el('line', { x1: PLOT.left, x2: plotRight, y1: y(t), y2: y(t), stroke: COLOURS.grid }));
+    body.push(text(PLOT.left - 6, y(t) + 4, shortAmount(t), { 'text-anchor': 'end', class: 'tick' }));
+  }
+  body.push(text(18, (PLOT.top + plotBottom) / 2, `payout (${currency})`, { transform: `rotate(-90 18 ${(PLOT.top + plotBottom) / 2})`, 'text-anchor': 'middle' }));
+
+  // One group per year of the window: a shaded band (no record) or a bar.
+  // A band overlaps the next by half a pixel, so a run of missing years reads as one block.
+  years.forEach((yr, i) => {
+    const x = PLOT.left + i * band;
+    const value = shown(yr);
+    const label = value === null ? `${yr.year}: no record` : yr.record === 'partial'
+      ? `${yr.year}: partial record, would have paid ${value} ${currency} (not counted)` : `${yr.year}: ${value} ${currency}`;
+    const mark = value === null
+      ? el('rect', { class: 'missing', x, y: PLOT.top, width: band + 0.5, height: plotBottom - PLOT.top, fill: COLOURS.missing })
+      : el('rect', { class: yr.record === 'partial' ? 'bar partial' : 'bar', 'data-payout': String(value), x: x + band * 0.15, y: y(value), width: band * 0.7, height: plotBottom - y(value), fill: COLOURS[yr.record === 'partial' ? 'partial' : 'complete'] });
+    body.push(el('g', { class: 'year', 'data-year': String(yr.year), 'data-record': yr.record }, tooltip(label), mark));
+    if (yr.year % step === 0 || (i === 0 && years.length < step)) {
+      body.push(el('line', { x1: x + band / 2, x2: x + band / 2, y1: plotBottom, y2: plotBottom + 4, stroke: COLOURS.axis }));
+      body.push(text(x + band / 2, plotBottom + 17, String(yr.year), { 'text-anchor': 'middle', class: 'tick' }));
+    }
+  });
+
+  // The terms' lines, labelled at the right.
+  for (const l of lines) {
+    body.push(el('line', { class: `line ${l.kind}`, 'data-value': String(l.value), x1: PLOT.left, x2: plotRight, y1: y(l.value), y2: y(l.value), stroke: COLOURS[l.kind], 'stroke-width': 1.5, 'stroke-dasharray': '6 3' }));
+    body.push(text(plotRight + 6, y(l.value) + 4, `${l.label} ${shortAmount(l.value)}`, { fill: COLOURS[l.kind] }));
+  }
+  body.push(el('line', { x1: PLOT.left, x2: plotRight, y1: plotBottom, y2: plotBottom, stroke: COLOURS.axis }));
+  body.push(el('line', { x1: PLOT.left, x2: PLOT.left, y1: PLOT.top, y2: plotBottom, stroke: COLOURS.axis }));
+
+  // Legend.
+  const legend: Array<[string, string]> = [[COLOURS.complete, 'payout (complete record)'], [COLOURS.partial, 'partial record: shown, not counted'], [COLOURS.missing, 'no record (never filled)']];
+  legend.forEach(([colour, words], i) => {
+    const lx = PLOT.left + i * 230;
+    body.push(el('rect', { x: lx, y: HEIGHT - 30, width: 12, height: 12, fill: colour }));
+    body.push(text(lx + 18, HEIGHT - 20, words));
+  });
+
+  const missing = years.filter((yr) => yr.record === 'missing').map((yr) => yr.year);
+  const partial = years.filter((yr) => yr.record === 'partial').map((yr) => yr.year);
+  const desc = `Backtest${artifact.id ? ` ${artifact.id}` : ''}: payout by year of ${years.length} years, ${currency}. ` +
+    `Years with no record: ${missing.length === 0 ? 'none' : missing.join(', ')}. Partial years: ${partial.length === 0 ? 'none' : partial.join(', ')}. ` +
+    `Lines: ${lines.map((l) => `${l.label} ${l.value}`).join(', ')}. History, not a forecast.`;
+  return svgDocument({ width: WIDTH, height: HEIGHT }, `${peril} backtest payouts by year`, desc, body);
+}
