@@ -384,7 +384,8 @@ async function databaseBench() {
 async function objectsBench() {
   const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-bench-objects-'));
   try {
-    const rows = 300_000;
+    // The most rows of the generated schedule within the 32,000,000-byte ingest limit.
+    const rows = 295_000;
     let svc = await startBuiltService({ CATRISK_STATE_DIR: stateDir });
     const api0 = svc.urls.api!;
     const key = await signup(api0);
@@ -392,7 +393,9 @@ async function objectsBench() {
     const form = new FormData();
     form.append('file', new Blob([largeSchedule(rows)], { type: 'text/csv' }), 'bench.csv');
     form.append('currency', 'USD');
-    const location = (await fetch(`${api0}/ingest`, { method: 'POST', headers, body: form })).headers.get('location')!;
+    const accepted = await fetch(`${api0}/ingest`, { method: 'POST', headers, body: form });
+    if (accepted.status !== 202) throw new Error(`POST /ingest answered ${accepted.status}: ${await accepted.text()}`);
+    const location = accepted.headers.get('location')!;
     let job: { status: string; result?: { objects: Array<{ links: { self: string } }> } };
     do {
       await new Promise((r) => setTimeout(r, 100));
@@ -435,13 +438,67 @@ async function objectsBench() {
       wall_s: Number(((performance.now() - t1) / 1000).toFixed(2)), p50_ms: Number(times[Math.floor(times.length / 2)]!.toFixed(1)),
       p99_ms: Number(times[Math.floor(times.length * 0.99)]!.toFixed(1)), service_peak_rss_mb: peakRssMb(svc.child.pid!),
     });
+    const t2 = performance.now();
+    const oedBytes = await drain(`${api}${path}/locations?format=oed`);
+    print({
+      bench: 'GET /objects/{id}/locations?format=oed, the whole object as an OED location file', rows,
+      csv_mb: Number((oedBytes / 2 ** 20).toFixed(1)), wall_s: Number(((performance.now() - t2) / 1000).toFixed(2)), service_peak_rss_mb: peakRssMb(svc.child.pid!),
+    });
+    for (const picture of ['map.svg', 'map.png']) {
+      const t3 = performance.now();
+      const size = await drain(`${api}${path}/${picture}`);
+      print({ bench: `GET /objects/{id}/${picture} of the whole object (at most 20,000 points drawn)`, rows, kb: Math.round(size / 1024), wall_s: Number(((performance.now() - t3) / 1000).toFixed(2)) });
+    }
     await svc.stop();
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
+/** The lists of issue 22: a page of an account's 1,200 objects, first and deep, newest first. */
+async function listsBench() {
+  const svc = await startBuiltService();
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // A one-location object made here for the bench (not pinned data): the list reads columns only.
+    const body = JSON.stringify({
+      peril: { code: 'earthquake' },
+      exposure: {
+        locations: [{
+          ref: 'A1', address: { street: '1 Main St', city: 'Los Angeles' }, latitude: 34.05, longitude: -118.25,
+          occupancy: { code: 1104, text: 'Office' }, construction: { code: 5150, text: 'Reinforced concrete' },
+          year_built: 1990, values: { buildings: '1000000.00', total: '1000000.00' },
+        }],
+        values: { buildings: '1000000.00', total: '1000000.00' }, currency: 'USD',
+        source_fidelity: { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] },
+      },
+    });
+    for (let i = 0; i < 1200; i += 40) {
+      await Promise.all(Array.from({ length: 40 }, async () => {
+        const r = await fetch(`${api}/objects`, { method: 'POST', headers, body });
+        if (r.status !== 201) throw new Error(`POST /objects answered ${r.status}: ${await r.text()}`);
+      }));
+    }
+    await latency('GET /objects, first page of 50 (1,200 objects in the account)', `${api}/objects`, key);
+    await latency('GET /objects?limit=500, first page', `${api}/objects?limit=500`, key, 100);
+    let next: string | null = '/objects?limit=50';
+    const times: number[] = [];
+    while (next) {
+      const t = performance.now();
+      const page = (await (await fetch(`${api}${next}`, { headers })).json()) as { page: { next: string | null } };
+      times.push(performance.now() - t);
+      next = page.page.next;
+    }
+    times.sort((a, b) => a - b);
+    print({ bench: 'GET /objects, every page of 50 following page.next', pages: times.length, p50_ms: Number(times[Math.floor(times.length / 2)]!.toFixed(1)), max_ms: Number(times[times.length - 1]!.toFixed(1)) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
