@@ -33,7 +33,8 @@ async function asAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
 // A database migrated to the latest schema, copied by CREATE DATABASE ... TEMPLATE so a scratch
 // database need not be migrated afresh. Named after the migrations' source, so a changed migration
 // builds a new one; built once by whichever test process comes first (an advisory lock), under a
-// temporary name renamed when complete, and kept on the server for later runs.
+// temporary name renamed when complete, and kept on the server for later runs (the templates of
+// other migration sources are then dropped).
 let template: Promise<string> | undefined;
 function migratedTemplate(): Promise<string> {
   template ??= asAdmin(async (admin) => {
@@ -52,6 +53,11 @@ function migratedTemplate(): Promise<string> {
           await database.close();
         }
         await admin.query(`alter database ${building} rename to ${name}`);
+        // Templates of other migration sources are stale: dropped so they do not pile up on the
+        // server. One in use (another checkout's run copying it) is left for a later run.
+        const stale = await admin.query<{ datname: string }>(
+          "select datname from pg_database where datname like 'catrisk\\_tpl\\_%' and datname <> $1 and datname !~ '_[0-9a-f]{8}$'", [name]);
+        for (const { datname } of stale.rows) await admin.query(`drop database if exists ${datname}`).catch(() => {});
       }
     } finally {
       await admin.query('select pg_advisory_unlock(hashtext($1))', [name]);
