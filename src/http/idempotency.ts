@@ -1,10 +1,11 @@
 // The Idempotency-Key header at the edge, for every route whose operation declares it
-// (operation({ idempotent: true }) in http/schemas/): one mechanism, no code in the routes.
+// (operation({ idempotent: true }) in http/schemas/): one mechanism, no code in the routes, and
+// hooks on those routes only.
 // After the route's schema has admitted the request, the key is taken for it or its stored answer
 // is given back (app/idempotency.ts says when); the answer of the request that took it is stored
 // as it is sent: status, the headers that matter, and the body's bytes.
 import { createHash, type Hash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { releaseKey, settleKey, takeKey } from '../app/idempotency.js';
 import type { AppDeps } from '../app/deps.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -38,48 +39,61 @@ const KEPT_HEADERS = ['content-type', 'location', 'etag', 'retry-after'];
 
 type Deps = Pick<AppDeps, 'idempotency' | 'now' | 'config'>;
 
+/**
+ * Gives every route that declares `idempotent` the three hooks of the mechanism; other routes get
+ * none, so reads and unkeyed writes pay nothing for it. Installed before the host's routes.
+ */
 export function idempotencyHooks(app: FastifyInstance, deps: Deps) {
-  app.addHook('preHandler', async (request, reply) => {
-    const key = request.headers[IDEMPOTENCY_HEADER];
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string' || !request.caller) return;
-    const { accountId } = request.caller;
-    const turn = answer(await takeKey(deps, { accountId, key, fingerprint: fingerprintOf(request) }));
-    if (turn.kind === 'replay') {
-      const { status, headers, body } = turn.answer;
-      return reply.code(status).headers({ ...headers, [REPLAYED_HEADER]: 'true' }).send(body);
-    }
-    request.heldKey = { accountId, key, settled: false };
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    const held = request.heldKey;
-    if (!held || held.settled) return payload;
-    held.settled = true;
-    try {
-      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-        const headers: Record<string, string> = {};
-        for (const name of KEPT_HEADERS) {
-          const value = reply.getHeader(name);
-          if (value !== undefined) headers[name] = String(value);
-        }
-        await settleKey(deps, { accountId: held.accountId, key: held.key, answer: { status: reply.statusCode, headers, body: Buffer.from(payload) } });
-      } else {
-        // A streamed answer is not kept: the key is given back.
-        await releaseKey(deps, held);
+  const hooks = {
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = request.headers[IDEMPOTENCY_HEADER];
+      if (typeof key !== 'string' || !request.caller) return;
+      const { accountId } = request.caller;
+      const turn = answer(await takeKey(deps, { accountId, key, fingerprint: fingerprintOf(request) }));
+      if (turn.kind === 'replay') {
+        const { status, headers, body } = turn.answer;
+        return reply.code(status).headers({ ...headers, [REPLAYED_HEADER]: 'true' }).send(body);
       }
-    } catch (error) {
-      // The effect has happened and its answer goes out; the key stays held until its claim lapses.
-      request.log.error({ err: error, reqId: request.id }, 'Idempotency-Key answer not stored');
-    }
-    return payload;
-  });
+      request.heldKey = { accountId, key, settled: false };
+    },
 
-  // A request that ended before its answer was sent (a lost connection) gives its key back.
-  app.addHook('onResponse', async (request) => {
-    const held = request.heldKey;
-    if (!held || held.settled) return;
-    held.settled = true;
-    await releaseKey(deps, held).catch(() => {});
+    onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const held = request.heldKey;
+      if (!held || held.settled) return payload;
+      held.settled = true;
+      try {
+        if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+          const headers: Record<string, string> = {};
+          for (const name of KEPT_HEADERS) {
+            const value = reply.getHeader(name);
+            if (value !== undefined) headers[name] = String(value);
+          }
+          await settleKey(deps, { accountId: held.accountId, key: held.key, answer: { status: reply.statusCode, headers, body: Buffer.from(payload) } });
+        } else {
+          // A streamed answer is not kept: the key is given back.
+          await releaseKey(deps, held);
+        }
+      } catch (error) {
+        // The effect has happened and its answer goes out; the key stays held until its claim lapses.
+        request.log.error({ err: error, reqId: request.id }, 'Idempotency-Key answer not stored');
+      }
+      return payload;
+    },
+
+    // A request that ended before its answer was sent (a lost connection) gives its key back.
+    onResponse: async (request: FastifyRequest) => {
+      const held = request.heldKey;
+      if (!held || held.settled) return;
+      held.settled = true;
+      await releaseKey(deps, held).catch(() => {});
+    },
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    for (const [name, hook] of Object.entries(hooks) as Array<[keyof typeof hooks, unknown]>) {
+      const own = route[name] as unknown;
+      (route as unknown as Record<string, unknown>)[name] = own === undefined ? [hook] : [...(Array.isArray(own) ? own : [own]), hook];
+    }
   });
 }
 
