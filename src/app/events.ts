@@ -227,10 +227,12 @@ export async function eventPage(deps: Pick<AppDeps, 'feeds'>, input: EventSelect
 /** GET /events/{peril}/{event_id}/footprint: the occurrence an earthquake belongs to, clustered by time from its first event. */
 export async function eventFootprint(
   deps: Pick<AppDeps, 'feeds'>,
-  input: { peril: CatalogPeril; eventId: string; window?: string; minMagnitude?: number },
+  input: { peril: CatalogPeril; eventId: string; query: EventQuery },
 ): Promise<Result<Record<string, unknown>>> {
-  const { peril, eventId, minMagnitude } = input;
-  const window = input.window ?? DEFAULT_FOOTPRINT_WINDOW;
+  const { peril, eventId, query } = input;
+  // The values' forms are the caller's to check first, as for eventSelection.
+  const minMagnitude = query.min_magnitude === undefined ? undefined : Number(query.min_magnitude);
+  const window = query.window ?? DEFAULT_FOOTPRINT_WINDOW;
   let windowMs: number;
   try {
     windowMs = parseIsoDuration(window);

@@ -10,9 +10,6 @@ import * as schema from '../schemas/events.js';
 
 type Query = Record<string, string>;
 
-/** A decimal the schema accepted (format decimal), or undefined when not given. */
-const decimal = (raw: string | undefined) => (raw === undefined ? undefined : Number(raw));
-
 /** A peril with no catalog is answered 404 before its query is checked. */
 const perilFirst = {
   preValidation: async (request: FastifyRequest) => { answer(catalogPerilOf((request.params as { peril: string }).peril)); },
@@ -35,7 +32,6 @@ export function eventRoutes(app: FastifyInstance, services: Services) {
   app.get('/events/:peril/:event_id/footprint', { ...schema.eventFootprint, ...perilFirst }, async (request) => {
     const { peril: rawPeril, event_id: eventId } = request.params as { peril: string; event_id: string };
     const peril = answer(catalogPerilOf(rawPeril));
-    const query = request.query as Query;
-    return answer(await eventFootprint(services, { peril, eventId, window: query.window, minMagnitude: decimal(query.min_magnitude) }));
+    return answer(await eventFootprint(services, { peril, eventId, query: request.query as Query }));
   });
 }
