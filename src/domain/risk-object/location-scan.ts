@@ -1,10 +1,7 @@
 // Finds exposure.locations[] in a risk object's JSON bytes without parsing the document: a byte
 // scanner fed chunk by chunk, so a page of a 300,000-location object costs one page of parsing.
 // Pure.
-
-const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
-const OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
-const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, KEY_LIMIT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
 
 /** The byte offset where location `index` starts: lets the next page resume without rescanning. */
 export interface LocationMark { index: number; offset: number }
@@ -18,7 +15,6 @@ export interface LocationPage {
 
 /** The path of the array read: member exposure of the document, member locations of that. */
 const PATH = ['exposure', 'locations'];
-const KEY_LIMIT = 64;
 
 /**
  * Reads locations [start, start + limit) from a document's bytes. `from` resumes at a location

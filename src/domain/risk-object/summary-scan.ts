@@ -3,14 +3,10 @@
 // top-level members the summary reads (peril, provenance) are parsed. For documents stored before
 // the summary columns existed (a 100 MB object costs one chunk of memory). Pure.
 import { summaryOf, type ObjectSummary } from '../list-summaries.js';
-
-const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
-const OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
-const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, KEY_LIMIT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
 
 /** The top-level members the summary reads, parsed whole (they are small). */
 const READ = new Set(['peril', 'provenance']);
-const KEY_LIMIT = 64;
 
 export class ObjectSummaryScanner {
   private readonly stack: number[] = [];
