@@ -11,7 +11,7 @@ import type { FeedStore } from '../feeds/store.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
-export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run';
+export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run' | 'analyse';
 
 export interface AppDeps {
   readonly config: {

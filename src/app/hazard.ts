@@ -17,7 +17,8 @@ import { HAZARD_SCHEMA_VERSION } from '../kernel/versions.js';
 export const HAZARD_PERILS = ['earthquake', 'flood', 'grid_outage', 'severe_convective_storm', 'tropical_cyclone', 'weather_station', 'wildfire'] as const;
 const HAZARD_KINDS = new Set(['event_catalog', 'storm_report_set', 'fire_extract', 'daily_series', 'outage_series', 'track_archive']);
 
-function yearsOf(s: Snapshot): YearSpan {
+/** The calendar years of a snapshot's period of record, as the summaries count rates over them. */
+export function yearsOf(s: Snapshot): YearSpan {
   const p = s.manifest.period_of_record;
   return { from: Number(p?.from?.slice(0, 4)), to: Number(p?.to?.slice(0, 4)), missing: s.manifest.years_missing };
 }

@@ -4,6 +4,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { riskObjectViolations } from '../schemas.js';
 import { applyPatch } from '../domain/risk-object/patch.js';
 import { LocationScanner, type LocationMark } from '../domain/risk-object/location-scan.js';
+import { SkeletonScanner, type ObjectSkeleton } from '../domain/risk-object/skeleton-scan.js';
 import { ObjectBusy, type Change, type ObjectHead, type RiskObjectDocument } from '../store/objects.js';
 import type { ScheduleLocation } from '../domain/exposure/types.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -125,6 +126,16 @@ export async function* locationBatches(deps: Pick<AppDeps, 'objects'>, id: strin
     at += chunk.length;
   }
   yield parsed(scanner.page().items);
+}
+
+/**
+ * One version of an object without its locations (peril, region, currency, source fidelity...),
+ * read from the stored bytes in one pass with the locations counted, never held.
+ */
+export async function objectSkeleton(deps: Pick<AppDeps, 'objects'>, id: string, head: ObjectHead): Promise<ObjectSkeleton> {
+  const scanner = new SkeletonScanner();
+  for await (const chunk of deps.objects.bytes(id, head)) scanner.feed(chunk);
+  return scanner.skeleton();
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { Services } from '../services.js';
 import type { Result } from '../kernel/result.js';
 import { unwrap } from '../kernel/result.js';
+import { analyseJob } from '../app/analyse.js';
 import { backtestJob } from '../app/backtest.js';
 import { ingestJob } from '../app/ingest.js';
 import { labRunJob } from '../app/lab-runs.js';
@@ -22,5 +23,6 @@ export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler>
     ['backtest', handler(backtestJob, services)],
     ['lab_run', handler(labRunJob, services)],
     ['price', handler(priceJob, services)],
+    ['analyse', handler(analyseJob, services)],
   ]);
 }

@@ -52,3 +52,9 @@ export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', versi
  * another version are another run. 2: totals rows by their sums, CEDE/EDM value columns, ISO 4217
  * minor units. */
 export const INGEST_READER_VERSION = '2';
+/** POST /accumulation. */
+export const ACCUMULATION_SCHEMA_VERSION = '0.1.0';
+/** An analyse run's document (the analyse job's result). */
+export const ANALYSIS_SCHEMA_VERSION = '0.1.0';
+/** The analyses an analyse run computes; a change in any figure changes this. */
+export const ANALYSIS_ENGINE = { name: 'catrisk-analyse', version: '1.0.0' } as const;

@@ -83,6 +83,17 @@ export class ObjectStore {
     return row ? { version: Number(row.version), size: Number(row.size) } : undefined;
   }
 
+  /** The heads and location counts of the account's objects among `ids` (others are left out). */
+  async heads(ids: readonly string[], accountId: string): Promise<Map<string, ObjectHead & { locations: number | null }>> {
+    const out = new Map<string, ObjectHead & { locations: number | null }>();
+    for (let at = 0; at < ids.length; at += 500) {
+      const rows = await this.db.selectFrom('objects').select(['id', 'version', 'size', 'locations'])
+        .where('account_id', '=', accountId).where('id', 'in', ids.slice(at, at + 500)).execute();
+      for (const r of rows) out.set(r.id, { version: Number(r.version), size: Number(r.size), locations: r.locations === null ? null : Number(r.locations) });
+    }
+    return out;
+  }
+
   /** The object with the version it was read at, from one statement (one consistent snapshot). */
   async read(id: string, accountId: string): Promise<StoredObject | undefined> {
     const rows = await this.db.selectFrom('objects')

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { accountRoutes } from './accounts.js';
+import { analysisRoutes } from './analysis.js';
 import { eventRoutes } from './events.js';
 import { feedRoutes } from './feeds.js';
 import { hazardRoutes } from './hazard.js';
@@ -20,4 +21,5 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   feedRoutes(app, services);
   eventRoutes(app, services);
   hazardRoutes(app, services);
+  analysisRoutes(app, services);
 }
