@@ -498,7 +498,88 @@ async function listsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
+/**
+ * Issue 12: POST /accumulation over 100 objects totalling 300,000 locations (hand-made coordinates
+ * and values), and an analyse run of 25 located locations: the job end to end, and its compute
+ * (the thread's task) timed in this process over the same pinned feeds.
+ */
+async function accumulationBench() {
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const fidelity = { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] };
+    const ids: string[] = [];
+    let seed = 12345;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let o = 0; o < 100; o += 1) {
+      // Each object a cluster somewhere in the contiguous US, 3,000 locations.
+      const lat0 = 30 + next() * 15;
+      const lon0 = -120 + next() * 40;
+      const locations = Array.from({ length: 3000 }, (_, i) => ({
+        ref: `O${o}-${i}`, address: {}, latitude: Number((lat0 + next() * 0.5).toFixed(5)), longitude: Number((lon0 + next() * 0.5).toFixed(5)),
+        occupancy: { code: null, text: null }, construction: { code: null, text: null }, year_built: null,
+        values: { total: (Math.round(next() * 1e8) / 100).toFixed(2) },
+      }));
+      const peril = ['earthquake', 'flood', 'wildfire', 'tropical_cyclone'][o % 4];
+      const body = JSON.stringify({ peril: { code: peril, ...(o % 10 === 0 ? { region: { type: 'box', min_latitude: lat0, max_latitude: lat0 + 0.25, min_longitude: lon0, max_longitude: lon0 + 0.25 } } : {}) }, exposure: { locations, values: { total: null }, currency: o % 5 === 0 ? 'EUR' : 'USD', source_fidelity: fidelity } });
+      const r = await fetch(`${api}/objects`, { method: 'POST', headers, body });
+      if (r.status !== 201) throw new Error(`POST /objects answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
+      ids.push(((await r.json()) as { id: string }).id);
+    }
+    const body = JSON.stringify({ objects: ids });
+    const times: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const t = performance.now();
+      const r = await fetch(`${api}/accumulation`, { method: 'POST', headers, body });
+      const doc = (await r.json()) as { totals: { locations: number } };
+      times.push(performance.now() - t);
+      if (r.status !== 200 || doc.totals.locations !== 300_000) throw new Error(`POST /accumulation answered ${r.status}`);
+    }
+    const warm = times.slice(1).sort((a, b) => a - b);
+    print({ bench: 'POST /accumulation, 100 objects totalling 300,000 locations', first_ms: Math.round(times[0]!), warm_median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), warm_max_ms: Math.round(warm.at(-1)!), service_peak_rss_mb: peakRssMb(svc.child.pid!) });
+
+    // Analyse: 25 located locations around Los Angeles, all four analyses.
+    const located = Array.from({ length: 25 }, (_, i) => ({ ref: `A${i}`, latitude: 33.8 + (i % 5) * 0.1, longitude: -118.6 + Math.floor(i / 5) * 0.1 }));
+    const object = { peril: { code: 'earthquake' }, exposure: { locations: located.map((l) => ({ ...l, address: {}, occupancy: { code: null, text: null }, construction: { code: null, text: null }, year_built: null, values: { total: '1000.00' } })), values: { total: null }, currency: 'USD', source_fidelity: fidelity } };
+    const created = (await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify(object) })).json()) as { id: string };
+    const analyses = ['hazard_profile', 'nearby_history', 'feed_reach', 'exposure_quality'];
+    const jobTimes: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const t = performance.now();
+      const accepted = await fetch(`${api}/objects/${created.id}/analyse`, { method: 'POST', headers, body: JSON.stringify({ analyses }) });
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const job = (await (await fetch(`${api}${location}`, { headers })).json()) as { status: string };
+        if (job.status === 'failed') throw new Error('analyse failed');
+        if (job.status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      jobTimes.push(performance.now() - t);
+    }
+    const warmJobs = jobTimes.slice(2).sort((a, b) => a - b);
+    print({ bench: 'analyse job end to end, 25 located locations, four analyses, warm', first_ms: Math.round(jobTimes[0]!), median_ms: Math.round(warmJobs[Math.floor(warmJobs.length / 2)]!), max_ms: Math.round(warmJobs.at(-1)!) });
+    const { analyseTask } = await import('../src/app/analyse.js');
+    const { FeedStore } = await import('../src/feeds/store.js');
+    const { FEEDS_DIR } = await import('../test/support/feeds.js');
+    const store = await FeedStore.open(FEEDS_DIR);
+    const input = { peril: 'earthquake', analyses: analyses.filter((a) => a !== 'exposure_quality') as never, radius_km: 100, located: located.map((l, index) => ({ index, ref: l.ref, latitude: l.latitude, longitude: l.longitude })), feedsDir: FEEDS_DIR };
+    const computeTimes: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const t = performance.now();
+      const result = await analyseTask(input, store);
+      computeTimes.push(performance.now() - t);
+      if (!result.ok) throw new Error('analyse task refused');
+    }
+    const warmCompute = computeTimes.slice(2).sort((a, b) => a - b);
+    print({ bench: 'analyse compute (the thread\'s task), 25 located locations, warm', first_ms: Math.round(computeTimes[0]!), median_ms: Math.round(warmCompute[Math.floor(warmCompute.length / 2)]!), max_ms: Math.round(warmCompute.at(-1)!) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench, accumulation: accumulationBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -4,7 +4,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { riskObjectViolations } from '../schemas.js';
 import { applyPatch } from '../domain/risk-object/patch.js';
 import { LocationScanner, type LocationMark } from '../domain/risk-object/location-scan.js';
-import { SkeletonScanner, type ObjectSkeleton } from '../domain/risk-object/skeleton-scan.js';
+import { ObjectScanner, type ObjectSkeleton } from '../domain/risk-object/object-scan.js';
 import { ObjectBusy, type Change, type ObjectHead, type RiskObjectDocument } from '../store/objects.js';
 import type { ScheduleLocation } from '../domain/exposure/types.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -106,26 +106,24 @@ export async function locationsPage(
 }
 
 /**
- * Every location of one version of an object, `size` parsed at a time, as the stored bytes are read
- * (one pass, bounded memory whatever the object's size): the OED export and the map read them so.
+ * Every location of one version of an object, at most `size` at a time, as the stored bytes are
+ * read (one pass, bounded memory whatever the object's size): the OED export, the map, analyse and
+ * accumulation read them so. The locations of each chunk are parsed together (object-scan.ts).
  */
 export async function* locationBatches(deps: Pick<AppDeps, 'objects'>, id: string, head: ObjectHead, size: number): AsyncGenerator<ScheduleLocation[]> {
-  let scanner = new LocationScanner(0, size);
-  let at = 0;
-  const parsed = (items: Buffer[]) => items.map((bytes) => JSON.parse(bytes.toString('utf8')) as ScheduleLocation);
+  const ready: ScheduleLocation[][] = [];
+  const scanner = new ObjectScanner((locations) => { ready.push(locations as ScheduleLocation[]); });
+  let yielded = false;
   for await (const chunk of deps.objects.bytes(id, head)) {
-    let piece = chunk;
-    while (scanner.feed(piece)) {
-      const { items, next } = scanner.page();
-      yield parsed(items);
-      if (!next) return;
-      // The next batch starts inside this chunk, at the location after the last one read.
-      scanner = new LocationScanner(next.index, size, next);
-      piece = chunk.subarray(next.offset - at);
+    scanner.feed(chunk);
+    for (const run of ready.splice(0)) {
+      for (let at = 0; at < run.length; at += size) {
+        yield at === 0 && run.length <= size ? run : run.slice(at, at + size);
+        yielded = true;
+      }
     }
-    at += chunk.length;
   }
-  yield parsed(scanner.page().items);
+  if (!yielded) yield [];
 }
 
 /**
@@ -133,7 +131,7 @@ export async function* locationBatches(deps: Pick<AppDeps, 'objects'>, id: strin
  * read from the stored bytes in one pass with the locations counted, never held.
  */
 export async function objectSkeleton(deps: Pick<AppDeps, 'objects'>, id: string, head: ObjectHead): Promise<ObjectSkeleton> {
-  const scanner = new SkeletonScanner();
+  const scanner = new ObjectScanner();
   for await (const chunk of deps.objects.bytes(id, head)) scanner.feed(chunk);
   return scanner.skeleton();
 }

@@ -61,8 +61,9 @@ eachDialect('accumulation: sums per peril, region, country and H3 cell, and the 
   const { key } = await signup(svc.api);
   const quake = schedule(200, 7, LA);
   const flood = schedule(150, 11, NL);
-  // No peril; ten rows state their own currency (GBP), the rest take the object's USD.
-  const bare = schedule(100, 13, LA, (i) => (i % 10 === 0 ? { currency: 'GBP' } : {}));
+  // No peril; ten rows state their own currency (GBP), the rest take the object's USD; one value
+  // beyond a trillion.
+  const bare = schedule(100, 13, LA, (i) => (i % 10 === 0 ? { currency: 'GBP' } : i === 1 ? { cents: 123_456_789_012_345 } : {}));
   const sets = [
     { locs: quake, currency: 'USD', peril: 'earthquake', id: await create(svc, key, objectBody(quake, 'USD', { code: 'earthquake', region: REGION })) },
     { locs: flood, currency: 'EUR', peril: 'flood', id: await create(svc, key, objectBody(flood, 'EUR', { code: 'flood' })) },

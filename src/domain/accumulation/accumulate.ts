@@ -31,9 +31,9 @@ export interface AccumulationOptions {
   readonly countryOf: (point: GeoPoint) => string | null;
 }
 
-interface Sums { locations: number; values: Map<string, bigint> }
+interface Sums { locations: number; values: Map<string, Sum> }
 interface ObjectSums extends Sums { located: number; unvalued: number }
-interface Cell { value: bigint; locations: number; objects: Map<number, { locations: number; value: bigint }> }
+interface Cell { value: Sum; locations: number; objects: Map<number, { locations: number; value: Sum }> }
 interface RegionTally { region: unknown; gate: Gate; declaredBy: number[]; objects: Map<number, Sums> }
 
 const NO_CURRENCY = '';
@@ -48,10 +48,43 @@ export function decimalUnits(text: unknown): bigint | null {
   return m[1] ? -units : units;
 }
 
-const add = (map: Map<string, bigint>, currency: string, units: bigint) => map.set(currency, (map.get(currency) ?? 0n) + units);
+const DECIMAL = /^-?\d{1,9}(?:\.\d{1,4})?$/;
+/**
+ * The same, as a number when the amount is below a billion (its ten-thousandths then fit a double
+ * exactly and the product rounds to them), else as a bigint: most amounts skip bigint arithmetic.
+ */
+function amountUnits(text: unknown): number | bigint | null {
+  if (typeof text !== 'string') return null;
+  if (DECIMAL.test(text)) return Math.round(Number(text) * SCALE);
+  return decimalUnits(text);
+}
 
-function money(map: Map<string, bigint>): Array<{ currency: string | null; total: string }> {
-  return [...map.keys()].sort().map((c) => ({ currency: c === NO_CURRENCY ? null : c, total: formatUnits(map.get(c)!, minorUnits(c || null)) }));
+/** An exact sum of ten-thousandths: a double while it stays below 2^52, carried into a bigint beyond. */
+class Sum {
+  private small = 0;
+  private big = 0n;
+  add(units: number | bigint): void {
+    if (typeof units === 'bigint') { this.big += units; return; }
+    this.small += units;
+    if (this.small > 2 ** 52 || this.small < -(2 ** 52)) { this.big += BigInt(this.small); this.small = 0; }
+  }
+  value(): bigint {
+    return this.big + BigInt(this.small);
+  }
+}
+
+function add(map: Map<string, Sum>, currency: string, units: number | bigint): void {
+  let sum = map.get(currency);
+  if (!sum) map.set(currency, sum = new Sum());
+  sum.add(units);
+}
+
+function addAll(into: Map<string, Sum>, from: Map<string, Sum>): void {
+  for (const [c, v] of from) add(into, c, v.value());
+}
+
+function money(map: Map<string, Sum>): Array<{ currency: string | null; total: string }> {
+  return [...map.keys()].sort().map((c) => ({ currency: c === NO_CURRENCY ? null : c, total: formatUnits(map.get(c)!.value(), minorUnits(c || null)) }));
 }
 
 export class Accumulator {
@@ -92,7 +125,7 @@ export class Accumulator {
     const resolution = this.options.resolution;
     for (const l of locations) {
       sums.locations += 1;
-      const units = decimalUnits(l.values?.total);
+      const units = amountUnits(l.values?.total);
       const currency = l.currency ?? fallback;
       if (units === null) sums.unvalued += 1;
       else add(sums.values, currency, units);
@@ -124,13 +157,13 @@ export class Accumulator {
       let byCell = this.cells.get(currency);
       if (!byCell) this.cells.set(currency, byCell = new Map());
       let tally = byCell.get(cell);
-      if (!tally) byCell.set(cell, tally = { value: 0n, locations: 0, objects: new Map() });
-      tally.value += units;
+      if (!tally) byCell.set(cell, tally = { value: new Sum(), locations: 0, objects: new Map() });
+      tally.value.add(units);
       tally.locations += 1;
       let mine = tally.objects.get(index);
-      if (!mine) tally.objects.set(index, mine = { locations: 0, value: 0n });
+      if (!mine) tally.objects.set(index, mine = { locations: 0, value: new Sum() });
       mine.locations += 1;
-      mine.value += units;
+      mine.value.add(units);
     }
   }
 
@@ -140,12 +173,12 @@ export class Accumulator {
       const s = this.objects[i]!;
       return { id: o.id, peril: o.peril, currency: o.currency, locations: s.locations, located_locations: s.located, unvalued_locations: s.unvalued, values: money(s.values), links: { self: `/objects/${o.id}` } };
     });
-    const total = new Map<string, bigint>();
-    for (const s of this.objects) for (const [c, v] of s.values) add(total, c, v);
+    const total = new Map<string, Sum>();
+    for (const s of this.objects) addAll(total, s.values);
     const perils = [...PERIL_CODES, null].map((code) => {
       const members = this.declared.flatMap((o, i) => (o.peril === code || (code === null && !(PERIL_CODES as readonly string[]).includes(o.peril ?? ''))) ? [i] : []);
-      const values = new Map<string, bigint>();
-      for (const i of members) for (const [c, v] of this.objects[i]!.values) add(values, c, v);
+      const values = new Map<string, Sum>();
+      for (const i of members) addAll(values, this.objects[i]!.values);
       return {
         peril: code,
         objects: members.map((i) => ids[i]!),
@@ -155,9 +188,9 @@ export class Accumulator {
       };
     });
     const regions = this.regions.map((r) => {
-      const values = new Map<string, bigint>();
+      const values = new Map<string, Sum>();
       const inside = [...r.objects.entries()].sort((a, b) => a[0] - b[0]).map(([i, s]) => {
-        for (const [c, v] of s.values) add(values, c, v);
+        addAll(values, s.values);
         return { object_id: ids[i]!, locations: s.locations, values: money(s.values) };
       });
       return {
@@ -191,7 +224,9 @@ export class Accumulator {
   private concentration(ids: readonly string[]): Record<string, unknown> {
     const resolution = this.options.resolution;
     const currencies = [...this.cells.keys()].sort().map((currency) => {
-      const byCell = this.cells.get(currency)!;
+      const byCell = new Map([...this.cells.get(currency)!].map(([cell, c]) => [cell, {
+        value: c.value.value(), locations: c.locations, objects: new Map([...c.objects].map(([i, o]) => [i, { locations: o.locations, value: o.value.value() }])),
+      }]));
       const decimals = minorUnits(currency || null);
       let total = 0n;
       for (const c of byCell.values()) total += c.value;

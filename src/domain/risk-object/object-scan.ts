@@ -1,0 +1,173 @@
+// Reads a risk object's JSON bytes chunk by chunk in one pass: the locations of
+// exposure.locations[] are handed on a run at a time (every whole location a chunk holds, parsed
+// together by the native JSON parser), and everything else is kept as the document's skeleton
+// (peril, region, currency, source fidelity, values, provenance) with its locations counted. A
+// schedule is never held whole: memory is one chunk and one run of locations. Pure.
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, isSpace, KEY_LIMIT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
+
+export interface ObjectSkeleton {
+  /** The document with exposure.locations read as []. */
+  document: Record<string, unknown>;
+  /** How many locations the array held. */
+  locations: number;
+}
+
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+export class ObjectScanner {
+  private readonly stack: number[] = [];
+  private readonly keys: Array<string | undefined> = [];
+  private inString = false;
+  private escaped = false;
+  private expectKey = false;
+  private keyBytes: number[] | undefined;
+  /** Pieces of the skeleton's bytes, in order. */
+  private readonly kept: Buffer[] = [];
+  /** Inside the locations array. */
+  private inArray = false;
+  // The array's scanning state between chunks: nesting below the array, inside a string, after a backslash.
+  private depth = 0;
+  private string = false;
+  private escape = false;
+  /** Bytes of the run of locations not yet handed on (begun in earlier chunks). */
+  private pending: Buffer[] = [];
+  private count = 0;
+  /** A location has begun since the last comma at the array's own level. */
+  private open = false;
+
+  /** `onLocations` is handed each run of whole locations, parsed; without it they are only counted. */
+  constructor(private readonly onLocations?: (locations: unknown[]) => void) {}
+
+  feed(chunk: Buffer): void {
+    let keptFrom = 0;
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.inArray) {
+        const end = this.scanArray(chunk, i);
+        if (end < 0) return;
+        // The array's closing ']' is kept with what follows.
+        this.inArray = false;
+        this.stack.pop();
+        keptFrom = end;
+        i = end + 1;
+        continue;
+      }
+      const b = chunk[i]!;
+      i += 1;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (b === BACKSLASH) {
+          this.escaped = true;
+          if (this.keyBytes) this.keyBytes.length = KEY_LIMIT + 1;
+        } else if (b === QUOTE) {
+          this.inString = false;
+          if (this.keyBytes) {
+            this.keys[this.stack.length] = this.keyBytes.length <= KEY_LIMIT ? Buffer.from(this.keyBytes).toString('utf8') : undefined;
+            this.keyBytes = undefined;
+          }
+        } else if (this.keyBytes && this.keyBytes.length <= KEY_LIMIT) this.keyBytes.push(b);
+        continue;
+      }
+      if (isSpace(b)) continue;
+      const depth = this.stack.length;
+      switch (b) {
+        case QUOTE:
+          this.inString = true;
+          if (this.expectKey && depth <= 2) this.keyBytes = [];
+          this.expectKey = false;
+          break;
+        case OPEN_OBJECT:
+          this.stack.push(b);
+          this.expectKey = true;
+          break;
+        case OPEN_ARRAY:
+          this.stack.push(b);
+          this.expectKey = false;
+          if (depth === 2 && this.stack[0] === OPEN_OBJECT && this.stack[1] === OPEN_OBJECT && this.keys[1] === 'exposure' && this.keys[2] === 'locations') {
+            this.kept.push(Buffer.from(chunk.subarray(keptFrom, i)));
+            this.inArray = true;
+          }
+          break;
+        case CLOSE_OBJECT:
+        case CLOSE_ARRAY:
+          this.expectKey = false;
+          this.stack.pop();
+          break;
+        case COMMA:
+          if (this.stack[depth - 1] === OPEN_OBJECT) this.expectKey = true;
+          break;
+        default:
+          break;
+      }
+    }
+    if (!this.inArray) this.kept.push(Buffer.from(chunk.subarray(keptFrom)));
+  }
+
+  /**
+   * Scans the locations array from `from`: the index of its closing ']', or -1 when the chunk ends
+   * inside it. Every run of whole locations is handed on; a location cut by the chunk's end waits.
+   */
+  private scanArray(chunk: Buffer, from: number): number {
+    let depth = this.depth;
+    let string = this.string;
+    let escape = this.escape;
+    let open = this.open;
+    let count = this.count;
+    let cut = -1;
+    let closed = -1;
+    for (let i = from; i < chunk.length; i += 1) {
+      const b = chunk[i]!;
+      if (string) {
+        if (escape) escape = false;
+        else if (b === BACKSLASH) escape = true;
+        else if (b === QUOTE) string = false;
+        continue;
+      }
+      if (b === QUOTE) string = true;
+      else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth += 1;
+      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        if (depth === 0) { closed = i; break; }
+        depth -= 1;
+        continue;
+      } else if (b === COMMA && depth === 0) {
+        open = false;
+        cut = i;
+        continue;
+      } else if (isSpace(b)) continue;
+      if (!open && depth <= 1) {
+        // The first byte of a location at the array's own level (a bracket has raised the depth to 1).
+        open = true;
+        count += 1;
+      }
+    }
+    this.depth = depth;
+    this.string = string;
+    this.escape = escape;
+    this.open = open;
+    this.count = count;
+    if (closed >= 0) {
+      this.handOn(chunk.subarray(from, closed));
+      this.pending = [];
+      return closed;
+    }
+    if (cut >= 0) {
+      this.handOn(chunk.subarray(from, cut));
+      this.pending = [Buffer.from(chunk.subarray(cut + 1))];
+    } else {
+      this.pending.push(Buffer.from(chunk.subarray(from)));
+    }
+    return -1;
+  }
+
+  /** The pending bytes and `tail`: whole locations separated by commas. */
+  private handOn(tail: Buffer): void {
+    if (!this.onLocations) return;
+    const parsed = JSON.parse(Buffer.concat([OPEN, ...this.pending, tail, CLOSE]).toString('utf8')) as unknown[];
+    if (parsed.length > 0) this.onLocations(parsed);
+  }
+
+  skeleton(): ObjectSkeleton {
+    return { document: JSON.parse(Buffer.concat(this.kept).toString('utf8')) as Record<string, unknown>, locations: this.count };
+  }
+}
