@@ -117,13 +117,16 @@ export class ObjectScanner {
     let cut = -1;
     let closed = -1;
     for (let i = from; i < chunk.length; i += 1) {
-      const b = chunk[i]!;
       if (string) {
-        if (escape) escape = false;
-        else if (b === BACKSLASH) escape = true;
-        else if (b === QUOTE) string = false;
+        // Strings are most of the bytes: their end is found by the native search.
+        const end = stringEnd(chunk, i, escape);
+        escape = end < 0 && trailingEscape(chunk, escape ? i + 1 : i);
+        if (end < 0) break;
+        string = false;
+        i = end;
         continue;
       }
+      const b = chunk[i]!;
       if (b === QUOTE) string = true;
       else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth += 1;
       else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
@@ -170,4 +173,28 @@ export class ObjectScanner {
   skeleton(): ObjectSkeleton {
     return { document: JSON.parse(Buffer.concat(this.kept).toString('utf8')) as Record<string, unknown>, locations: this.count };
   }
+}
+
+/**
+ * The index of the quote closing a string whose bytes resume at `from` (the byte at `from` escaped
+ * when `escaped`), or -1 when the chunk ends first.
+ */
+function stringEnd(chunk: Buffer, from: number, escaped: boolean): number {
+  const low = escaped ? from + 1 : from;
+  let at = low;
+  for (;;) {
+    const quote = chunk.indexOf(QUOTE, at);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    for (let k = quote - 1; k >= low && chunk[k] === BACKSLASH; k -= 1) backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+/** Whether a chunk ending inside a string ends on an escaping backslash (counted from `low`). */
+function trailingEscape(chunk: Buffer, low: number): boolean {
+  let backslashes = 0;
+  for (let k = chunk.length - 1; k >= low && chunk[k] === BACKSLASH; k -= 1) backslashes += 1;
+  return backslashes % 2 === 1;
 }
