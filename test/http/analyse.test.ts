@@ -204,6 +204,14 @@ eachDialect('analyse refusals on the request: unknown or no analysis, a malforme
   }
   const jobs = await call(svc.api, 'GET', '/jobs', { key: a.key });
   assert.equal(jobs.body.jobs.length, 0, 'no job exists for a refused request');
+  // Sent again with its Idempotency-Key, the request queues no second job.
+  const headers = { 'idempotency-key': 'analyse-once' };
+  const first = await call(svc.api, 'POST', `/objects/${id}/analyse`, { key: a.key, body: { analyses: ['feed_reach'] }, headers });
+  const repeat = await call(svc.api, 'POST', `/objects/${id}/analyse`, { key: a.key, body: { analyses: ['feed_reach'] }, headers });
+  assert.equal(first.status, 202);
+  assert.equal(repeat.headers.get('location'), first.headers.get('location'));
+  assert.equal(repeat.headers.get('idempotent-replayed'), 'true');
+  assert.equal((await call(svc.api, 'GET', '/jobs?verb=analyse', { key: a.key })).body.jobs.length, 1);
 });
 
 eachDialect('analyse refusals on the job, and the 25-location limit at 25 and 26', async (dialect) => {
