@@ -16,8 +16,9 @@ export interface WritableDesign {
   readonly needs?: string;
 }
 
-const typeOf = (variable: string): TriggerType =>
-  (Object.keys(DESIGN_OF_VARIABLE) as TriggerType[]).find((t) => DESIGN_OF_VARIABLE[t][variable] !== undefined)!;
+/** The trigger type whose variable selects the design. */
+const typeOf = (design: Design, variable: string): TriggerType =>
+  (Object.keys(DESIGN_OF_VARIABLE) as TriggerType[]).find((t) => DESIGN_OF_VARIABLE[t][variable] === design)!;
 
 /** The designs of `peril`'s model that can read a feed of this class (none: the feed is not the peril's). */
 export function designsOn(peril: string, cls: FeedClass): WritableDesign[] {
@@ -39,7 +40,7 @@ export function designsOn(peril: string, cls: FeedClass): WritableDesign[] {
     }
     if (variables.length === 0) continue;
     out.push({
-      design, trigger_type: typeOf(variables[0]!), variables,
+      design, trigger_type: typeOf(design, variables[0]!), variables,
       ...(design === 'track_gate' ? { needs: 'a gate (box or polygon) in peril.region' } : design === 'cat_in_a_box' ? { needs: 'a box in peril.region inside the extract\'s coverage' } : {}),
     });
   }
