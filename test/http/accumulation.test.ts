@@ -169,6 +169,8 @@ eachDialect('accumulation refusals: tenancy, unknown and repeated ids, the objec
     [{}, 422, 'invalid_request'],
     [{ objects: [mine], h3_resolution: 16 }, 422, 'invalid_request'],
     [{ objects: [mine], currency: 'USD' }, 422, 'invalid_request'],
+    // Over the 1 MiB body limit.
+    [{ objects: [mine, 'x'.repeat(1_100_000)] }, 413, 'payload_too_large'],
   ];
   for (const [body, status, code] of cases) {
     const answer = await call(svc.api, 'POST', '/accumulation', { key: a.key, body });
