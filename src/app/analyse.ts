@@ -5,11 +5,11 @@
 // content-addressed run on the object's provenance.
 export { ANALYSES } from '../domain/analyse/analyses.js';
 import { LOCATED_LIMIT, NEARBY_LISTED, NEEDS_PERIL, readAnalyseRequest, type AnalysisName } from '../domain/analyse/analyses.js';
-import { largestNear } from '../domain/analyse/nearby.js';
+import { largestNear, stormExtents, stormsNear } from '../domain/analyse/nearby.js';
 import { ExposureQuality } from '../domain/analyse/quality.js';
 import { designsOn } from '../domain/analyse/reach.js';
 import { coverageArea } from '../domain/hazard/coverage-area.js';
-import type { QuakeEvent, ReportEvent } from '../domain/hazard/records.js';
+import type { QuakeEvent, ReportEvent, Storm } from '../domain/hazard/records.js';
 import { trackSummary } from '../domain/hazard/summary.js';
 import { haversineKm, type GeoPoint } from '../domain/geo.js';
 import { perilCode } from '../domain/list-summaries.js';
@@ -183,7 +183,9 @@ export async function analyseTask(input: AnalyseTaskInput, store: FeedStore | un
       }
       const tracks = [];
       for (const s of archives.filter((a) => reaches(a, l, radiusKm))) {
-        const summary = trackSummary((await trackArchive(store!, s)).storms, l, { radiusKm, years: yearsOf(s) });
+        const { storms } = await trackArchive(store!, s);
+        // Only storms whose fixes come near are sampled: the passes are the track summary's own.
+        const summary = trackSummary(stormsNear(storms, extentsOf(storms), l, radiusKm), l, { radiusKm, years: yearsOf(s) });
         read.set(`${s.feed_id}/${s.version}`, s);
         tracks.push({
           feed: { ...feedTriple(s), kind: s.manifest.kind, peril: 'tropical_cyclone' },
@@ -232,6 +234,14 @@ export async function analyseTask(input: AnalyseTaskInput, store: FeedStore | un
 
   const feeds = [...read.values()].map(feedTriple).sort((a, b) => (a.feed_id < b.feed_id ? -1 : a.feed_id > b.feed_id ? 1 : a.version < b.version ? -1 : 1));
   return ok({ results, feeds });
+}
+
+/** Each parsed archive's storm boxes, computed once per archive this thread holds. */
+const extents = new WeakMap<readonly Storm[], Float64Array>();
+function extentsOf(storms: readonly Storm[]): Float64Array {
+  let e = extents.get(storms);
+  if (!e) extents.set(storms, e = stormExtents(storms));
+  return e;
 }
 
 /** A box or basin feed whose coverage lies within radiusKm of the point (or holds it). */
