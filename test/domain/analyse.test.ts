@@ -3,10 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ANALYSES, readAnalyseRequest } from '../../src/domain/analyse/analyses.js';
-import { largestNear } from '../../src/domain/analyse/nearby.js';
+import { largestNear, stormExtents, stormsNear } from '../../src/domain/analyse/nearby.js';
+import { trackSummary } from '../../src/domain/hazard/summary.js';
 import { designsOn } from '../../src/domain/analyse/reach.js';
 import type { FeedClass } from '../../src/domain/triggers/feed.js';
-import type { QuakeEvent, ReportEvent } from '../../src/domain/hazard/records.js';
+import type { QuakeEvent, ReportEvent, Storm } from '../../src/domain/hazard/records.js';
 
 test('the request names known analyses, in their order; unknown or none is unknown_analysis with the names', () => {
   const read = readAnalyseRequest({ analyses: ['exposure_quality', 'hazard_profile', 'hazard_profile'] });
@@ -57,4 +58,42 @@ test('the designs each priced peril can write on each kind of feed', () => {
   assert.deepEqual(table('grid_outage'), { outages: ['parametric_index:customers_out'] });
   assert.deepEqual(table('cloud_outage'), {});
   assert.deepEqual(table('extratropical_cyclone'), {});
+});
+
+test('the storm screen keeps every storm the track summary counts (random hand-made tracks)', () => {
+  // Tracks drawn by a seeded generator: straight-ish paths of 2 to 12 six-hourly fixes.
+  let seed = 20270101;
+  const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const storms: Storm[] = Array.from({ length: 400 }, (_, i) => {
+    let lat = -60 + next() * 120;
+    let lon = -180 + next() * 360;
+    const dLat = (next() - 0.5) * 4;
+    const dLon = (next() - 0.5) * 8;
+    return {
+      storm_id: `XX${String(i).padStart(2, '0')}2000`, name: null, basin: 'XX',
+      fixes: Array.from({ length: 2 + Math.floor(next() * 11) }, (_, k) => {
+        lat = Math.max(-89, Math.min(89, lat + dLat));
+        lon = lon + dLon > 180 ? lon + dLon - 360 : lon + dLon < -180 ? lon + dLon + 360 : lon + dLon;
+        const epoch = Date.UTC(2000, 8, 1) + k * 6 * 3_600_000;
+        return { time: new Date(epoch).toISOString(), epoch_ms: epoch, latitude: lat, longitude: lon, max_wind_kt: 30 + Math.floor(next() * 120), min_pressure_mb: null };
+      }),
+    };
+  });
+  const extents = stormExtents(storms);
+  let passes = 0;
+  let kept = 0;
+  for (let n = 0; n < 200; n += 1) {
+    const point = { latitude: -60 + next() * 120, longitude: -180 + next() * 360 };
+    const radiusKm = 50 + next() * 450;
+    const years = { from: 2000, to: 2000 };
+    const all = trackSummary(storms, point, { radiusKm, years });
+    const near = stormsNear(storms, extents, point, radiusKm);
+    const screened = trackSummary(near, point, { radiusKm, years });
+    assert.equal(screened.storms_within_radius, all.storms_within_radius);
+    assert.deepEqual(screened.strongest, all.strongest);
+    passes += all.storms_within_radius;
+    kept += near.length;
+  }
+  assert.ok(passes > 20, `storms pass within the radius (${passes})`);
+  assert.ok(kept < 200 * storms.length / 4, `the screen leaves most storms out (${kept})`);
 });
