@@ -58,6 +58,11 @@ eachDialect('river-flood, coastal-flood and wildfire runs through the job; a bad
   assert.equal(dj.map, 'wri-aqueduct-inunriver-djibouti');
   assert.ok(Math.abs(dj.depths[0].depths_m.find((d: any) => d.return_period === 100).depth_m - 0.26841169595718384) < 1e-9);
   assert.ok(dj.aal > 0);
+  // No exceedance curves: no chart linked, and the chart and ORD tables refused saying why.
+  assert.equal(done.links.chart, undefined);
+  const chart = await call(svc.urls.lab, 'GET', `/runs/${river.body.id}/chart.svg`, { key });
+  assert.deepEqual([chart.status, chart.body.error.code], [422, 'invalid_request']);
+  assert.match(chart.body.error.message, /no exceedance curves/);
 
   const coastal = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'coastal-flood', exposure: { points } } });
   const coastalDone = await finished(svc, key, `/runs/${coastal.body.id}`);
