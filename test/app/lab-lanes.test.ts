@@ -94,6 +94,9 @@ test('river-flood: depths, losses and AAL of a few places recomputed from the ra
   assert.equal(result.curves.source.feed_id, JRC);
   assert.deepEqual(result.curves.used.map((c: any) => `${c.continent}/${c.sector}`).sort(), ['africa/residential', 'central america/residential']);
   assert.equal(result.sector, 'residential');
+  // The Aqueduct map is labelled a 2030 projection, with its manifest's limitations.
+  assert.ok(result.warnings.some((w: string) => w.startsWith(`${DJIBOUTI}: the depths are a 2030 projection`)));
+  assert.match(result.maps_read.find((m: any) => m.feed_id === DJIBOUTI).limitations, /Future-climate single-GCM scenario/);
 
   const central = rawCurve('central america', 'residential');
   const africa = rawCurve('africa', 'residential');
