@@ -322,6 +322,43 @@ async function labBench() {
   }
 }
 
+/**
+ * The flood lanes over every pinned river map (10,000 places) and the wildfire lane, as a compute
+ * thread runs them: the maps parsed from the verified store first (cold), then a second run over
+ * the parsed maps (warm).
+ */
+async function floodBench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { labRunTask } = await import('../src/app/lab-runs.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const open = performance.now();
+  const all = await FeedStore.open(dir);
+  const store = await FeedStore.open(dir, { feeds: all.feeds(), verified: all.verified });
+  const openS = (performance.now() - open) / 1000;
+  // 10,000 places: half over the San Salvador grid's box, half over the Djibouti window, spread evenly.
+  const points = Array.from({ length: 10_000 }, (_, i) => {
+    const u = ((i * 7919) % 1000) / 1000;
+    const v = ((i * 104729) % 1000) / 1000;
+    return i % 2 === 0
+      ? { lat: 13.672 + u * 0.031, lon: -89.251 + v * 0.088, value: 100_000 }
+      : { lat: 10.9 + u * 1.9, lon: 41.77 + v * 2.1, value: 100_000 };
+  });
+  for (const pass of ['cold (maps parsed)', 'warm (maps parsed before)']) {
+    const t = performance.now();
+    const result = await labRunTask({ model: 'river-flood', spec: { model: 'river-flood', version: 'bench', sector: 'residential', exposure: { points } }, feedsDir: undefined }, store);
+    const seconds = (performance.now() - t) / 1000;
+    const doc = result.ok ? JSON.parse(result.value) : null;
+    print({ bench: `river-flood, 10,000 places over ${doc?.maps_read.length} pinned maps, ${pass}`, seconds: Number(seconds.toFixed(3)), modeled: doc?.exposure.modeled, unmodeled: doc?.unmodeled.count, aal: doc?.aal, store_open_s: Number(openS.toFixed(2)) });
+  }
+  const fire = Array.from({ length: 10_000 }, (_, i) => ({ lat: 31.5 + (((i * 7919) % 1000) / 1000) * 17, lon: -124.5 + (((i * 104729) % 1000) / 1000) * 21, value: 500_000 }));
+  for (const pass of ['cold (fire lists parsed, grid built)', 'warm']) {
+    const t = performance.now();
+    const result = await labRunTask({ model: 'wildfire', spec: { model: 'wildfire', version: 'bench', exposure: { points: fire } }, feedsDir: undefined }, store);
+    const doc = result.ok ? JSON.parse(result.value) : null;
+    print({ bench: `wildfire, 10,000 places over ${doc?.maps_read.length} mapped-fire lists, ${pass}`, seconds: Number(((performance.now() - t) / 1000).toFixed(3)), modeled: doc?.exposure.modeled, fires_counted: doc?.burn_probability.fires_counted, loss_ceiling: doc?.loss_ceiling });
+  }
+}
+
 /** PostgreSQL losing or stalling its connections: what callers see, and how long shutdown takes. */
 async function databaseBench() {
   const adminUrl = process.env.CATRISK_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -498,7 +535,7 @@ async function listsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
+const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
