@@ -237,7 +237,10 @@ export async function composeModel(
   if (!out.ok) return out;
   const v = out.value;
   if (!v.passed) {
-    const details = v.refused ? [`the replay over the full period of record was refused: ${v.refused.message}`, ...v.refused.details] : failedDetails(v.checks);
+    // A composition the structure rules refuse (a unit the variable is not read in, a ladder out of
+    // order) is named by those rules' own faults.
+    const details = v.refused ? (v.refused.details.length > 0 ? v.refused.details.map((d) => `the composition cannot be replayed over its record: ${d}`) : [`the composition cannot be replayed over its record: ${v.refused.message}`])
+      : failedDetails(v.checks);
     const first = details[0] ?? 'the validation pass failed';
     return refused(refusal(422, 'model_validation_failed', `The model was refused by the mandatory validation pass; no model was created: ${first}`, details));
   }
