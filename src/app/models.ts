@@ -101,8 +101,8 @@ export interface ModelValidationInput {
 export interface ModelValidationOutput {
   passed: boolean;
   checks: Check[];
-  /** When the replay itself was refused: its message and details. */
-  refused: { message: string; details: string[] } | null;
+  /** When the replay or the reference price was refused: which, its message and details. */
+  refused: { stage: 'replay' | 'price'; message: string; details: string[] } | null;
   report: Document;
   card: Document | null;
   backtest: { id: string; json: string } | null;
@@ -121,7 +121,7 @@ export async function modelValidationTask(input: ModelValidationInput, store: Fe
   const terms = validationTerms(input.composition);
   const first = await replay(store, terms, null, 'backtest');
   if (!first.ok) {
-    const why = { message: first.refusal.message, details: [...(first.refusal.details ?? [])] };
+    const why = { stage: 'replay' as const, message: first.refusal.message, details: [...(first.refusal.details ?? [])] };
     return ok({ passed: false, checks: [], refused: why, report: { passed: false, checks: [], refused: why }, card: null, backtest: null });
   }
   const second = await replay(store, terms, null, 'backtest');
@@ -139,11 +139,11 @@ export async function modelValidationTask(input: ModelValidationInput, store: Fe
     unitsCheck(structure, artifact),
   ];
   let price: PriceDocument | null = null;
-  let priceRefusal: { message: string; details: string[] } | null = null;
+  let priceRefusal: { stage: 'price'; message: string; details: string[] } | null = null;
   if (checks.every((c) => c.passed)) {
     const priced = technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
     if (priced.ok) price = priced.value;
-    else priceRefusal = { message: priced.refusal.message, details: [...(priced.refusal.details ?? [])] };
+    else priceRefusal = { stage: 'price', message: priced.refusal.message, details: [...(priced.refusal.details ?? [])] };
   }
   const passed = checks.every((c) => c.passed) && price !== null;
   const report: Document = {
@@ -239,8 +239,10 @@ export async function composeModel(
   if (!v.passed) {
     // A composition the structure rules refuse (a unit the variable is not read in, a ladder out of
     // order) is named by those rules' own faults.
-    const details = v.refused ? (v.refused.details.length > 0 ? v.refused.details.map((d) => `the composition cannot be replayed over its record: ${d}`) : [`the composition cannot be replayed over its record: ${v.refused.message}`])
-      : failedDetails(v.checks);
+    const why = v.refused?.stage === 'price' ? 'the reference cover cannot be priced' : 'the composition cannot be replayed over its record';
+    // The structure rules' faults name what the replay refused; a price refusal is its message, then its figures.
+    const named = v.refused === null ? [] : v.refused.stage === 'replay' && v.refused.details.length > 0 ? v.refused.details : [v.refused.message, ...v.refused.details];
+    const details = v.refused ? named.map((d, i) => (i === 0 || v.refused!.stage === 'replay' ? `${why}: ${d}` : d)) : failedDetails(v.checks);
     const first = details[0] ?? 'the validation pass failed';
     return refused(refusal(422, 'model_validation_failed', `The model was refused by the mandatory validation pass; no model was created: ${first}`, details));
   }
@@ -298,6 +300,10 @@ export async function requestModelRun(
   const { accountId, id, body } = input;
   const active = await requireActive(deps, accountId);
   if (!active.ok) return active;
+  // Front doors without a request schema (the tool server) reach here with whatever was sent.
+  if (typeof body !== 'object' || body === null || typeof body.object_id !== 'string') {
+    return refused(refusals.invalidRequest(422, 'A model run names the object it prices: {"object_id": "obj_…"}.', ['object_id is required: the id of one of the account\'s risk objects']));
+  }
   if ((await deps.models.json(id, accountId)) === undefined) return refused(refusals.notFound(`No model ${id} for this key`));
   if (!(await deps.objects.head(body.object_id, accountId))) return refused(refusals.notFound(`No object ${body.object_id} for this key`));
   const run = {
