@@ -203,6 +203,14 @@ eachDialect('POST /models refusals: invalid_composition, invalid_model, model_va
   order.parameters.ladder.levels = [{ at_least: 7.0, fraction: 0.5 }, { at_least: 6.5, fraction: 0.25 }];
   assertRefused(await post(order), 422, 'model_validation_failed', 'ladder out of order');
 
+  // A cover paying its whole limit every year: the pass prices the reference cover, and a premium
+  // at the limit is refused by the pricing rules, so the model is too.
+  const always: any = clone(FLOOD_MODEL);
+  always.parameters.linear = { attachment: 1, exhaustion: 2 };
+  const unpriced = await post(always);
+  assertRefused(unpriced, 422, 'model_validation_failed', 'reference cover unpriceable');
+  assert.match(unpriced.body.error.details[0], /the reference cover cannot be priced/);
+
   // None of these was stored: the same name composes cleanly at version 1.0.0 afterwards.
   const good = await post(QUAKE_MODEL);
   assert.equal(good.status, 201, good.text);
