@@ -535,7 +535,54 @@ async function listsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench };
+async function modelsBench() {
+  // POST /models with its validation pass (two replays over the full record and a reference price,
+  // in a compute thread), for each acceptance design written as a composition; then a model run.
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const { EXPOSURE } = await import('../test/support/objects.js');
+  const { compositionOfTerms } = await import('../src/domain/models/compose.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+    const ids: Record<string, string> = {};
+    for (const [peril, terms] of Object.entries(ACCEPTANCE_BODIES)) {
+      const composition = compositionOfTerms(terms as never);
+      const times: number[] = [];
+      for (let i = 0; i < 8; i += 1) {
+        const t = performance.now();
+        const answer = await fetch(`${api}/models`, { method: 'POST', headers, body: JSON.stringify({ name: `bench-${peril.replace(/_/g, '-')}-${i}`, ...composition }) });
+        const model = await answer.json() as { id: string };
+        times.push(performance.now() - t);
+        if (answer.status !== 201) throw new Error(`POST /models ${peril}: ${answer.status} ${JSON.stringify(model)}`);
+        ids[peril] = model.id;
+      }
+      const warm = times.slice(2);
+      print({ bench: `POST /models with its validation pass, warm (${peril})`, median_ms: median(warm), max_ms: Math.round(Math.max(...warm)) });
+    }
+    const created = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: EXPOSURE, ...(ACCEPTANCE_BODIES.earthquake as object) }) })).json() as { id: string };
+    const times: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const t = performance.now();
+      const accepted = await fetch(`${api}/models/${ids.earthquake}/runs`, { method: 'POST', headers, body: JSON.stringify({ object_id: created.id }) });
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; error?: unknown };
+        if (job.status === 'failed') throw new Error(`model run failed: ${JSON.stringify(job.error)}`);
+        if (job.status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      times.push(performance.now() - t);
+    }
+    print({ bench: 'model run job end to end, warm (earthquake)', median_ms: median(times.slice(2)), max_ms: Math.round(Math.max(...times.slice(2))) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

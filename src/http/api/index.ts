@@ -6,6 +6,7 @@ import { feedRoutes } from './feeds.js';
 import { hazardRoutes } from './hazard.js';
 import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
+import { modelRoutes } from './models.js';
 import { objectRoutes } from './objects.js';
 import { structureRoutes } from './structures.js';
 import { systemRoutes } from './system.js';
@@ -20,4 +21,5 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   feedRoutes(app, services);
   eventRoutes(app, services);
   hazardRoutes(app, services);
+  modelRoutes(app, services);
 }
