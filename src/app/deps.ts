@@ -7,6 +7,7 @@ import type { ObjectStore } from '../store/objects.js';
 import type { StructureStore } from '../store/structures.js';
 import type { LabRunStore } from '../store/lab-runs.js';
 import type { IdempotencyStore } from '../store/idempotency.js';
+import type { PackageStore } from '../store/packages.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { Result } from '../kernel/result.js';
 
@@ -28,6 +29,7 @@ export interface AppDeps {
   readonly structures: StructureStore;
   readonly labRuns: LabRunStore;
   readonly idempotency: IdempotencyStore;
+  readonly packages: PackageStore;
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   now(): Date;

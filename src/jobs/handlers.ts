@@ -6,6 +6,7 @@ import { backtestJob } from '../app/backtest.js';
 import { ingestJob } from '../app/ingest.js';
 import { labRunJob } from '../app/lab-runs.js';
 import { priceJob } from '../app/price.js';
+import { packageJob } from '../app/packages.js';
 import type { JobHandler, JobInput } from './worker.js';
 
 /**
@@ -22,5 +23,6 @@ export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler>
     ['backtest', handler(backtestJob, services)],
     ['lab_run', handler(labRunJob, services)],
     ['price', handler(priceJob, services)],
+    ['package', handler(packageJob, services)],
   ]);
 }

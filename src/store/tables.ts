@@ -146,7 +146,17 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+export interface PackagesTable {
+  id: string;
+  account_id: string;
+  object_id: string;
+  /** Canonical JSON of the pack, served byte for byte. */
+  document: string;
+  created_at: string;
+}
+
 export interface Tables {
+  packages: PackagesTable;
   idempotency_keys: IdempotencyKeysTable;
   lab_runs: LabRunsTable;
   lab_run_owners: LabRunOwnersTable;

@@ -11,6 +11,7 @@ import { ObjectStore } from '../../src/store/objects.js';
 import { StructureStore } from '../../src/store/structures.js';
 import { LabRunStore } from '../../src/store/lab-runs.js';
 import { IdempotencyStore } from '../../src/store/idempotency.js';
+import { PackageStore } from '../../src/store/packages.js';
 import { refused, type Result } from '../../src/kernel/result.js';
 import { refusal } from '../../src/kernel/refusal.js';
 import type { AppDeps } from '../../src/app/deps.js';
@@ -39,6 +40,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       structures: new StructureStore(database.db),
       labRuns: new LabRunStore(database.db),
       idempotency: new IdempotencyStore(database.db),
+      packages: new PackageStore(database.db),
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },
