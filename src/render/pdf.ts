@@ -158,7 +158,7 @@ function exposureSummary(w: Writer, d: ExposureSummary): void {
     ['countries not listed', String(d.geographic_spread.countries_not_listed)],
     ['without a country', String(d.geographic_spread.locations_without_country)],
   ]);
-  w.section('Largest locations');
+  w.section(`Largest locations${d.largest_locations_currency ? ` (${d.largest_locations_currency})` : ''}`);
   w.table(['rank', 'ref', 'place', 'latitude', 'longitude', 'total value'], [30, 80, 170, 55, 60, 100],
     d.largest_locations.map((l) => [String(l.rank), l.ref ?? '—', l.place || '—', scalar(l.latitude), scalar(l.longitude), `${l.currency} ${l.total}`]));
   w.section('Source fidelity in brief');

@@ -46,6 +46,8 @@ export interface ExposureSummary {
     readonly countries_not_listed: number;
     readonly locations_without_country: number;
   };
+  /** The currency the largest locations are ranked in: the object's, else the one most rows carry (amounts in different currencies are never compared). */
+  readonly largest_locations_currency: string | null;
   readonly largest_locations: readonly {
     readonly rank: number;
     readonly ref: string | null;
@@ -87,7 +89,7 @@ export function exposureSummary(object: Record<string, unknown>): ExposureSummar
   let withoutCountry = 0;
   let box: { min_latitude: number; max_latitude: number; min_longitude: number; max_longitude: number } | null = null;
   const counts = { locations: locations.length, with_coordinates: 0, without_coordinates: 0, with_total_value: 0, occupancy_coded: 0, construction_coded: 0, with_year_built: 0 };
-  const ranked: { index: number; total: bigint; currency: string }[] = [];
+  const all: { index: number; total: bigint; currency: string }[] = [];
 
   locations.forEach((l, index) => {
     const currency = l.currency ?? objectCurrency ?? 'unknown';
@@ -100,7 +102,7 @@ export function exposureSummary(object: Record<string, unknown>): ExposureSummar
     }
     if (typeof l.values?.total === 'string') {
       counts.with_total_value += 1;
-      ranked.push({ index, total: units(l.values.total), currency });
+      all.push({ index, total: units(l.values.total), currency });
     }
     if (typeof l.latitude === 'number' && typeof l.longitude === 'number') {
       counts.with_coordinates += 1;
@@ -122,7 +124,9 @@ export function exposureSummary(object: Record<string, unknown>): ExposureSummar
     for (const part of PARTS) { const s = entry.parts.get(part); if (s !== undefined) row[part] = formatUnits(s, decimals); }
     return row as ExposureTotals;
   });
-  // Largest first; equal totals in schedule order (the same object, the same list).
+  // Largest first, in one currency; equal totals in schedule order (the same object, the same list).
+  const rankedIn = objectCurrency ?? ([...sums.entries()].sort(([a, x], [b, y]) => y.locations - x.locations || (a < b ? -1 : a > b ? 1 : 0))[0]?.[0] ?? null);
+  const ranked = all.filter((r) => r.currency === rankedIn);
   ranked.sort((a, b) => (a.total === b.total ? a.index - b.index : a.total > b.total ? -1 : 1));
   const largest = ranked.slice(0, LARGEST_LOCATIONS).map((r, i) => {
     const l = locations[r.index]!;
@@ -143,6 +147,7 @@ export function exposureSummary(object: Record<string, unknown>): ExposureSummar
       countries_not_listed: Math.max(0, byCountry.length - COUNTRIES_LISTED),
       locations_without_country: withoutCountry,
     },
+    largest_locations_currency: rankedIn,
     largest_locations: largest,
     source_fidelity: {
       encoding: fidelity.encoding ?? null,
