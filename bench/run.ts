@@ -498,7 +498,76 @@ async function listsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
+/**
+ * Submission packs (issue 14): a 10,000-location object priced over the earthquake catalog's whole
+ * record (1901 to 2022, 122 years) with that backtest recorded; the pack assembled by its job and
+ * every PDF drawn. The locations are made here for the bench (not pinned data).
+ */
+async function packagesBench() {
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const locations = Array.from({ length: 10_000 }, (_, i) => ({
+      ref: `L${i}`, address: { street: `${i} Rue de l'Église`, city: i % 2 ? 'Nîmes' : 'Montpellier', country: 'FR' },
+      latitude: 43 + (i % 100) / 100, longitude: 3 + Math.floor(i / 100) / 100,
+      occupancy: { code: 1050, text: 'Résidence' }, construction: { code: 5000, text: null }, year_built: 1950 + (i % 70),
+      values: { buildings: `${100000 + i * 13}.50`, contents: '25000.00', total: `${125000 + i * 13}.50` }, currency: 'EUR',
+    }));
+    const exposure = { locations, values: { total: null }, currency: 'EUR', source_fidelity: { unmapped_columns: [], guessed_units: [], ambiguous_rows: [] } };
+    const terms = { ...(ACCEPTANCE_BODIES.earthquake as object), parties: { insured: { name: 'Société Coopérative de Sète' }, broker: { name: 'Courtage Éole' } }, jurisdiction: { country: 'FR', governing_law: 'droit français' } };
+    const created = await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure, ...terms }) });
+    if (created.status !== 201) throw new Error(`POST /objects answered ${created.status}: ${await created.text()}`);
+    const id = ((await created.json()) as { id: string }).id;
+    const job = async (path: string, body = '{}') => {
+      const t = performance.now();
+      const accepted = await fetch(`${api}${path}`, { method: 'POST', headers, body });
+      if (accepted.status !== 202) throw new Error(`POST ${path} answered ${accepted.status}: ${await accepted.text()}`);
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const read = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; result: any; error: unknown };
+        if (read.status === 'failed') throw new Error(`${path} failed: ${JSON.stringify(read.error)}`);
+        if (read.status === 'succeeded') return { ms: performance.now() - t, result: read.result };
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    await job(`/objects/${id}/price`);
+    const cut = await (await fetch(`${api}/objects/${id}/structures`, { method: 'POST', headers, body: '{}' })).json() as { links: { self: string } };
+    const bt = await job(`${cut.links.self}/backtest`);
+    const times: number[] = [];
+    let links: Record<string, string> = {};
+    for (let i = 0; i < 7; i += 1) {
+      const t = performance.now();
+      const packed = await job(`/objects/${id}/package`);
+      links = packed.result.links;
+      // Every document's PDF and the whole pack's, as a client fetching them all would.
+      for (const name of ['exposure_summary', 'pricing_exhibit', 'draft_slip', 'backtest_exhibit', 'pdf']) {
+        const r = await fetch(`${api}${links[name]}`, { headers });
+        if (r.status !== 200) throw new Error(`${links[name]} answered ${r.status}`);
+        await r.arrayBuffer();
+      }
+      times.push(performance.now() - t);
+    }
+    const warm = times.slice(2).sort((a, b) => a - b);
+    print({ bench: 'package: 10,000 locations, 122-year backtest; job to succeeded plus all four document PDFs and the whole-pack PDF, warm', years: bt.result.years.length, median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), max_ms: Math.round(warm.at(-1)!), first_ms: Math.round(times[0]!) });
+    const pdfTimes: number[] = [];
+    let size = 0;
+    for (let i = 0; i < 10; i += 1) {
+      const t = performance.now();
+      const r = await fetch(`${api}${links.pdf}`, { headers });
+      size = (await r.arrayBuffer()).byteLength;
+      pdfTimes.push(performance.now() - t);
+    }
+    pdfTimes.sort((a, b) => a - b);
+    print({ bench: 'GET /packages/{id}/pack.pdf (whole pack, drawn on read)', bytes: size, median_ms: Math.round(pdfTimes[5]!), max_ms: Math.round(pdfTimes.at(-1)!) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench, packages: packagesBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
