@@ -11,9 +11,12 @@ import { WATERMARK, money, type BacktestExhibit, type DraftSlip, type Pack, type
 import { backtestChartLayout, type BacktestChartInput } from './backtest-chart.js';
 import type { YearOut } from '../domain/backtest/artifact.js';
 
+/** A TrueType font, parsed (by fontkit, as pdfkit reads fonts) or as its file's bytes. */
+export type PdfFont = Buffer | { readonly postscriptName: string; layout(text: string): unknown };
+
 export interface PdfFonts {
-  readonly regular: Buffer;
-  readonly bold: Buffer;
+  readonly regular: PdfFont;
+  readonly bold: PdfFont;
 }
 
 const PAGE = { width: 595.28, height: 841.89, margin: 50 } as const;
@@ -319,12 +322,13 @@ export function packPdf(pack: Pack, names: readonly PackDocumentName[], fonts: P
     autoFirstPage: false,
     size: 'A4',
     margin: PAGE.margin,
-    font: fonts.regular as unknown as string,
+    // No default font: pdfkit would read Helvetica's metrics from its own files; the fonts handed in are registered below.
+    font: null as unknown as string,
     pdfVersion: '1.7',
     info: { Title: title, Subject: `${WATERMARK}. Analysis only.`, Author: 'catrisk', Creator: 'catrisk', Producer: 'catrisk (pdfkit)', Keywords: 'draft, technical price, not an offer', CreationDate: at, ModDate: at },
   });
-  doc.registerFont('regular', fonts.regular);
-  doc.registerFont('bold', fonts.bold);
+  doc.registerFont('regular', fonts.regular as Buffer);
+  doc.registerFont('bold', fonts.bold as Buffer);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
