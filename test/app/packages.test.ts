@@ -5,6 +5,7 @@
 // backtest jobs write); the HTTP test packages a real price and backtest over the pinned feeds.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import PDFDocument from 'pdfkit';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { signup } from '../../src/app/accounts.js';
 import { unwrap, type Result } from '../../src/kernel/result.js';
 import { eachDialect } from '../support/service.js';
 import { withDeps, type TestDeps } from './support.js';
+import { diagonalTint, pageTexts } from '../support/pdf.js';
 
 const PRICE_ID = 'pr_00000000000000000000000000000001';
 const BACKTEST_ID = 'bt_00000000000000000000000000000001';
@@ -184,12 +186,20 @@ eachDialect('the same object version and price run give the same pack and the sa
       assert.ok(pdf.equals(unwrap(await packagePdf(deps, { accountId, id: a.id, document: 'pricing_exhibit' }))), 'same bytes');
       const file = join(dir, 'exhibit.pdf');
       writeFileSync(file, pdf);
-      const pages = Number(/^Pages:\s+(\d+)/m.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
-      assert.ok(pages >= 3, `the long terms flowed over ${pages} pages`);
-      for (let p = 1; p <= pages; p += 1) {
-        const text = execFileSync('pdftotext', ['-f', String(p), '-l', String(p), file, '-'], { encoding: 'utf8' });
-        assert.ok(text.includes('DRAFT — not an offer'), `page ${p} of ${pages} carries the watermark`);
-      }
+      const texts = pageTexts(file);
+      assert.ok(texts.length >= 3, `the long terms flowed over ${texts.length} pages`);
+      texts.forEach((text, p) => assert.ok(text.includes('DRAFT — not an offer'), `page ${p + 1} of ${texts.length} carries the watermark line`));
+      // Drawn across every page too, those pdfkit added as the text flowed included.
+      diagonalTint(pdf).forEach((quarters, p) => assert.ok(quarters.every((n) => n > 50), `page ${p + 1}: the diagonal watermark (${quarters.join(', ')})`));
+      // The check sees a page without it: a plain page, black text on its diagonal, is not taken for one.
+      const plain = new PDFDocument({ size: 'A4' });
+      const chunks: Buffer[] = [];
+      plain.on('data', (c: Buffer) => chunks.push(c));
+      const ended = new Promise((resolve) => plain.on('end', resolve));
+      plain.save().rotate(-54.7, { origin: [297.64, 420.94] }).fontSize(54).text('DRAFT — not an offer', 0, 393, { lineBreak: false }).restore();
+      plain.end();
+      await ended;
+      assert.ok(diagonalTint(Buffer.concat(chunks))[0]!.some((n) => n <= 50), 'a page without the pale diagonal is not counted');
       const all = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
       assert.ok(all.includes('USD 123,456.78'), 'the premium');
       assert.ok(all.includes('hand-made note 399'), 'the last of the flowing text');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { USER_AGENT, call, eachDialect, sharedService, signup, waitForJob, type TestService } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { ingestedObject, priceObject } from '../support/objects.js';
+import { diagonalTint, pageTexts } from '../support/pdf.js';
 
 const WATERMARK = 'DRAFT — not an offer';
 const DOCUMENTS = ['exposure_summary', 'pricing_exhibit', 'draft_slip', 'backtest_exhibit'];
@@ -33,13 +34,19 @@ function money(amount: number, currency: string): string {
   return `${currency} ${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
 }
 
-/** Each page's text, as pdftotext reads it. */
+/** Each page's text, the PDF kept in `dir` as `name`.pdf. */
 function pagesOf(dir: string, name: string, pdf: Buffer): string[] {
   const file = join(dir, `${name}.pdf`);
   writeFileSync(file, pdf);
-  const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
-  const pages = Number(/^Pages:\s+(\d+)/m.exec(info)![1]);
-  return Array.from({ length: pages }, (_, i) => execFileSync('pdftotext', ['-f', String(i + 1), '-l', String(i + 1), '-layout', file, '-'], { encoding: 'utf8' }));
+  return pageTexts(file);
+}
+
+/** The watermark on every page: in its text (the footer line) and drawn across its diagonal. */
+function watermarkedEveryPage(name: string, pdf: Buffer, pages: string[]): void {
+  pages.forEach((text, i) => assert.ok(text.includes(WATERMARK), `${name} page ${i + 1} carries the watermark line`));
+  const tint = diagonalTint(pdf);
+  assert.equal(tint.length, pages.length);
+  tint.forEach((quarters, i) => assert.ok(quarters.every((n) => n > 50), `${name} page ${i + 1}: the diagonal watermark (${quarters.join(', ')})`));
 }
 
 eachDialect('a priced, backtested object packages into a watermarked pack whose figures are the price run\'s and the backtest\'s', async (dialect) => {
@@ -79,8 +86,12 @@ eachDialect('a priced, backtested object packages into a watermarked pack whose 
   const artifact = (await waitForJob(svc.api, key, bt.headers.get('location')!, 60_000)).result;
   assert.equal(artifact.id, price.backtest.id);
 
-  const accepted = await call(svc.api, 'POST', `${objectPath}/package`, { key });
+  const accepted = await call(svc.api, 'POST', `${objectPath}/package`, { key, headers: { 'idempotency-key': 'pack-once' } });
   assert.equal(accepted.status, 202, accepted.text);
+  // Sent again with its key: the first answer, and no second job.
+  const replayed = await call(svc.api, 'POST', `${objectPath}/package`, { key, headers: { 'idempotency-key': 'pack-once' } });
+  assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
+  assert.equal(replayed.headers.get('location'), accepted.headers.get('location'));
   const job = await waitForJob(svc.api, key, accepted.headers.get('location')!, 30_000);
   assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
   assert.equal(job.verb, 'package');
@@ -149,7 +160,7 @@ eachDialect('a priced, backtested object packages into a watermarked pack whose 
       assert.equal(pdf.headers.get('content-type'), 'application/pdf');
       assert.equal(pdf.bytes.subarray(0, 5).toString('latin1'), '%PDF-');
       const pages = pagesOf(dir, name, pdf.bytes);
-      pages.forEach((text, i) => assert.ok(text.includes(WATERMARK), `${name} page ${i + 1} carries the watermark`));
+      watermarkedEveryPage(name, pdf.bytes, pages);
       if (name === 'pricing_exhibit' || name === 'draft_slip') assert.ok(pages.join('').includes(premium), `${name} states ${premium}`);
       if (name === 'draft_slip') {
         const text = pages.join('');
@@ -171,7 +182,7 @@ eachDialect('a priced, backtested object packages into a watermarked pack whose 
     assert.equal(whole.status, 200);
     const pages = pagesOf(dir, 'pack', whole.bytes);
     assert.ok(pages.length >= 5, `a cover and four documents: ${pages.length} pages`);
-    pages.forEach((text, i) => assert.ok(text.includes(WATERMARK), `pack page ${i + 1} carries the watermark`));
+    watermarkedEveryPage('pack', whole.bytes, pages);
     // The file renders: the draft slip's first page rasterised.
     const slipPage = pages.findIndex((t) => t.includes('INSURED / PARTIES')) + 1;
     execFileSync('pdftoppm', ['-png', '-r', '50', '-f', String(slipPage), '-l', String(slipPage), '-singlefile', join(dir, 'pack.pdf'), join(dir, 'slip')]);
