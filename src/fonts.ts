@@ -12,9 +12,21 @@ let fonts: PdfFonts | undefined;
 
 export function pdfFonts(): PdfFonts {
   if (!fonts) {
-    const fontkit = require('fontkit') as { create(bytes: Uint8Array): PdfFont };
-    const parsed = (file: string) => fontkit.create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
-    fonts = { regular: parsed('DejaVuSans.ttf'), bold: parsed('DejaVuSans-Bold.ttf') };
+    const fontkit = pdfkitFontReader();
+    const font = (file: string): PdfFont => {
+      const bytes = readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+      return fontkit ? fontkit.create(bytes) : bytes;
+    };
+    fonts = { regular: font('DejaVuSans.ttf'), bold: font('DejaVuSans-Bold.ttf') };
   }
   return fonts;
+}
+
+/** fontkit as pdfkit resolves it (its own dependency); without it, the bytes are handed over and each PDF parses them. */
+function pdfkitFontReader(): { create(bytes: Uint8Array): PdfFont } | undefined {
+  try {
+    return createRequire(require.resolve('pdfkit'))('fontkit') as { create(bytes: Uint8Array): PdfFont };
+  } catch {
+    return undefined;
+  }
 }
