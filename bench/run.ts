@@ -582,7 +582,87 @@ async function modelsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench };
+/**
+ * Submission packs: a 10,000-location object priced over the earthquake catalog's whole
+ * record (1901 to 2022, 122 years) with that backtest recorded; the pack assembled by its job and
+ * every PDF drawn. The schedule is generated for the bench (largeSchedule: not real exposure).
+ */
+async function packagesBench() {
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // Ingested, as a client would send 10,000 locations (a POST /objects body that size is over its limit).
+    const { form } = await import('../test/support/schedules.js');
+    const ingest = await fetch(`${api}/ingest`, { method: 'POST', headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` }, body: form(largeSchedule(10_000), { type: 'text/csv', currency: 'EUR' }) });
+    if (ingest.status !== 202) throw new Error(`POST /ingest answered ${ingest.status}: ${await ingest.text()}`);
+    let objectPath = '';
+    for (;;) {
+      const read = await (await fetch(`${api}${ingest.headers.get('location')!}`, { headers })).json() as { status: string; result: any; error: unknown };
+      if (read.status === 'failed') throw new Error(`ingest failed: ${JSON.stringify(read.error)}`);
+      if (read.status === 'succeeded') { objectPath = read.result.objects[0].links.self; break; }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const id = objectPath.split('/').pop()!;
+    const terms = { ...(ACCEPTANCE_BODIES.earthquake as object), parties: { insured: { name: 'Société Coopérative de Sète' }, broker: { name: 'Courtage Éole' } }, jurisdiction: { country: 'FR', governing_law: 'droit français' } };
+    const patched = await fetch(`${api}${objectPath}`, { method: 'PATCH', headers, body: JSON.stringify(terms) });
+    if (patched.status !== 200) throw new Error(`PATCH answered ${patched.status}: ${await patched.text()}`);
+    const job = async (path: string, body = '{}') => {
+      const t = performance.now();
+      const accepted = await fetch(`${api}${path}`, { method: 'POST', headers, body });
+      if (accepted.status !== 202) throw new Error(`POST ${path} answered ${accepted.status}: ${await accepted.text()}`);
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const read = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; result: any; error: unknown };
+        if (read.status === 'failed') throw new Error(`${path} failed: ${JSON.stringify(read.error)}`);
+        if (read.status === 'succeeded') return { ms: performance.now() - t, result: read.result };
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    await job(`/objects/${id}/price`);
+    const cut = await (await fetch(`${api}/objects/${id}/structures`, { method: 'POST', headers, body: '{}' })).json() as { links: { self: string } };
+    const bt = await job(`${cut.links.self}/backtest`);
+    const times: number[] = [];
+    const cpu: number[] = [];
+    let links: Record<string, string> = {};
+    for (let i = 0; i < 7; i += 1) {
+      const t = performance.now();
+      const cpu0 = cpuSeconds(svc.child.pid!);
+      const packed = await job(`/objects/${id}/package`);
+      links = packed.result.links;
+      // Every document's PDF and the whole pack's, as a client fetching them all would.
+      for (const name of ['exposure_summary', 'pricing_exhibit', 'draft_slip', 'backtest_exhibit', 'pdf']) {
+        const r = await fetch(`${api}${links[name]}`, { headers });
+        if (r.status !== 200) throw new Error(`${links[name]} answered ${r.status}`);
+        await r.arrayBuffer();
+      }
+      times.push(performance.now() - t);
+      cpu.push(cpuSeconds(svc.child.pid!) - cpu0);
+    }
+    const warm = times.slice(2).sort((a, b) => a - b);
+    const warmCpu = cpu.slice(2).sort((a, b) => a - b);
+    // Wall time stretches with whatever else the machine runs; the service's CPU seconds do not.
+    print({ bench: 'package: 10,000 locations, 122-year backtest; job to succeeded plus all four document PDFs and the whole-pack PDF, warm', years: bt.result.years.length,
+      median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), max_ms: Math.round(warm.at(-1)!), first_ms: Math.round(times[0]!),
+      service_cpu_median_ms: Math.round(1000 * warmCpu[Math.floor(warmCpu.length / 2)]!), load_average_1m: Number(os.loadavg()[0]!.toFixed(1)) });
+    const pdfTimes: number[] = [];
+    let size = 0;
+    for (let i = 0; i < 10; i += 1) {
+      const t = performance.now();
+      const r = await fetch(`${api}${links.pdf}`, { headers });
+      size = (await r.arrayBuffer()).byteLength;
+      pdfTimes.push(performance.now() - t);
+    }
+    pdfTimes.sort((a, b) => a - b);
+    print({ bench: 'GET /packages/{id}/pack.pdf (whole pack, drawn on read)', bytes: size, median_ms: Math.round(pdfTimes[5]!), max_ms: Math.round(pdfTimes.at(-1)!) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

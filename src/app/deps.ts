@@ -8,6 +8,7 @@ import type { StructureStore } from '../store/structures.js';
 import type { LabRunStore } from '../store/lab-runs.js';
 import type { ModelStore } from '../store/models.js';
 import type { IdempotencyStore } from '../store/idempotency.js';
+import type { PackageStore } from '../store/packages.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { Result } from '../kernel/result.js';
 
@@ -31,6 +32,7 @@ export interface AppDeps {
   /** The registry's composed models. */
   readonly models: ModelStore;
   readonly idempotency: IdempotencyStore;
+  readonly packages: PackageStore;
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   now(): Date;

@@ -59,3 +59,6 @@ export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', versi
  * another version are another run. 2: totals rows by their sums, CEDE/EDM value columns, ISO 4217
  * minor units. */
 export const INGEST_READER_VERSION = '2';
+
+/** A submission pack (GET /packages/{id}). */
+export const PACKAGE_SCHEMA_VERSION = '0.1.0';

@@ -157,8 +157,18 @@ export interface ModelsTable {
   created_at: string;
 }
 
+export interface PackagesTable {
+  id: string;
+  account_id: string;
+  object_id: string;
+  /** Canonical JSON of the pack, served byte for byte. */
+  document: string;
+  created_at: string;
+}
+
 export interface Tables {
   models: ModelsTable;
+  packages: PackagesTable;
   idempotency_keys: IdempotencyKeysTable;
   lab_runs: LabRunsTable;
   lab_run_owners: LabRunOwnersTable;

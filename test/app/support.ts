@@ -12,6 +12,7 @@ import { StructureStore } from '../../src/store/structures.js';
 import { LabRunStore } from '../../src/store/lab-runs.js';
 import { ModelStore } from '../../src/store/models.js';
 import { IdempotencyStore } from '../../src/store/idempotency.js';
+import { PackageStore } from '../../src/store/packages.js';
 import { refused, type Result } from '../../src/kernel/result.js';
 import { refusal } from '../../src/kernel/refusal.js';
 import type { AppDeps } from '../../src/app/deps.js';
@@ -41,6 +42,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       labRuns: new LabRunStore(database.db),
       models: new ModelStore(database.db),
       idempotency: new IdempotencyStore(database.db),
+      packages: new PackageStore(database.db),
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },

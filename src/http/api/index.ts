@@ -8,6 +8,7 @@ import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
 import { modelRoutes } from './models.js';
 import { objectRoutes } from './objects.js';
+import { packageRoutes } from './packages.js';
 import { structureRoutes } from './structures.js';
 import { systemRoutes } from './system.js';
 
@@ -18,6 +19,7 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   ingestRoutes(app, services);
   objectRoutes(app, services);
   structureRoutes(app, services);
+  packageRoutes(app, services);
   feedRoutes(app, services);
   eventRoutes(app, services);
   hazardRoutes(app, services);
