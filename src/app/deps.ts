@@ -8,6 +8,8 @@ import type { StructureStore } from '../store/structures.js';
 import type { LabRunStore } from '../store/lab-runs.js';
 import type { IdempotencyStore } from '../store/idempotency.js';
 import type { FeedStore } from '../feeds/store.js';
+import type { CodingBudgetStore } from '../store/coding-budget.js';
+import type { ExposureCoder, Geocoder } from '../providers/ports.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
@@ -21,6 +23,10 @@ export interface AppDeps {
     readonly sandboxUnits: number;
     /** How long an Idempotency-Key's answer is kept and replayed. */
     readonly idempotencyTtlSeconds: number;
+    /** The coding routes' switch, daily row budget and gates (config.ts). */
+    readonly exposureCoding: { readonly enabled: boolean; readonly dailyRows: number; readonly gate: number; readonly multiBuildingGate: number };
+    /** The geocoding switch. */
+    readonly geocoding: { readonly enabled: boolean };
   };
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
@@ -28,6 +34,11 @@ export interface AppDeps {
   readonly structures: StructureStore;
   readonly labRuns: LabRunStore;
   readonly idempotency: IdempotencyStore;
+  readonly codingBudget: CodingBudgetStore;
+  /** The exposure-coding provider (embedded or chat-completions); asked only when the switch is on. */
+  readonly exposureCoder: ExposureCoder;
+  /** The geocoders to ask, in order; asked only when the switch is on. */
+  readonly geocoders: readonly Geocoder[];
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   now(): Date;
