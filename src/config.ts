@@ -241,6 +241,12 @@ function httpUrl(name: string, raw: string): string {
   return raw;
 }
 
+function multiBuildingGate(env: Env): number {
+  const gate = share(env, 'CATRISK_MULTI_BUILDING_GATE', 0.7);
+  if (gate < 0.5) throw new Error('CATRISK_MULTI_BUILDING_GATE must be at least 0.5 (a row is flagged at the gate and not flagged at 1 - gate)');
+  return gate;
+}
+
 function exposureCodingConfig(env: Env): ExposureCodingConfig {
   const provider = env.CATRISK_CODING_PROVIDER || 'embedded';
   if (provider !== 'embedded' && provider !== 'chat-completions') {
@@ -256,8 +262,8 @@ function exposureCodingConfig(env: Env): ExposureCodingConfig {
     enabled,
     provider,
     dailyRows: integer(env, 'CATRISK_CODING_DAILY_ROWS', 2000),
-    gate: share(env, 'CATRISK_CODING_GATE', 0.8),
-    multiBuildingGate: share(env, 'CATRISK_MULTI_BUILDING_GATE', 0.7),
+    gate: share(env, 'CATRISK_CODING_GATE', 0.7),
+    multiBuildingGate: multiBuildingGate(env),
     chat: { baseUrl, model, apiKey: env.CATRISK_CODING_API_KEY || undefined, timeoutMs: integer(env, 'CATRISK_CODING_TIMEOUT_MS', 30_000, 100) },
   };
 }

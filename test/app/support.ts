@@ -37,7 +37,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
     const deps: TestDeps = {
       config: {
         feedsDir: undefined, sandboxUnits: 1000, idempotencyTtlSeconds: 86_400,
-        exposureCoding: { enabled: false, dailyRows: 2000, gate: 0.8, multiBuildingGate: 0.7 },
+        exposureCoding: { enabled: false, dailyRows: 2000, gate: 0.7, multiBuildingGate: 0.7 },
         geocoding: { enabled: false },
       },
       accounts: new AccountStore(database.db),
