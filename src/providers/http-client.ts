@@ -1,7 +1,8 @@
 // The one outbound HTTP client of the service, over undici: every call to a service outside
 // (geocoders, the exposure-coding model, and later webhooks and the exchange) goes through it.
 // It sends our User-Agent, gives up after a timeout, reads at most a capped number of bytes, spaces
-// the requests of one provider (one a second by default, as public geocoders' usage policies ask),
+// the requests of one provider (one at a time, a second apart by default, as public geocoders'
+// usage policies ask),
 // and takes an undici Dispatcher for whatever a caller must decide at connect time.
 // It never logs: a header it sends may carry a key.
 import { request, type Dispatcher } from 'undici';
@@ -41,23 +42,32 @@ export class OutboundClient {
 
   constructor(readonly options: OutboundOptions) {}
 
-  /** Waits for this provider's turn: requests start at least minIntervalMs apart, in call order. */
-  private turn(): Promise<void> {
+  /**
+   * Waits for this provider's turn: one request at a time, in call order, each starting at least
+   * minIntervalMs after the previous one ended, so the provider never sees two closer than that.
+   * Answers the release to call when the request has ended.
+   */
+  private async turn(): Promise<() => void> {
     const spacing = this.options.minIntervalMs;
-    if (spacing <= 0) return Promise.resolve();
-    const mine = this.queue.then(async () => {
-      const wait = this.nextStart - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      this.nextStart = Date.now() + spacing;
+    if (spacing <= 0) return () => {};
+    let release!: () => void;
+    const previous = this.queue;
+    this.queue = new Promise<void>((resolve) => {
+      release = () => {
+        this.nextStart = Date.now() + spacing;
+        resolve();
+      };
     });
-    this.queue = mine;
-    return mine;
+    await previous;
+    const wait = this.nextStart - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    return release;
   }
 
   /** Sends one request; answers any status with the body read (capped), or throws OutboundError. */
   async send(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = { method: 'GET' }): Promise<OutboundAnswer> {
     const { name, timeoutMs, maxBytes, userAgent, dispatcher } = this.options;
-    await this.turn();
+    const release = await this.turn();
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const response = await request(url, {
@@ -91,6 +101,8 @@ export class OutboundClient {
       const code = (error as { code?: string }).code ?? '';
       if (/TIMEOUT/i.test(code)) throw new OutboundError('timeout', `${name} did not answer within ${timeoutMs} ms`);
       throw new OutboundError('unreachable', `${name} could not be reached (${code || (error as Error).name})`);
+    } finally {
+      release();
     }
   }
 
