@@ -87,6 +87,8 @@ eachDialect('the embedded coder: codes, gate, review, caps and the daily row bud
   const theirs = await call(svc.api, 'POST', '/exposure-codes', { key: other.key, body: { rows: ['Office'] } });
   assert.equal(theirs.status, 200, theirs.text);
   assert.equal(theirs.body.budget.rows_used, 1);
+  // Coding draws on the row budget, never on billed units.
+  assert.equal((await call(svc.api, 'GET', '/usage', { key })).body.units.total, 0, 'exposure coding is not metered');
 });
 
 eachDialect('the chat-completions provider: caps before it is asked, rows it leaves unanswered, answers it gives none of', async (dialect, t) => {

@@ -59,6 +59,7 @@ eachDialect('the offline gazetteer answers place names, with GeoNames attributio
   refusedWith(await call(svc.api, 'GET', '/geocode?q=Lyon&limit=21', { key }), 422, 'invalid_request');
   refusedWith(await call(svc.api, 'GET', '/geocode?limit=2', { key }), 422, 'invalid_request');
   refusedWith(await call(svc.api, 'GET', `/geocode?q=${'a'.repeat(301)}`, { key }), 422, 'invalid_request');
+  assert.equal((await call(svc.api, 'GET', '/usage', { key })).body.units.total, 0, 'geocoding is not metered');
 });
 
 eachDialect('HTTP geocoders are asked in order: a failure or an empty answer passes to the next; all failing is 503', async (dialect, t) => {
