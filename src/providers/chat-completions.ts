@@ -5,7 +5,7 @@
 // is not that JSON at all (or a refusal, a cut-off answer, an HTTP error, a timeout) is no answer.
 // The key goes in the Authorization header only and is never logged.
 import type { OedReference } from '../domain/exposure/oed-reference.js';
-import { OutboundClient, OutboundError } from './http-client.js';
+import { OutboundClient, OutboundError, type OutboundOptions } from './http-client.js';
 import type { ExposureCoder, RowCoding, RowMultiBuilding } from './ports.js';
 
 export interface ChatCompletionsSettings {
@@ -17,6 +17,8 @@ export interface ChatCompletionsSettings {
   readonly userAgent: string;
   /** Largest answer read. */
   readonly maxBytes?: number;
+  /** Connection policy handed to the outbound client (address checks, proxies). */
+  readonly dispatcher?: OutboundOptions['dispatcher'];
 }
 
 const CONFIDENCE = { type: 'number', minimum: 0, maximum: 1 } as const;
@@ -111,7 +113,9 @@ export function chatCompletionsCoder(settings: ChatCompletionsSettings, oed: () 
     userAgent: settings.userAgent,
     timeoutMs: settings.timeoutMs,
     maxBytes: settings.maxBytes ?? 1024 * 1024,
+    // A paid API meters by tokens and sets its own rate limits: no spacing here (the row budget caps use).
     minIntervalMs: 0,
+    ...(settings.dispatcher ? { dispatcher: settings.dispatcher } : {}),
   });
   const url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
 
