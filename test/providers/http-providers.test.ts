@@ -48,6 +48,17 @@ test('the outbound client sends its User-Agent, gives up on a silent server, rea
   assert.equal((await failure(client.json(`${url}/gone`))).failure, 'unreachable');
 });
 
+test('a dispatcher decides at connect time (the hook later address checks use)', async () => {
+  const { Agent } = await import('undici');
+  upstream.behave(json(200, { ok: true }));
+  const refusing = new Agent({ connect: (_options, callback) => callback(new Error('address not allowed'), null) });
+  const client = new OutboundClient({ name: 'checked', userAgent: UA, timeoutMs: 1_000, maxBytes: 1024, minIntervalMs: 0, dispatcher: refusing });
+  const before = upstream.received.length;
+  assert.equal((await failure(client.json(`${upstream.url}/x`))).failure, 'unreachable');
+  assert.equal(upstream.received.length, before, 'nothing reached the server');
+  await refusing.close();
+});
+
 test('requests to one provider arrive one at a time, at least the interval apart, in order', async () => {
   upstream.behave(json(200, []));
   const geocoder = nominatimGeocoder(geocoderSettings(2_000, 300));
