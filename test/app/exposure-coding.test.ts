@@ -19,7 +19,7 @@ eachDialect('coding use cases: caps, switch and budget, with no HTTP in front', 
   const account = await base.accounts.signup({}, AT);
   const accountId = account.account.id;
   const on = { ...base.config, exposureCoding: { ...base.config.exposureCoding, enabled: true, dailyRows: 4 } };
-  const coder = chatCompletionsCoder({ baseUrl: model.url, model: 'm', apiKey: undefined, timeoutMs: 500, userAgent: 'catrisk-tests/1.0' }, () => Promise.reject(new Error('no OED tables here')));
+  const coder = chatCompletionsCoder({ baseUrl: model.url, model: 'm', apiKey: undefined, timeoutMs: 3_000, userAgent: 'catrisk-tests/1.0' }, () => Promise.reject(new Error('no OED tables here')));
   const deps = { ...base, config: on, exposureCoder: coder };
   const before = model.received.length;
 

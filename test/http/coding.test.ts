@@ -94,7 +94,7 @@ eachDialect('the embedded coder: codes, gate, review, caps and the daily row bud
 eachDialect('the chat-completions provider: caps before it is asked, rows it leaves unanswered, answers it gives none of', async (dialect, t) => {
   const svc = await startService(dialect, {
     CATRISK_EXPOSURE_CODING: 'true', CATRISK_CODING_PROVIDER: 'chat-completions', CATRISK_CODING_BASE_URL: `${model.url}/v1`,
-    CATRISK_CODING_MODEL: 'test-model', CATRISK_CODING_API_KEY: 'sk-never-logged', CATRISK_CODING_TIMEOUT_MS: '500', CATRISK_CODING_DAILY_ROWS: '100',
+    CATRISK_CODING_MODEL: 'test-model', CATRISK_CODING_API_KEY: 'sk-never-logged', CATRISK_CODING_TIMEOUT_MS: '1500', CATRISK_CODING_DAILY_ROWS: '100',
   });
   t.after(() => svc.close());
   const { key } = await signup(svc.api);

@@ -65,8 +65,8 @@ eachDialect('the offline gazetteer answers place names, with GeoNames attributio
 eachDialect('HTTP geocoders are asked in order: a failure or an empty answer passes to the next; all failing is 503', async (dialect, t) => {
   const svc = await startService(dialect, {
     CATRISK_GEOCODING: '1',
-    CATRISK_GEOCODERS: `nominatim ${nominatim.url} 300, photon ${photon.url}, gazetteer`,
-    CATRISK_GEOCODER_TIMEOUT_MS: '400',
+    CATRISK_GEOCODERS: `nominatim ${nominatim.url} 1000, photon ${photon.url}, gazetteer`,
+    CATRISK_GEOCODER_TIMEOUT_MS: '3000',
     CATRISK_GEOCODER_USER_AGENT: 'catrisk-test-deployment/1.0 (ops@example.test)',
     CATRISK_GEOCODER_INTERVAL_MS: '0',
   });
@@ -80,14 +80,14 @@ eachDialect('HTTP geocoders are asked in order: a failure or an empty answer pas
   assert.deepEqual(first.body.attribution, [OSM_ATTRIBUTION]);
   assert.equal(nominatim.received.at(-1)!.headers['user-agent'], 'catrisk-test-deployment/1.0 (ops@example.test)');
 
-  // Nominatim slow past its own 300 ms, Photon answers.
+  // Nominatim slow past its own 1,000 ms, Photon answers.
   nominatim.behave(silent);
   photon.behave(json(200, { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [4.8317, 45.7637] }, properties: { type: 'house', housenumber: '3', street: 'Quai Saint-Antoine', city: 'Lyon' } }] }));
   const second = await call(svc.api, 'GET', address, { key });
   assert.equal(second.status, 200, second.text);
   assert.equal(second.body.candidates[0].geocoder, 'photon');
   assert.deepEqual(second.body.asked.map((a: { geocoder: string; outcome: string }) => [a.geocoder, a.outcome]), [['nominatim', 'failed'], ['photon', 'answered']]);
-  assert.match(second.body.asked[0].reason, /300 ms/);
+  assert.match(second.body.asked[0].reason, /1000 ms/);
 
   // Nominatim 5xx, Photon finds nothing: the gazetteer does not take addresses, so an empty 200.
   nominatim.behave(json(503, 'busy'));

@@ -15,7 +15,7 @@ before(async () => { upstream = await fakeUpstream(); });
 after(async () => { await upstream.close(); });
 
 const UA = 'catrisk-tests/1.0 (ops@example.test)';
-const geocoderSettings = (timeoutMs = 2_000, minIntervalMs = 0) => ({ baseUrl: upstream.url, timeoutMs, userAgent: UA, minIntervalMs });
+const geocoderSettings = (timeoutMs = 5_000, minIntervalMs = 0) => ({ baseUrl: upstream.url, timeoutMs, userAgent: UA, minIntervalMs });
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
   try {
@@ -29,12 +29,14 @@ async function failure(promise: Promise<unknown>): Promise<OutboundError> {
 
 test('the outbound client sends its User-Agent, gives up on a silent server, reads no more than its cap', async () => {
   upstream.behave(json(200, { ok: true }));
-  const client = new OutboundClient({ name: 'test', userAgent: UA, timeoutMs: 300, maxBytes: 64, minIntervalMs: 0 });
+  // Generous timeouts where an answer is expected (the machine may be busy); a short one for silence.
+  const client = new OutboundClient({ name: 'test', userAgent: UA, timeoutMs: 5_000, maxBytes: 64, minIntervalMs: 0 });
   assert.deepEqual(await client.json(`${upstream.url}/x`), { ok: true });
   assert.equal(upstream.received.at(-1)!.headers['user-agent'], UA);
   upstream.behave(silent);
   const started = Date.now();
-  assert.equal((await failure(client.json(`${upstream.url}/slow`))).failure, 'timeout');
+  const impatient = new OutboundClient({ ...client.options, timeoutMs: 300 });
+  assert.equal((await failure(impatient.json(`${upstream.url}/slow`))).failure, 'timeout');
   assert.ok(Date.now() - started < 2_000);
   upstream.behave(json(200, 'x'.repeat(1000)));
   assert.equal((await failure(client.json(`${upstream.url}/big`))).failure, 'too_large');
@@ -52,7 +54,7 @@ test('a dispatcher decides at connect time (the hook later address checks use)',
   const { Agent } = await import('undici');
   upstream.behave(json(200, { ok: true }));
   const refusing = new Agent({ connect: (_options, callback) => callback(new Error('address not allowed'), null) });
-  const client = new OutboundClient({ name: 'checked', userAgent: UA, timeoutMs: 1_000, maxBytes: 1024, minIntervalMs: 0, dispatcher: refusing });
+  const client = new OutboundClient({ name: 'checked', userAgent: UA, timeoutMs: 5_000, maxBytes: 1024, minIntervalMs: 0, dispatcher: refusing });
   const before = upstream.received.length;
   assert.equal((await failure(client.json(`${upstream.url}/x`))).failure, 'unreachable');
   assert.equal(upstream.received.length, before, 'nothing reached the server');
@@ -129,7 +131,7 @@ test('Photon: GeoJSON features become candidates ([lon, lat] order, type to prec
 });
 
 test('chat completions: a strict json_schema request with the key; rows answered by index, bad rows unanswered, bad answers refused', async () => {
-  const coder = chatCompletionsCoder({ baseUrl: `${upstream.url}/v1/`, model: 'test-model', apiKey: 'sk-test-secret', timeoutMs: 1_000, userAgent: UA }, async () => oedReference());
+  const coder = chatCompletionsCoder({ baseUrl: `${upstream.url}/v1/`, model: 'test-model', apiKey: 'sk-test-secret', timeoutMs: 1_500, userAgent: UA }, async () => oedReference());
   upstream.behave(json(200, chatAnswer(JSON.stringify({ rows: [
     { index: 1, occupancy_code: 1122, occupancy_confidence: 0.9, construction_code: 5155, construction_confidence: 0.8 },
     { index: 0, occupancy_code: 1104, occupancy_confidence: 0.95, construction_code: 5150, construction_confidence: 0.6 },
