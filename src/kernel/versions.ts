@@ -62,3 +62,9 @@ export const INGEST_READER_VERSION = '2';
 
 /** A submission pack (GET /packages/{id}). */
 export const PACKAGE_SCHEMA_VERSION = '0.1.0';
+/** Answers of POST /exposure-codes and POST /multi-building-flags. */
+export const EXPOSURE_CODING_SCHEMA_VERSION = '0.1.0';
+/** Answers of GET /geocode. */
+export const GEOCODE_SCHEMA_VERSION = '0.1.0';
+/** The embedded exposure coder (broker words over the pinned OED lists; multi-building signs). */
+export const EMBEDDED_CODER = { name: 'catrisk-embedded-coder', version: '1.0.0' } as const;

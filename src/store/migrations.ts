@@ -263,6 +263,17 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0014_coding_budget': {
+    async up(db: Kysely<any>) {
+      // The daily row budget of exposure coding: rows each account has sent on each UTC day.
+      await db.schema.createTable('coding_budget')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('rows', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('coding_budget_pk', ['account_id', 'day'])
+        .execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */

@@ -166,9 +166,18 @@ export interface PackagesTable {
   created_at: string;
 }
 
+/** Rows of exposure coding an account has sent on one UTC day (the daily row budget). */
+export interface CodingBudgetTable {
+  account_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  rows: number;
+}
+
 export interface Tables {
   models: ModelsTable;
   packages: PackagesTable;
+  coding_budget: CodingBudgetTable;
   idempotency_keys: IdempotencyKeysTable;
   lab_runs: LabRunsTable;
   lab_run_owners: LabRunOwnersTable;

@@ -4,6 +4,8 @@ import { accountRoutes } from './accounts.js';
 import { eventRoutes } from './events.js';
 import { feedRoutes } from './feeds.js';
 import { hazardRoutes } from './hazard.js';
+import { codingRoutes } from './coding.js';
+import { geocodeRoutes } from './geocode.js';
 import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
 import { modelRoutes } from './models.js';
@@ -24,4 +26,6 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   eventRoutes(app, services);
   hazardRoutes(app, services);
   modelRoutes(app, services);
+  codingRoutes(app, services);
+  geocodeRoutes(app, services);
 }
