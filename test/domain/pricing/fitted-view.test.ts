@@ -212,6 +212,40 @@ test('GR linear per occurrence: closed form ∫ λ(x) dx, and the seeded simulat
   assert.deepEqual(quakeView(linear), capped);
 });
 
+test('GR step-and-linear: EL before the annual terms equals the test\'s own numerical integration of the payout over the fitted law, per occurrence and on the term maximum', () => {
+  const own = ownFit();
+  const [A, s, E, limit] = [6.5, 0.3, 7.5, 1_000_000];
+  const stepLinear = { function: 'step_linear', attachment: A, step: s, exhaustion: E };
+  const beta = own.b * Math.LN10;
+  const g = (x: number): number => limit * (x < A ? 0 : x >= E ? 1 : s + ((1 - s) * (x - A)) / (E - A));
+
+  // Per occurrence: ν(A)·E[g(X)], X = A + Exp(β): ∫_A^E g(x)·β·e^(−β(x − A)) dx by Simpson (20 000
+  // intervals, error far below a cent) plus the whole limit times P(X ≥ E).
+  const perOccurrence = own.lambda(A) * (simpson((x) => g(x) * beta * Math.exp(-beta * (x - A)), A, E) + limit * Math.exp(-beta * (E - A)));
+  const wide = quakeView(stepLinear, { annual_limit: 100_000_000 });
+  close(wide.expected_annual_payout_before_annual_terms, perOccurrence, 0.006, 'per occurrence: module vs Simpson');
+  // The identity the module uses, read back from the two views it is made of (each rounded to the cent).
+  const ladderView = quakeView({ function: 'ladder', levels: [{ at_least: A, fraction: 1 }] }, { annual_limit: 100_000_000 });
+  const linearView = quakeView({ function: 'linear', attachment: A, exhaustion: E }, { annual_limit: 100_000_000 });
+  close(wide.expected_annual_payout_before_annual_terms,
+    s * ladderView.expected_annual_payout_before_annual_terms! + (1 - s) * linearView.expected_annual_payout_before_annual_terms!, 0.011, 'step × ladder + (1 − step) × linear');
+  // A continuous payout per occurrence: the annual terms are simulated, and agree when the cap cannot bind.
+  assert.equal(wide.annual_terms!.method, 'simulation');
+  const sim = wide.annual_terms!.simulation!;
+  assert.ok(Math.abs(wide.expected_annual_payout! - perOccurrence) < 4 * sim.standard_error_of_mean,
+    `simulated ${wide.expected_annual_payout} vs ${perOccurrence} ± 4·${sim.standard_error_of_mean}`);
+  assert.ok(quakeView(stepLinear).expected_annual_payout! < perOccurrence, 'the default cap (the limit) binds');
+
+  // Term maximum: P(max ≤ x) = exp(−λ(x)) for x ≥ A, density λ(x)·β·exp(−λ(x)); E[g(max)] =
+  // ∫_A^E g·density dx (Simpson) + limit·P(max ≥ E). The module integrates by Gauss–Legendre in
+  // probability: agreement within 1e−6 of the limit.
+  const termMax = simpson((x) => g(x) * own.lambda(x) * beta * Math.exp(-own.lambda(x)), A, E) + limit * -Math.expm1(-own.lambda(E));
+  const tm = quakeView({ ...stepLinear, basis: 'term_maximum' });
+  close(tm.expected_annual_payout_before_annual_terms, termMax, 1, 'term maximum: module vs Simpson');
+  close(tm.expected_annual_payout, termMax, 1, 'the cap (the limit) cannot bind on the term maximum');
+  assert.equal(tm.annual_terms!.method, 'numerical_integration');
+});
+
 // ---- 2. GEV sample with known parameters --------------------------------------------------------
 
 const GEV_TRUE = { location: 100, scale: 20, shape: 0.2 };
