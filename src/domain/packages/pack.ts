@@ -105,7 +105,7 @@ export interface DraftSlip {
   readonly trigger_in_full: Record<string, unknown>;
 }
 
-interface Trigger {
+export interface Trigger {
   type?: string;
   data_sources?: { feed_id: string; version?: string }[];
   measurement?: { variable?: string; unit?: string; aggregation?: string; max_depth_km?: number };
@@ -136,7 +136,7 @@ function measured(t: Trigger): string {
   return `${variable}${unit}${how}`;
 }
 
-function payoutSchedule(t: Trigger, limit: number): DraftSlip['payout_schedule'] {
+export function payoutSchedule(t: Trigger, limit: number): DraftSlip['payout_schedule'] {
   const p = t.payout ?? {};
   const unit = t.measurement?.unit ? ` ${t.measurement.unit}` : '';
   if (p.function === 'ladder') {
@@ -161,7 +161,7 @@ function payoutSchedule(t: Trigger, limit: number): DraftSlip['payout_schedule']
   return [];
 }
 
-function triggerWords(t: Trigger, peril: Record<string, unknown> | undefined, currency: string, limit: number): string[] {
+export function triggerWords(t: Trigger, peril: Record<string, unknown> | undefined, currency: string, limit: number): string[] {
   const words: string[] = [];
   const region = peril?.region as { type?: string; min_latitude?: number; max_latitude?: number; min_longitude?: number; max_longitude?: number } | undefined;
   const where = region?.type === 'box'
