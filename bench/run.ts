@@ -583,6 +583,65 @@ async function modelsBench() {
 }
 
 /**
+ * The step-and-linear payout: the earthquake acceptance terms priced with their ladder, with a
+ * step-and-linear payout per occurrence (the annual terms simulated) and on the term maximum
+ * (numerical integration), each a price job end to end; then the step-and-linear composition's
+ * POST /models with its validation pass. The premiums are printed beside the times.
+ */
+async function stepLinearBench() {
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const { EXPOSURE } = await import('../test/support/objects.js');
+  const { compositionOfTerms } = await import('../src/domain/models/compose.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+    const base = ACCEPTANCE_BODIES.earthquake as { trigger: Record<string, unknown> };
+    const step = { function: 'step_linear', attachment: 6.5, step: 0.25, exhaustion: 7.5 };
+    const variants: [string, unknown][] = [
+      ['ladder (acceptance)', base.trigger.payout],
+      ['step_linear per occurrence', step],
+      ['step_linear term maximum', { ...step, basis: 'term_maximum' }],
+    ];
+    for (const [label, payout] of variants) {
+      const terms = { ...base, trigger: { ...base.trigger, payout } };
+      const created = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: EXPOSURE, ...terms }) })).json() as { id: string };
+      const times: number[] = [];
+      let result: { technical_premium: { amount: number }; expected_loss?: unknown; fitted_view?: { annual_terms?: { method?: string } } } | undefined;
+      for (let i = 0; i < 10; i += 1) {
+        const t = performance.now();
+        const accepted = await fetch(`${api}/objects/${created.id}/price`, { method: 'POST', headers, body: '{}' });
+        const location = accepted.headers.get('location')!;
+        for (;;) {
+          const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; error?: unknown; result?: typeof result };
+          if (job.status === 'failed') throw new Error(`price ${label} failed: ${JSON.stringify(job.error)}`);
+          if (job.status === 'succeeded') { result = job.result; break; }
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        times.push(performance.now() - t);
+      }
+      const warm = times.slice(2);
+      print({ bench: `price job end to end, warm (earthquake, ${label})`, median_ms: median(warm), max_ms: Math.round(Math.max(...warm)),
+        technical_premium: result!.technical_premium.amount, annual_terms: result!.fitted_view?.annual_terms?.method ?? null });
+    }
+    const composition = compositionOfTerms({ ...base, trigger: { ...base.trigger, payout: step } } as never);
+    const times: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const t = performance.now();
+      const answer = await fetch(`${api}/models`, { method: 'POST', headers, body: JSON.stringify({ name: `bench-step-linear-${i}`, ...composition }) });
+      const model = await answer.json();
+      times.push(performance.now() - t);
+      if (answer.status !== 201) throw new Error(`POST /models step_linear: ${answer.status} ${JSON.stringify(model)}`);
+    }
+    print({ bench: 'POST /models with its validation pass, warm (earthquake, step_linear)', median_ms: median(times.slice(2)), max_ms: Math.round(Math.max(...times.slice(2))) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+/**
  * Submission packs: a 10,000-location object priced over the earthquake catalog's whole
  * record (1901 to 2022, 122 years) with that backtest recorded; the pack assembled by its job and
  * every PDF drawn. The schedule is generated for the bench (largeSchedule: not real exposure).
@@ -746,7 +805,7 @@ async function codingBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench };
+const benches: Record<string, () => Promise<void>> = { coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
