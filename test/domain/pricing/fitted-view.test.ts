@@ -313,6 +313,25 @@ test('GEV sample (μ 100, σ 20, ξ 0.2): GEV chosen; linear EL = limit/(E − A
   assert.equal(typeof gof.anderson_darling, 'number');
 });
 
+test('GEV step-and-linear on the term maximum, with annual attachment and annual limit: E[h] = h(A)·S(A) + ∫ h\'·S by the test\'s own Simpson integral', () => {
+  const { data, f } = gevSeries();
+  const terms = indexTerms({ attachment: 100_000, annual_limit: 500_000 }) as any;
+  terms.trigger.payout = { function: 'step_linear', attachment: 150, step: 0.3, exhaustion: 250, basis: 'term_maximum' };
+  const { s, artifact } = replay(terms, data, f);
+  const view = fittedView({ structure: s, artifact, data, parameters: PARAMS });
+  assert.equal(view.method, 'extreme_value_term_maxima');
+  const fit = { location: paramOf(view, 'location'), scale: paramOf(view, 'scale'), shape: paramOf(view, 'shape') };
+  // g(x) = 1e6·(0.3 + 0.7·(x − 150)/100) from 150: before the annual terms E[g] = 0.3e6·S(150) + 7000·∫_150^250 S dx.
+  const before = 300_000 * gevS(150, fit) + 7_000 * simpson((x) => gevS(x, fit), 150, 250);
+  close(view.expected_annual_payout_before_annual_terms, before, 0.02, 'before the annual terms');
+  // h = min(500 000, max(0, g − 100 000)): jumps to 200 000 at 150, rises 7 000 a unit, reaches the cap
+  // where g = 600 000, x = 150 + 300 000/7 000 = 192.857…; E[h] = 200 000·S(150) + 7 000·∫_150^192.857 S dx.
+  const xCap = 150 + 300_000 / 7_000;
+  const after = 200_000 * gevS(150, fit) + 7_000 * simpson((x) => gevS(x, fit), 150, xCap);
+  close(view.expected_annual_payout, after, 0.02, 'after the annual attachment and limit');
+  assert.ok(view.expected_annual_payout! < before);
+});
+
 test('GEV with annual attachment and annual limit: h(x) = min(cap, max(0, g − att)) integrated as ∫ h\'·(1 − F)', () => {
   const { data, f } = gevSeries();
   const { s, artifact } = replay(indexTerms({ attachment: 100_000, annual_limit: 500_000 }), data, f);
