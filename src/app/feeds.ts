@@ -158,13 +158,14 @@ const CATALOG_NOTE = 'Files are served verbatim; each download carries Repr-Dige
 
 /**
  * GET /catalog on the data room: every archived dataset with licence, credit line, provenance and
- * per-file digests. Without files, each dataset names how many files it has instead of listing them.
+ * per-file digests. A summary leaves out each dataset's provenance, coverage and file list (one
+ * dataset's entry has them) and names how many files it has.
  */
-export function datasetCatalog(deps: Pick<AppDeps, 'feeds'>, input: { files?: boolean } = {}): Result<Document> {
+export function datasetCatalog(deps: Pick<AppDeps, 'feeds'>, input: { summary?: boolean } = {}): Result<Document> {
   const datasets = (deps.feeds?.list() ?? []).map((s) => {
     const entry = catalogEntry(s);
-    if (input.files !== false) return entry;
-    const { files, ...rest } = entry;
+    if (!input.summary) return entry;
+    const { files, provenance: _provenance, coverage: _coverage, ...rest } = entry;
     return { ...rest, file_count: files.length };
   });
   return ok({

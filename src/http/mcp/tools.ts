@@ -246,8 +246,9 @@ const DATASET_SUMMARY = {
 
 const listDatasets: Tool = {
   name: 'list_datasets',
-  description: 'Lists every archived risk dataset of the data room ({data_url}/catalog): id, version, the SHA-256 of the pinned bytes, title, kind, perils, licence, credit line, publisher and provenance, coverage, period of record, '
-    + 'whether its files are served (an aggregate-only licence lists a dataset without serving it) and how many files it has. get_dataset gives one dataset\'s files with their digests and download links.',
+  description: 'Lists every archived risk dataset of the data room ({data_url}/catalog): id, version, the SHA-256 of the pinned bytes, title, kind, perils, licence, credit line, publisher, period of record, '
+    + 'whether its files are served (an aggregate-only licence lists a dataset without serving it) and how many files it has. '
+    + 'get_dataset gives one dataset\'s provenance, coverage, files with their digests and download links, and its manifest.',
   inputSchema: argumentsOf(undefined, { api_key: API_KEY }),
   outputSchema: {
     type: 'object',
@@ -256,7 +257,7 @@ const listDatasets: Tool = {
   },
   annotations: { title: 'List the data room\'s datasets', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   key: true,
-  call: async (context) => datasetCatalog(context.deps, { files: false }),
+  call: async (context) => datasetCatalog(context.deps, { summary: true }),
 };
 
 const getDataset: Tool = {
