@@ -72,6 +72,12 @@ eachDialect('tools/list names the tools with their schemas and truthful annotati
       list_datasets: [true, true],
       get_dataset: [true, true],
     });
+    // The docs host's index names every tool and links the tool server's page.
+    const llms = await call(svc.urls.docs, 'GET', '/llms.txt');
+    const listed = [...llms.text.split('## Tools')[1]!.matchAll(/^- ([a-z_]+): /gm)].map((m) => m[1]);
+    assert.deepEqual(listed, TOOL_NAMES);
+    assert.ok(llms.text.includes(`${svc.urls.mcp}/mcp`));
+    assert.equal((await call(svc.urls.docs, 'GET', '/tool-server.md')).status, 200);
   } finally {
     await client.close();
   }
