@@ -498,7 +498,31 @@ async function listsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
+/** The tool server of issue 18: tools/list, and a read tool (get_dataset) with the key as a Bearer header. */
+async function mcpBench() {
+  const svc = await startBuiltService();
+  try {
+    const key = await signup(svc.urls.api!);
+    const url = `${svc.urls.mcp}/mcp`;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const rpc = async (title: string, body: unknown, extra: Record<string, string> = {}) => {
+      const options = { url, method: 'POST' as const, body: JSON.stringify(body), headers: { 'user-agent': USER_AGENT, ...headers, ...extra } };
+      // Every answer must be a JSON-RPC result (a tool's failure would be a result too: checked once here).
+      const probe = await fetch(url, { method: 'POST', body: options.body, headers: options.headers });
+      const answer = (await probe.json()) as { result?: { isError?: boolean } };
+      if (probe.status !== 200 || !answer.result || answer.result.isError) throw new Error(`${title}: ${JSON.stringify(answer).slice(0, 300)}`);
+      await autocannon({ ...options, connections: 32, duration: 2 });
+      const r = await autocannon({ ...options, connections: 64, duration: 10 });
+      print({ bench: title, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx, errors: r.errors });
+    };
+    await rpc('POST /mcp tools/list', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await rpc('POST /mcp tools/call get_dataset (oasis-piwind, Bearer key)', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_dataset', arguments: { dataset_id: 'oasis-piwind' } } }, { authorization: `Bearer ${key}` });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { mcp: mcpBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
