@@ -203,11 +203,11 @@ function jobLinkOf(context: ToolContext): JobLink {
 const runClimateModel: Tool = {
   name: 'run_climate_model',
   description: 'Runs a model of the model lab (POST {lab_url}/runs) over exposure points or one of your stored objects, and waits for the result. '
-    + 'Lab models are externally built open models, labelled as such, distinct from the registry\'s validated models; GET {lab_url}/models lists them with their spec. '
-    + 'The windstorm model (oasislmf-windstorm) reads {model, samples, exposure: {points: [{lat, lon, value}]} or {object_id}, terms?, correlation?}; '
-    + 'points outside its demonstration footprint (lat 52.734 to 52.795, lon -0.918 to -0.857) come back counted as unmodeled, not refused. '
+    + 'Lab models are externally built open models, labelled as such, distinct from the registry\'s validated models; the model argument lists them, and GET {lab_url}/models gives each one\'s spec members, pinned inputs and caps. '
+    + 'Every spec is {model, exposure: {points: [{lat, lon, value}]} or {object_id}, ...the model\'s own members}: for example the windstorm model (oasislmf-windstorm) reads samples, terms and correlation, and the flood models read sector. '
+    + 'Points a model cannot reach come back counted as unmodeled, not refused. '
     + 'The run is content-addressed: the same spec is the same run, read back and metered once per account. '
-    + 'Answers the run document (result.metrics is lab-metrics/1: average annual loss, exceedance curves, largest events), or, while its job still runs after wait_seconds, the run with status queued or running; read it later with get_lab_run.',
+    + 'Answers the run document (result.metrics is lab-metrics/1 where the lane computes it: average annual loss, exceedance curves, largest events), or, while its job still runs after wait_seconds, the run with status queued or running; read it later with get_lab_run.',
   inputSchema: argumentsOf(bodyOf(lab.submitRun), { api_key: API_KEY, wait_seconds: WAIT_SECONDS }),
   outputSchema: RUN,
   // The same spec is the same run, metered once per account: calling again changes nothing more.
