@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { call, eachDialect, envelopeFaults, sharedService, signup, startService, USER_AGENT, waitForJob, type TestService } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
-import { ingestedObject } from '../support/objects.js';
+import { EXPOSURE } from '../support/objects.js';
 import { manifestOf } from '../support/feeds.js';
 
 const TOOL_NAMES = ['create_api_key', 'run_backtest', 'run_climate_model', 'get_lab_run', 'list_datasets', 'get_dataset'];
@@ -186,9 +186,11 @@ eachDialect('list_datasets and get_dataset read the data room: the catalog, and 
 eachDialect('run_backtest cuts a structure from an object\'s terms or takes one by id, and waits for its artifact', async (dialect) => {
   const svc = await sharedService(dialect);
   const { key } = await signup(svc.api);
-  const objectPath = await ingestedObject(svc, key);
-  const objectId = objectPath.split('/').pop()!;
-  assert.equal((await call(svc.api, 'PATCH', objectPath, { key, body: ACCEPTANCE_BODIES.earthquake })).status, 200);
+  // The structures issue's earthquake terms on a one-location object (hand-made exposure, created at once).
+  const created = await call(svc.api, 'POST', '/objects', { key, body: { ...(ACCEPTANCE_BODIES.earthquake as object), exposure: EXPOSURE } });
+  assert.equal(created.status, 201, created.text);
+  const objectPath = created.headers.get('location')!;
+  const objectId = created.body.id as string;
   const { client } = await connect(svc);
   try {
     // The object's earthquake terms with the limit doubled: Landers 1992 (M7.3) reaches the 0.5 step of the ladder.
