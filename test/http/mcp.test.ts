@@ -12,7 +12,7 @@ import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { EXPOSURE } from '../support/objects.js';
 import { manifestOf } from '../support/feeds.js';
 
-const TOOL_NAMES = ['create_api_key', 'run_backtest', 'run_climate_model', 'get_lab_run', 'list_datasets', 'get_dataset'];
+const TOOL_NAMES = ['create_api_key', 'run_backtest', 'compose_model', 'run_climate_model', 'get_lab_run', 'list_datasets', 'get_dataset', 'code_exposure_rows', 'flag_multi_building_rows'];
 const MODEL = 'oasislmf-windstorm';
 // Points written for the test inside the PiWind demonstration footprint (lat 52.734-52.795, lon -0.918 to -0.857).
 const INSIDE = [{ lat: 52.74, lon: -0.91, value: 1_000_000 }, { lat: 52.76, lon: -0.89, value: 250_000 }];
@@ -58,19 +58,23 @@ eachDialect('tools/list names the tools with their schemas and truthful annotati
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
       assert.ok(tool.description!.length > 80, tool.name);
-      assert.equal(tool.annotations?.openWorldHint, false, `${tool.name} reads only the service's own records and pinned snapshots`);
       assert.equal(tool.annotations?.destructiveHint, false, tool.name);
       // Every keyed tool takes api_key; create_api_key needs none.
       assert.equal('api_key' in (tool.inputSchema.properties ?? {}), tool.name !== 'create_api_key', tool.name);
     }
-    const hints = Object.fromEntries(tools.map((t) => [t.name, [t.annotations?.readOnlyHint, t.annotations?.idempotentHint]]));
+    // [readOnlyHint, idempotentHint, openWorldHint]
+    const hints = Object.fromEntries(tools.map((t) => [t.name, [t.annotations?.readOnlyHint, t.annotations?.idempotentHint, t.annotations?.openWorldHint]]));
     assert.deepEqual(hints, {
-      create_api_key: [false, false], // each call opens another account
-      run_backtest: [false, false], // each call queues a job (and may cut a structure)
-      run_climate_model: [false, true], // the same spec is the same run, metered once
-      get_lab_run: [true, true],
-      list_datasets: [true, true],
-      get_dataset: [true, true],
+      create_api_key: [false, false, false], // each call opens another account
+      run_backtest: [false, false, false], // each call queues a job (and may cut a structure)
+      compose_model: [false, true, false], // the same name, version and composition is the same model
+      run_climate_model: [false, true, false], // the same spec is the same run, metered once
+      get_lab_run: [true, true, false],
+      list_datasets: [true, true, false],
+      get_dataset: [true, true, false],
+      // Each call spends the daily row budget; a configured outside AI provider may be asked.
+      code_exposure_rows: [false, false, true],
+      flag_multi_building_rows: [false, false, true],
     });
     // The docs host's index names every tool and links the tool server's page.
     const llms = await call(svc.urls.docs, 'GET', '/llms.txt');
@@ -276,6 +280,99 @@ eachDialect('run_climate_model runs a lab model and get_lab_run reads it back, f
     refusal(await client.callTool({ name: 'get_lab_run', arguments: { run_id: 'run_00000000000000000000000000000000' } }), 404, 'not_found');
   } finally {
     await client.close();
+  }
+});
+
+/** The structures issue's earthquake structure written by hand as a registry composition (the registry's own tests compose it so). */
+const QUAKE_MODEL = {
+  name: 'socal-quake-ladder',
+  version: '1.0.0',
+  feed: { id: 'usgs-comcat-m6-california', version: '2022-12-20' },
+  measurement: 'magnitude_in_box',
+  transforms: ['occurrence_clustering', 'seasonal_term'],
+  payout_function: 'ladder',
+  parameters: {
+    magnitude_in_box: { region: { type: 'box', min_latitude: 32.0, max_latitude: 36.0, min_longitude: -121.0, max_longitude: -114.0 }, max_depth_km: 70 },
+    occurrence_clustering: { window: 'P7D' },
+    seasonal_term: { start: '01-01', end: '12-31' },
+    ladder: { levels: [{ at_least: 6.5, fraction: 0.25 }, { at_least: 7.0, fraction: 0.5 }, { at_least: 7.5, fraction: 1.0 }] },
+  },
+};
+
+eachDialect('compose_model composes, validates and stores a registry model; the same composition again is the stored one', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const { client } = await connect(svc, { authorization: `Bearer ${key}` });
+  try {
+    const composed = value(await client.callTool({ name: 'compose_model', arguments: { model: QUAKE_MODEL } }));
+    assert.equal(composed.created, true);
+    assert.match(composed.model.id, /^mdl_[0-9a-f]{24}$/);
+    assert.equal(composed.model.kind, 'validated_model');
+    // The model the REST API reads back is the one the tool answered.
+    const rest = await call(svc.api, 'GET', `/models/${composed.model.id}`, { key });
+    assert.equal(rest.status, 200, rest.text);
+    assert.deepEqual(rest.body, composed.model);
+    const again = value(await client.callTool({ name: 'compose_model', arguments: { model: QUAKE_MODEL } }));
+    assert.deepEqual(again, { created: false, model: composed.model });
+
+    // Refusals: the registry's own codes, and the tool's argument schema.
+    refusal(await client.callTool({ name: 'compose_model', arguments: { model: { ...QUAKE_MODEL, version: '2', measurement: 'no_such_measurement' } } }), 422, 'invalid_composition');
+    const changed = refusal(await client.callTool({ name: 'compose_model', arguments: { model: { ...QUAKE_MODEL, parameters: { ...QUAKE_MODEL.parameters, magnitude_in_box: { ...QUAKE_MODEL.parameters.magnitude_in_box, max_depth_km: 30 } } } } }), 422, 'invalid_model');
+    assert.match(changed.message, /immutable/);
+    refusal(await client.callTool({ name: 'compose_model', arguments: {} }), 422, 'invalid_request');
+    refusal(await client.callTool({ name: 'compose_model', arguments: { model: QUAKE_MODEL, api_key: 'crk_nope' } }), 401, 'unauthenticated');
+  } finally {
+    await client.close();
+  }
+});
+
+eachDialect('code_exposure_rows and flag_multi_building_rows answer as the REST routes do, within the caps and the row budget', async (dialect) => {
+  // Off by default (the shared service): the tools answer 503 as the routes do.
+  const off = await sharedService(dialect);
+  const offKey = (await signup(off.api)).key;
+  const offClient = await connect(off, { authorization: `Bearer ${offKey}` });
+  try {
+    for (const name of ['code_exposure_rows', 'flag_multi_building_rows']) {
+      refusal(await offClient.client.callTool({ name, arguments: { rows: ['Office'] } }), 503, 'exposure_coding_unavailable');
+    }
+  } finally {
+    await offClient.client.close();
+  }
+
+  const svc = await startService(dialect, { CATRISK_EXPOSURE_CODING: 'on', CATRISK_CODING_DAILY_ROWS: '20' });
+  try {
+    const { key } = await signup(svc.api);
+    const { client } = await connect(svc, { authorization: `Bearer ${key}` });
+    try {
+      const rows = ['3-storey tilt-up distribution warehouse', 'Office over retail, masonry', 'Vacant lot'];
+      const coded = value(await client.callTool({ name: 'code_exposure_rows', arguments: { rows } }));
+      const restCoded = await call(svc.api, 'POST', '/exposure-codes', { key, body: { rows } });
+      assert.equal(restCoded.status, 200, restCoded.text);
+      // The same rows, codes and counts; the budget moved on by the tool's three rows.
+      assert.deepEqual(coded.rows, restCoded.body.rows);
+      assert.deepEqual(coded.counts, restCoded.body.counts);
+      assert.equal(coded.budget.rows_used, 3);
+      assert.equal(restCoded.body.budget.rows_used, 6);
+      assert.equal(coded.rows[0].occupancy.name, 'Commercial, Warehouse');
+
+      const flagRows = ['Industrial estate, Units 1-9', 'Head office'];
+      const flags = value(await client.callTool({ name: 'flag_multi_building_rows', arguments: { rows: flagRows } }));
+      const restFlags = await call(svc.api, 'POST', '/multi-building-flags', { key, body: { rows: flagRows } });
+      assert.deepEqual(flags.rows, restFlags.body.rows);
+      assert.deepEqual(flags.rows.map((r: any) => r.status), ['flagged', 'not_flagged']);
+
+      // Caps and shape, on the call; then the budget (20 rows: 10 used).
+      refusal(await client.callTool({ name: 'code_exposure_rows', arguments: { rows: Array.from({ length: 51 }, () => 'Office') } }), 413, 'payload_too_large');
+      refusal(await client.callTool({ name: 'flag_multi_building_rows', arguments: { rows: ['x'.repeat(1001)] } }), 413, 'payload_too_large');
+      refusal(await client.callTool({ name: 'code_exposure_rows', arguments: { rows: [] } }), 422, 'invalid_request');
+      refusal(await client.callTool({ name: 'flag_multi_building_rows', arguments: { rows: [42] } }), 422, 'invalid_request');
+      const over = refusal(await client.callTool({ name: 'code_exposure_rows', arguments: { rows: Array.from({ length: 11 }, (_, i) => `Office ${i}`) } }), 503, 'exposure_coding_unavailable');
+      assert.match(over.message, /10 of 20 rows left/);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await svc.close();
   }
 });
 

@@ -8,11 +8,15 @@ import { awaitJob, settled, type JobAnswer } from '../../app/jobs.js';
 import { readRun, submitRun, type JobLink } from '../../app/lab-runs.js';
 import { cutStructure, requestBacktest, type Window } from '../../app/structures.js';
 import { catalogDataset, datasetCatalog } from '../../app/feeds.js';
+import { composeModel } from '../../app/models.js';
+import { codeExposureRows, flagMultiBuildingRows } from '../../app/exposure-coding.js';
 import type { AppDeps } from '../../app/deps.js';
 import { refusal, refusals, type ErrorBody } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
 import type { Caller } from '../host.js';
 import * as accounts from '../schemas/accounts.js';
+import * as coding from '../schemas/coding.js';
+import * as models from '../schemas/models.js';
 import * as lab from '../schemas/lab.js';
 import * as structures from '../schemas/structures.js';
 import type { JsonSchema } from '../schemas/operation.js';
@@ -69,6 +73,11 @@ const WAIT_SECONDS = {
 /** A REST route's JSON body schema, read from its operation, so a tool takes what the route takes. */
 function bodyOf(route: RouteShorthandOptions): JsonSchema {
   return (route.schema as { body: JsonSchema }).body;
+}
+
+/** A REST route's success answer's shape, read from its operation, for a tool that answers the same document. */
+function responseOf(route: RouteShorthandOptions, status: number): JsonSchema {
+  return (route.schema as { 'x-responses': Record<number, { schema: JsonSchema }> })['x-responses'][status]!.schema;
 }
 
 /** A tool's arguments: the members of a REST body, with the tool's own beside them. */
@@ -291,5 +300,62 @@ const getDataset: Tool = {
   },
 };
 
-/** Every tool, in the order tools/list answers them. */
-export const TOOLS: readonly Tool[] = [createApiKey, runBacktest, runClimateModel, getLabRun, listDatasets, getDataset];
+const composeModelTool: Tool = {
+  name: 'compose_model',
+  description: 'Composes a pricing model in the registry (POST /models) from the four primitives: a pinned feed, a measurement, transforms and a payout function, with their parameters '
+    + '(GET /primitives lists the v1 vocabulary; the docs host publishes the model document\'s schema at /schema/model.v0.json). '
+    + 'model is the document: {name, version?, description?, feed: {id, version}, measurement, transforms, payout_function, parameters}. '
+    + 'The model is validated, backtested over its feed\'s record and given a card before it exists: a composition outside the vocabulary is refused invalid_composition, '
+    + 'a document failing the schema invalid_model, one the validation pass refuses model_validation_failed, and nothing is stored then. '
+    + 'Models are immutable and versioned by name: the same name, version and composition again answers the stored model with created false. '
+    + 'Registry models are validated models, distinct from the lab\'s externally built ones.',
+  inputSchema: argumentsOf(undefined, { api_key: API_KEY, model: bodyOf(models.composeModel) }, ['model']),
+  outputSchema: {
+    type: 'object',
+    required: ['created', 'model'],
+    properties: { created: { type: 'boolean', description: 'True when this call made the model; false when your account already held it.' }, model: responseOf(models.composeModel, 201) },
+  },
+  // The same name, version and composition is the same model: calling again changes nothing more.
+  annotations: { title: 'Compose a registry model', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  key: true,
+  async call(context, args) {
+    const composed = await composeModel(context.deps, { accountId: callerOf(context).accountId, body: args.model });
+    return composed.ok ? ok({ created: composed.value.created, model: composed.value.model }) : composed;
+  },
+};
+
+const CODING = ' The service must have exposure coding switched on (CATRISK_EXPOSURE_CODING; otherwise exposure_coding_unavailable, 503). '
+  + 'Up to 50 rows a call and 1,000 characters a row (over either: payload_too_large, 413); every row counts against your account\'s daily row budget, shared with the REST routes. '
+  + 'The rows go to the configured coder: the embedded one (no network) or, when so configured, an outside AI provider.';
+
+const codeExposureRowsTool: Tool = {
+  name: 'code_exposure_rows',
+  description: 'Codes schedule rows (free text, one string per row) to OED occupancy and construction codes (POST /exposure-codes): per row an OccupancyCode and a ConstructionCode with their OED names and confidences; '
+    + 'a code below the confidence gate is proposed but not set (code null), and needs_review marks the rows a person should look at.' + CODING,
+  inputSchema: argumentsOf(bodyOf(coding.exposureCodes), { api_key: API_KEY }),
+  outputSchema: responseOf(coding.exposureCodes, 200),
+  // It spends the daily row budget, and a configured outside provider may answer differently next time.
+  annotations: { title: 'Code schedule rows to OED', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  key: true,
+  call: async (context, args) => {
+    const coded = await codeExposureRows(context.deps, { accountId: callerOf(context).accountId, rows: args.rows as string[] });
+    return coded.ok ? ok({ ...coded.value }) : coded;
+  },
+};
+
+const flagMultiBuildingRowsTool: Tool = {
+  name: 'flag_multi_building_rows',
+  description: 'Reads schedule rows (free text, one string per row) for whether each describes more than one building (POST /multi-building-flags): per row the probability and a status, '
+    + 'flagged (at or above the gate), not_flagged (at or below one less the gate), below_gate (in between: for a person) or unanswered.' + CODING,
+  inputSchema: argumentsOf(bodyOf(coding.multiBuildingFlags), { api_key: API_KEY }),
+  outputSchema: responseOf(coding.multiBuildingFlags, 200),
+  annotations: { title: 'Flag rows that cover several buildings', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  key: true,
+  call: async (context, args) => {
+    const flagged = await flagMultiBuildingRows(context.deps, { accountId: callerOf(context).accountId, rows: args.rows as string[] });
+    return flagged.ok ? ok({ ...flagged.value }) : flagged;
+  },
+};
+
+/** Every tool, in the order tools/list answers them (SPEC's order). */
+export const TOOLS: readonly Tool[] = [createApiKey, runBacktest, composeModelTool, runClimateModel, getLabRun, listDatasets, getDataset, codeExposureRowsTool, flagMultiBuildingRowsTool];
