@@ -18,7 +18,7 @@ export type DatasetKind =
 /** The parser (src/feeds/parsers/) that reads a family's files; null where the API reads none. */
 export type ParserName =
   | 'comcat' | 'spc' | 'ncei' | 'mtbs' | 'ghcnd' | 'nwis' | 'knmi' | 'bom'
-  | 'gema' | 'hurdat2' | 'jtwc';
+  | 'gema' | 'hurdat2' | 'jtwc' | 'gmpe-tables';
 
 export type CoverageShape = 'box' | 'point' | 'basin';
 
@@ -50,6 +50,8 @@ const FAMILIES: readonly Family[] = [
   { family: 'jtwc-best-track', key: /^jtwc-best-track-/, manifest_kind: 'track_archive', publisher: /Joint Typhoon Warning Center/, dataset: 'track_archive', parser: 'jtwc', coverage: 'basin' },
   // Pinned for the lab and ingest, not read by a hazard route: no parser here.
   { family: 'oed-spec', key: /^oed-spec$/, manifest_kind: 'reference_table', publisher: /Open Data Standards/, dataset: 'reference_table', parser: null, coverage: 'box' },
+  // OpenQuake's GMPE verification tables: what the lab's ground-motion models are checked against.
+  { family: 'oq-gmpe-verification', key: /^oq-gmpe-verification$/, manifest_kind: 'reference_table', publisher: /GEM Foundation/, dataset: 'reference_table', parser: 'gmpe-tables', coverage: 'box' },
 ];
 
 /** The pinned OED reference tables (Open Data Standards) ingest maps schedules against. */
