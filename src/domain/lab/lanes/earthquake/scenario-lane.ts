@@ -48,8 +48,9 @@ export interface ScenarioRupture {
 }
 
 export interface ScenarioPlace {
-  readonly lat: number;
-  readonly lon: number;
+  /** null where a stored schedule's location has no coordinates (unmodeled). */
+  readonly lat: number | null;
+  readonly lon: number | null;
   readonly value: number;
   /** m/s; absent means the default (760 m/s). */
   readonly vs30?: number;
@@ -160,12 +161,13 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const rupture = ruptureOf(spec.rupture);
   const tree = logicTree('active_shallow_crust');
 
-  const modeled: { index: number; place: ScenarioPlace; d: Distances; vs30: number }[] = [];
+  const modeled: { index: number; place: ScenarioPlace & { lat: number; lon: number }; d: Distances; vs30: number }[] = [];
   const unmodeled: { index: number; reason: string }[] = [];
   places.forEach((place, index) => {
+    if (place.lat === null || place.lon === null) { unmodeled.push({ index, reason: 'no coordinates' }); return; }
     const d = distancesTo(rupture, { latitude: place.lat, longitude: place.lon });
     if (d.rrup > SCENARIO_REACH_KM) unmodeled.push({ index, reason: `farther than ${SCENARIO_REACH_KM} km from the rupture` });
-    else modeled.push({ index, place, d, vs30: place.vs30 ?? DEFAULT_VS30 });
+    else modeled.push({ index, place: { ...place, lat: place.lat, lon: place.lon }, d, vs30: place.vs30 ?? DEFAULT_VS30 });
   });
 
   const n = modeled.length;
