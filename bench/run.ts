@@ -330,6 +330,7 @@ async function quakeBench() {
   const { checkTable } = await import('../src/domain/hazard/gmpe/verification.js');
   const { bssa14 } = await import('../src/domain/hazard/gmpe/bssa14.js');
   const { asb14 } = await import('../src/domain/hazard/gmpe/asb14.js');
+  const { cb14 } = await import('../src/domain/hazard/gmpe/cb14.js');
   const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
   const vulnFeed = 'gem-vulnerability-europe';
   const tablesFeed = 'oq-gmpe-verification';
@@ -356,6 +357,7 @@ async function quakeBench() {
     [/^BSSA_2014_CALIFORNIA_/, () => bssa14('california') as never],
     [/^BSSA_2014_/, () => bssa14('global') as never],
     [/^AKKAR_2014_RJB_/, () => asb14() as never],
+    [/^CB2014_/, () => cb14() as never],
   ];
   for (const [name, table] of tables) {
     const found = models.find(([re]) => re.test(name));

@@ -232,7 +232,7 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
     ground_motion: {
       imt: imtName(imt), unit: 'g',
       logic_tree: tree.map((b) => ({ model: b.gmpe.id, weight: b.weight, citation: b.gmpe.citation })),
-      logic_tree_note: 'NGA-West2 models at equal weights, each once it passes every row of its OpenQuake verification tables; BSSA14 (no basin term) is the one that has so far',
+      logic_tree_note: 'NGA-West2 models at equal weights, each once it passes every row of its OpenQuake verification tables; so far BSSA14 (no basin term) and CB14 (z2.5 from the paper\'s California default for the Vs30)',
       fields: fieldCount,
       seed,
       variability: 'ln(ground motion) = model mean + tau x eta (one draw per field) + phi x epsilon (correlated between places); each field draws its logic-tree branch by weight',
