@@ -331,6 +331,7 @@ async function quakeBench() {
   const { bssa14 } = await import('../src/domain/hazard/gmpe/bssa14.js');
   const { asb14 } = await import('../src/domain/hazard/gmpe/asb14.js');
   const { cb14 } = await import('../src/domain/hazard/gmpe/cb14.js');
+  const { bcHydro2016 } = await import('../src/domain/hazard/gmpe/bchydro16.js');
   const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
   const vulnFeed = 'gem-vulnerability-europe';
   const tablesFeed = 'oq-gmpe-verification';
@@ -358,6 +359,8 @@ async function quakeBench() {
     [/^BSSA_2014_/, () => bssa14('global') as never],
     [/^AKKAR_2014_RJB_/, () => asb14() as never],
     [/^CB2014_/, () => cb14() as never],
+    [/^BCHYDRO_SINTER_/, () => bcHydro2016('interface') as never],
+    [/^BCHYDRO_SSLAB_/, () => bcHydro2016('slab') as never],
   ];
   for (const [name, table] of tables) {
     const found = models.find(([re]) => re.test(name));

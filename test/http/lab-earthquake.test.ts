@@ -94,7 +94,7 @@ eachDialect('scenario refusals on the request: 422 invalid_request naming each f
   const { key } = await signup(svc.api);
   const cases: unknown[] = [
     { model: MODEL, rupture: { ...RUPTURE, magnitude: 9.9 }, exposure: { points: POINTS } },
-    { model: MODEL, rupture: { ...RUPTURE, depth_km: 60 }, exposure: { points: POINTS } },
+    { model: MODEL, rupture: { ...RUPTURE, depth_km: 250 }, exposure: { points: POINTS } },
     { model: MODEL, rupture: { ...RUPTURE, mechanism: 'normal' }, exposure: { points: POINTS } },
     { model: MODEL, rupture: RUPTURE, exposure: { points: [{ lat: 34, lon: -118, value: 1, vs30: 50 }] } },
     { model: MODEL, rupture: RUPTURE, exposure: { points: POINTS }, vulnerability: 'adobe' },

@@ -5,7 +5,7 @@ import { FLOOD_SECTORS } from './lanes/flood/depth-damage.js';
 import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
 import { DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE } from './lanes/earthquake/scenario-lane.js';
 import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES } from './lanes/earthquake/vulnerability.js';
-import { SHALLOW_CRUST_MAX_DEPTH_KM } from './lanes/earthquake/logic-tree.js';
+import { DEEPEST_HYPOCENTRE_KM, TECTONIC_REGION_BASIS } from './lanes/earthquake/logic-tree.js';
 
 export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake';
 
@@ -94,10 +94,10 @@ export const LAB_MODELS: readonly LabModel[] = [
     version: 'scenario-eq-1.0.0-r1',
     revision: 'r1',
     model_data: { feed_id: 'gem-vulnerability-europe', version: '2024-07-29' },
-    caps: { places_max: SCENARIO_PLACES_MAX, reach_km: SCENARIO_REACH_KM, fields: SCENARIO_FIELDS, magnitude: [...MAGNITUDE_RANGE], depth_km_max: SHALLOW_CRUST_MAX_DEPTH_KM },
+    caps: { places_max: SCENARIO_PLACES_MAX, reach_km: SCENARIO_REACH_KM, fields: SCENARIO_FIELDS, magnitude: [...MAGNITUDE_RANGE], depth_km_max: DEEPEST_HYPOCENTRE_KM },
     spec: {
       model: 'this identifier',
-      rupture: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${SHALLOW_CRUST_MAX_DEPTH_KM}: active shallow crust), strike? (degrees, default 0), dip? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.dip}`).join(', ')}), rake? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.rake}`).join(', ')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
+      rupture: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_BASIS}), strike? (degrees, default 0), dip? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.dip}`).join(', ')}), rake? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.rake}`).join(', ')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
       exposure: `{points: [{lat, lon, value, vs30?}]} (vs30 in m/s, ${VS30_RANGE[0]} to ${VS30_RANGE[1]}, default ${DEFAULT_VS30}) or {object_id} (a location's value is its buildings plus contents value, vs30 ${DEFAULT_VS30}); a place more than ${SCENARIO_REACH_KM} km from the rupture is unmodeled`,
       vulnerability: `optional, one of ${VULNERABILITY_CURVES.map((c) => `${c.id} (${c.function_id})`).join(', ')}; default ${DEFAULT_VULNERABILITY}`,
     },

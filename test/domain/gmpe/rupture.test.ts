@@ -19,6 +19,10 @@ test('Wells and Coppersmith (1994) sizes: M7 strike-slip is 758.6 km2, 13.49 km 
   const big = planarRupture({ mag: 8, lat: 0, lon: 0, depth_km: 10, strike: 0, dip: 30, rake: 90 });
   assert.ok(Math.abs(big.width_km - 20 / Math.sin(30 * RAD)) < 1e-9);
   assert.ok(Math.abs(big.length_km * big.width_km - 10 ** (-3.99 + 0.98 * 8)) < 1e-6, 'area kept');
+  // A hypocentre below the 20 km layer: the plane keeps its scaled width and is centred on it.
+  const deep = planarRupture({ mag: 7, lat: 0, lon: 0, depth_km: 90, strike: 0, dip: 70, rake: 90 });
+  assert.ok(Math.abs(deep.width_km - 10 ** (-1.61 + 0.41 * 7)) < 1e-9);
+  assert.ok(Math.abs(deep.ztor_km - (90 - (deep.width_km * Math.sin(70 * RAD)) / 2)) < 1e-9);
   assert.deepEqual([mechanismOfRake(0), mechanismOfRake(90), mechanismOfRake(-90), mechanismOfRake(180)], ['strike-slip', 'reverse', 'normal', 'strike-slip']);
 });
 

@@ -10,6 +10,7 @@ import { meanLossRatio, VULNERABILITY_CURVES, type VulnerabilityFunction } from 
 import { readScenarioSpec, ruptureOf, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../../../src/domain/lab/lanes/earthquake/scenario-lane.js';
 import { bssa14 } from '../../../src/domain/hazard/gmpe/bssa14.js';
 import { cb14 } from '../../../src/domain/hazard/gmpe/cb14.js';
+import { bcHydro2016 } from '../../../src/domain/hazard/gmpe/bchydro16.js';
 import { distancesTo } from '../../../src/domain/hazard/gmpe/rupture.js';
 
 const FEED = 'gem-vulnerability-europe';
@@ -55,7 +56,7 @@ test('the spec: defaults filled in, and every fault named at once (422 invalid_r
   assert.equal(read.value.rupture.mechanism, 'reverse');
   const byMechanism = readScenarioSpec(spec({ rupture: { magnitude: 6, lat: 0, lon: 0, depth_km: 10, mechanism: 'normal' } }));
   assert.ok(byMechanism.ok && byMechanism.value.rupture.rake === -90 && byMechanism.value.rupture.dip === 50);
-  const bad = readScenarioSpec(spec({ rupture: { magnitude: 9.9, lat: 0, lon: 0, depth_km: 80, rake: 0, mechanism: 'reverse', colour: 1 }, vulnerability: 'brick', extra: 1 }));
+  const bad = readScenarioSpec(spec({ rupture: { magnitude: 9.9, lat: 0, lon: 0, depth_km: 250, rake: 0, mechanism: 'reverse', colour: 1 }, vulnerability: 'brick', extra: 1 }));
   assert.ok(!bad.ok);
   assert.equal(bad.refusal.status, 422);
   assert.equal(bad.refusal.code, 'invalid_request');
@@ -104,4 +105,19 @@ test('a run: places beyond 200 km unmodeled and counted, the same seed the same 
   const far = runScenarioQuake(s, [{ lat: 0, lon: 0, value: 1 }], options) as any;
   assert.equal(far.aggregate, null);
   assert.equal(far.unmodeled.count, 1);
+});
+
+test('a hypocentre deeper than 35 km is in-slab: BC Hydro 2016, its median as the model called directly', async () => {
+  // A rupture written for the test: M7.0 at 90 km depth, reverse, one place 30 km off the epicentre.
+  const read = readScenarioSpec({ rupture: { magnitude: 7, lat: 45.7, lon: 26.6, depth_km: 90, strike: 40, dip: 70, rake: 90 }, exposure: { points: [{ lat: 45.9, lon: 26.9, value: 100 }] } });
+  assert.ok(read.ok);
+  const result = runScenarioQuake(read.value, (read.value.exposure as { points: ScenarioPlace[] }).points, { functions: await pinnedFunctions(), vulnerabilityData: data }) as any;
+  assert.equal(result.tectonic_region.region, 'subduction_inslab');
+  assert.deepEqual(result.ground_motion.logic_tree.map((b: any) => [b.model, b.weight]), [['BCHydro16Slab', 1]]);
+  const rupture = ruptureOf(read.value.rupture);
+  assert.ok(rupture.ztor_km > 0 && rupture.ztor_km < 90 && rupture.ztor_km + rupture.width_km * Math.sin(70 * Math.PI / 180) > 90, 'the plane holds the hypocentre');
+  const p = result.places[0];
+  const d = distancesTo(rupture, { latitude: p.lat, longitude: p.lon });
+  const gm = bcHydro2016('slab').predict({ rupture: { mag: 7, rake: 90, dip: 70, ztor: rupture.ztor_km, width: rupture.width_km, hypo_depth: 90 }, site: { vs30: 760, vs30measured: false, z1pt0: NaN, z2pt5: NaN, backarc: false }, distances: d }, { kind: 'SA', period: 0.6 });
+  assert.ok(Math.abs(Math.log(p.ground_motion.median) - gm.mean) < 0.3, `${p.ground_motion.median} vs ${Math.exp(gm.mean)}`);
 });

@@ -3,9 +3,9 @@
 //
 // Size: Wells and Coppersmith (1994), Bull. Seismol. Soc. Am. 84(4), 974-1002, Table 2A, by slip
 // type: rupture area log10(A) = a + b M (km2) and down-dip width log10(W) = a + b M (km); the width
-// is capped by the seismogenic layer (surface to max(20 km, hypocentral depth)) and the length is
+// is capped by the seismogenic layer (surface to 20 km) for a hypocentre in it, and the length is
 // A / W. Position: the hypocentre at the centre of the plane, shifted down-dip or up-dip only as
-// far as keeps the plane inside the layer.
+// far as keeps the plane inside the layer (deeper hypocentres: below the surface).
 //
 // Geometry: a local flat projection about the hypocentre (x east, y north, km; equirectangular,
 // cos of the hypocentre's latitude), good to well under 1% within the lab's 200 km reach. Strike
@@ -60,13 +60,16 @@ export function planarRupture(input: RuptureInput): PlanarRupture {
   const mech = mechanismOfRake(input.rake);
   const c = WC94[mech];
   const area = 10 ** (c.area[0] + c.area[1] * input.mag);
-  const floor = Math.max(SEISMOGENIC_FLOOR_KM, input.depth_km);
   const sinDip = Math.sin(input.dip * RAD);
-  const width = Math.min(10 ** (c.width[0] + c.width[1] * input.mag), floor / sinDip);
+  // A crustal hypocentre (at most 20 km deep): the width is capped by the layer from the surface to
+  // 20 km and the plane kept in it. A deeper one: the plane centred on it, kept below the surface.
+  const crustal = input.depth_km <= SEISMOGENIC_FLOOR_KM;
+  const scaled = 10 ** (c.width[0] + c.width[1] * input.mag);
+  const width = crustal ? Math.min(scaled, SEISMOGENIC_FLOOR_KM / sinDip) : scaled;
   const length = area / width;
   const vertical = width * sinDip;
-  // Centre on the hypocentre, then keep the plane between the surface and the floor.
-  const ztor = Math.min(Math.max(input.depth_km - vertical / 2, 0), floor - vertical);
+  const centred = Math.max(input.depth_km - vertical / 2, 0);
+  const ztor = crustal ? Math.min(centred, SEISMOGENIC_FLOOR_KM - vertical) : centred;
   // Down-dip distance from the top edge to the hypocentre's depth, and its horizontal offset.
   const downDip = (input.depth_km - ztor) / sinDip;
   const horizontal = downDip * Math.cos(input.dip * RAD);

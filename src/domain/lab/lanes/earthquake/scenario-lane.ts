@@ -16,7 +16,7 @@ import { quantileSorted } from '../../../stats/quantiles.js';
 import { distancesTo, MAGNITUDE_SCALING, mechanismOfRake, planarRupture, type Mechanism, type PlanarRupture } from '../../../hazard/gmpe/rupture.js';
 import { imtName, type Distances, type GmpeContext, type Imt } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION, type FieldInputs } from './fields.js';
-import { branchAt, logicTree, SHALLOW_CRUST_MAX_DEPTH_KM, TECTONIC_REGION_BASIS } from './logic-tree.js';
+import { branchAt, DEEPEST_HYPOCENTRE_KM, logicTree, tectonicRegion, TECTONIC_REGION_BASIS } from './logic-tree.js';
 import { DEFAULT_VULNERABILITY, meanLossRatio, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
 export const SCENARIO_FIELDS = 100;
@@ -82,8 +82,7 @@ function readRupture(v: unknown, faults: string[]): ScenarioRupture | undefined 
   const magnitude = numberIn(v.magnitude, MAGNITUDE_RANGE[0], MAGNITUDE_RANGE[1], 'rupture.magnitude', faults);
   const lat = numberIn(v.lat, -90, 90, 'rupture.lat', faults);
   const lon = numberIn(v.lon, -180, 180, 'rupture.lon', faults);
-  const depth = numberIn(v.depth_km, 0, SHALLOW_CRUST_MAX_DEPTH_KM, 'rupture.depth_km', faults);
-  if (typeof v.depth_km === 'number' && v.depth_km > SHALLOW_CRUST_MAX_DEPTH_KM) faults.push(`rupture.depth_km: this lane models ${TECTONIC_REGION_BASIS}`);
+  const depth = numberIn(v.depth_km, 0, DEEPEST_HYPOCENTRE_KM, 'rupture.depth_km', faults);
   const strike = v.strike === undefined ? 0 : numberIn(v.strike, 0, 360, 'rupture.strike', faults);
   let mechanism: Mechanism | undefined;
   if (v.mechanism !== undefined) {
@@ -159,7 +158,8 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const fieldCount = options.fields ?? SCENARIO_FIELDS;
   const seed = options.seed ?? SCENARIO_SEED;
   const rupture = ruptureOf(spec.rupture);
-  const tree = logicTree('active_shallow_crust');
+  const region = tectonicRegion(spec.rupture.depth_km);
+  const tree = logicTree(region);
 
   const modeled: { index: number; place: ScenarioPlace & { lat: number; lon: number }; d: Distances; vs30: number }[] = [];
   const unmodeled: { index: number; reason: string }[] = [];
@@ -226,13 +226,15 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
       ...spec.rupture,
       length_km: round(rupture.length_km), width_km: round(rupture.width_km), ztor_km: round(rupture.ztor_km),
       magnitude_scaling: MAGNITUDE_SCALING,
-      placement: 'hypocentre at the centre of the plane, moved only as far as keeps the plane between the surface and max(20 km, hypocentral depth)',
+      placement: 'hypocentre at the centre of the plane, moved only as far as keeps the plane between the surface and 20 km for a hypocentre in that layer, below the surface for a deeper one',
     },
-    tectonic_region: { region: 'active_shallow_crust', basis: TECTONIC_REGION_BASIS },
+    tectonic_region: { region, basis: TECTONIC_REGION_BASIS },
     ground_motion: {
       imt: imtName(imt), unit: 'g',
       logic_tree: tree.map((b) => ({ model: b.gmpe.id, weight: b.weight, citation: b.gmpe.citation })),
-      logic_tree_note: 'NGA-West2 models at equal weights, each once it passes every row of its OpenQuake verification tables; so far BSSA14 (no basin term) and CB14 (z2.5 from the paper\'s California default for the Vs30)',
+      logic_tree_note: region === 'active_shallow_crust'
+        ? 'NGA-West2 models at equal weights, each once it passes every row of its OpenQuake verification tables; so far BSSA14 (no basin term) and CB14 (z2.5 from the paper\'s California default for the Vs30)'
+        : 'BC Hydro 2016 in-slab, central magnitude-scaling branch, every place taken as forearc (no back-arc term)',
       fields: fieldCount,
       seed,
       variability: 'ln(ground motion) = model mean + tau x eta (one draw per field) + phi x epsilon (correlated between places); each field draws its logic-tree branch by weight',
