@@ -372,6 +372,43 @@ async function quakeBench() {
   }
 }
 
+/**
+ * The flood lanes over every pinned river map (10,000 places) and the wildfire lane, as a compute
+ * thread runs them: the maps parsed from the verified store first (cold), then a second run over
+ * the parsed maps (warm).
+ */
+async function floodBench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { labRunTask } = await import('../src/app/lab-runs.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const open = performance.now();
+  const all = await FeedStore.open(dir);
+  const store = await FeedStore.open(dir, { feeds: all.feeds(), verified: all.verified });
+  const openS = (performance.now() - open) / 1000;
+  // 10,000 places: half over the San Salvador grid's box, half over the Djibouti window, spread evenly.
+  const points = Array.from({ length: 10_000 }, (_, i) => {
+    const u = ((i * 7919) % 1000) / 1000;
+    const v = ((i * 104729) % 1000) / 1000;
+    return i % 2 === 0
+      ? { lat: 13.672 + u * 0.031, lon: -89.251 + v * 0.088, value: 100_000 }
+      : { lat: 10.9 + u * 1.9, lon: 41.77 + v * 2.1, value: 100_000 };
+  });
+  for (const pass of ['cold (maps parsed)', 'warm (maps parsed before)']) {
+    const t = performance.now();
+    const result = await labRunTask({ model: 'river-flood', spec: { model: 'river-flood', version: 'bench', sector: 'residential', exposure: { points } }, feedsDir: undefined }, store);
+    const seconds = (performance.now() - t) / 1000;
+    const doc = result.ok ? JSON.parse(result.value) : null;
+    print({ bench: `river-flood, 10,000 places over ${doc?.maps_read.length} pinned maps, ${pass}`, seconds: Number(seconds.toFixed(3)), modeled: doc?.exposure.modeled, unmodeled: doc?.unmodeled.count, aal: doc?.aal, store_open_s: Number(openS.toFixed(2)) });
+  }
+  const fire = Array.from({ length: 10_000 }, (_, i) => ({ lat: 31.5 + (((i * 7919) % 1000) / 1000) * 17, lon: -124.5 + (((i * 104729) % 1000) / 1000) * 21, value: 500_000 }));
+  for (const pass of ['cold (fire lists parsed, grid built)', 'warm']) {
+    const t = performance.now();
+    const result = await labRunTask({ model: 'wildfire', spec: { model: 'wildfire', version: 'bench', exposure: { points: fire } }, feedsDir: undefined }, store);
+    const doc = result.ok ? JSON.parse(result.value) : null;
+    print({ bench: `wildfire, 10,000 places over ${doc?.maps_read.length} mapped-fire lists, ${pass}`, seconds: Number(((performance.now() - t) / 1000).toFixed(3)), modeled: doc?.exposure.modeled, fires_counted: doc?.burn_probability.fires_counted, loss_ceiling: doc?.loss_ceiling });
+  }
+}
+
 /** PostgreSQL losing or stalling its connections: what callers see, and how long shutdown takes. */
 async function databaseBench() {
   const adminUrl = process.env.CATRISK_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -548,7 +585,134 @@ async function listsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, quake: quakeBench, objects: objectsBench, database: databaseBench };
+async function modelsBench() {
+  // POST /models with its validation pass (two replays over the full record and a reference price,
+  // in a compute thread), for each acceptance design written as a composition; then a model run.
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const { EXPOSURE } = await import('../test/support/objects.js');
+  const { compositionOfTerms } = await import('../src/domain/models/compose.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+    const ids: Record<string, string> = {};
+    for (const [peril, terms] of Object.entries(ACCEPTANCE_BODIES)) {
+      const composition = compositionOfTerms(terms as never);
+      const times: number[] = [];
+      for (let i = 0; i < 8; i += 1) {
+        const t = performance.now();
+        const answer = await fetch(`${api}/models`, { method: 'POST', headers, body: JSON.stringify({ name: `bench-${peril.replace(/_/g, '-')}-${i}`, ...composition }) });
+        const model = await answer.json() as { id: string };
+        times.push(performance.now() - t);
+        if (answer.status !== 201) throw new Error(`POST /models ${peril}: ${answer.status} ${JSON.stringify(model)}`);
+        ids[peril] = model.id;
+      }
+      const warm = times.slice(2);
+      print({ bench: `POST /models with its validation pass, warm (${peril})`, median_ms: median(warm), max_ms: Math.round(Math.max(...warm)) });
+    }
+    const created = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: EXPOSURE, ...(ACCEPTANCE_BODIES.earthquake as object) }) })).json() as { id: string };
+    const times: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const t = performance.now();
+      const accepted = await fetch(`${api}/models/${ids.earthquake}/runs`, { method: 'POST', headers, body: JSON.stringify({ object_id: created.id }) });
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; error?: unknown };
+        if (job.status === 'failed') throw new Error(`model run failed: ${JSON.stringify(job.error)}`);
+        if (job.status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      times.push(performance.now() - t);
+    }
+    print({ bench: 'model run job end to end, warm (earthquake)', median_ms: median(times.slice(2)), max_ms: Math.round(Math.max(...times.slice(2))) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+/**
+ * Submission packs: a 10,000-location object priced over the earthquake catalog's whole
+ * record (1901 to 2022, 122 years) with that backtest recorded; the pack assembled by its job and
+ * every PDF drawn. The schedule is generated for the bench (largeSchedule: not real exposure).
+ */
+async function packagesBench() {
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // Ingested, as a client would send 10,000 locations (a POST /objects body that size is over its limit).
+    const { form } = await import('../test/support/schedules.js');
+    const ingest = await fetch(`${api}/ingest`, { method: 'POST', headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` }, body: form(largeSchedule(10_000), { type: 'text/csv', currency: 'EUR' }) });
+    if (ingest.status !== 202) throw new Error(`POST /ingest answered ${ingest.status}: ${await ingest.text()}`);
+    let objectPath = '';
+    for (;;) {
+      const read = await (await fetch(`${api}${ingest.headers.get('location')!}`, { headers })).json() as { status: string; result: any; error: unknown };
+      if (read.status === 'failed') throw new Error(`ingest failed: ${JSON.stringify(read.error)}`);
+      if (read.status === 'succeeded') { objectPath = read.result.objects[0].links.self; break; }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const id = objectPath.split('/').pop()!;
+    const terms = { ...(ACCEPTANCE_BODIES.earthquake as object), parties: { insured: { name: 'Société Coopérative de Sète' }, broker: { name: 'Courtage Éole' } }, jurisdiction: { country: 'FR', governing_law: 'droit français' } };
+    const patched = await fetch(`${api}${objectPath}`, { method: 'PATCH', headers, body: JSON.stringify(terms) });
+    if (patched.status !== 200) throw new Error(`PATCH answered ${patched.status}: ${await patched.text()}`);
+    const job = async (path: string, body = '{}') => {
+      const t = performance.now();
+      const accepted = await fetch(`${api}${path}`, { method: 'POST', headers, body });
+      if (accepted.status !== 202) throw new Error(`POST ${path} answered ${accepted.status}: ${await accepted.text()}`);
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const read = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; result: any; error: unknown };
+        if (read.status === 'failed') throw new Error(`${path} failed: ${JSON.stringify(read.error)}`);
+        if (read.status === 'succeeded') return { ms: performance.now() - t, result: read.result };
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    await job(`/objects/${id}/price`);
+    const cut = await (await fetch(`${api}/objects/${id}/structures`, { method: 'POST', headers, body: '{}' })).json() as { links: { self: string } };
+    const bt = await job(`${cut.links.self}/backtest`);
+    const times: number[] = [];
+    const cpu: number[] = [];
+    let links: Record<string, string> = {};
+    for (let i = 0; i < 7; i += 1) {
+      const t = performance.now();
+      const cpu0 = cpuSeconds(svc.child.pid!);
+      const packed = await job(`/objects/${id}/package`);
+      links = packed.result.links;
+      // Every document's PDF and the whole pack's, as a client fetching them all would.
+      for (const name of ['exposure_summary', 'pricing_exhibit', 'draft_slip', 'backtest_exhibit', 'pdf']) {
+        const r = await fetch(`${api}${links[name]}`, { headers });
+        if (r.status !== 200) throw new Error(`${links[name]} answered ${r.status}`);
+        await r.arrayBuffer();
+      }
+      times.push(performance.now() - t);
+      cpu.push(cpuSeconds(svc.child.pid!) - cpu0);
+    }
+    const warm = times.slice(2).sort((a, b) => a - b);
+    const warmCpu = cpu.slice(2).sort((a, b) => a - b);
+    // Wall time stretches with whatever else the machine runs; the service's CPU seconds do not.
+    print({ bench: 'package: 10,000 locations, 122-year backtest; job to succeeded plus all four document PDFs and the whole-pack PDF, warm', years: bt.result.years.length,
+      median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), max_ms: Math.round(warm.at(-1)!), first_ms: Math.round(times[0]!),
+      service_cpu_median_ms: Math.round(1000 * warmCpu[Math.floor(warmCpu.length / 2)]!), load_average_1m: Number(os.loadavg()[0]!.toFixed(1)) });
+    const pdfTimes: number[] = [];
+    let size = 0;
+    for (let i = 0; i < 10; i += 1) {
+      const t = performance.now();
+      const r = await fetch(`${api}${links.pdf}`, { headers });
+      size = (await r.arrayBuffer()).byteLength;
+      pdfTimes.push(performance.now() - t);
+    }
+    pdfTimes.sort((a, b) => a - b);
+    print({ bench: 'GET /packages/{id}/pack.pdf (whole pack, drawn on read)', bytes: size, median_ms: Math.round(pdfTimes[5]!), max_ms: Math.round(pdfTimes.at(-1)!) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -8,7 +8,9 @@ import { JobStore } from './store/jobs.js';
 import { ObjectStore } from './store/objects.js';
 import { StructureStore } from './store/structures.js';
 import { LabRunStore } from './store/lab-runs.js';
+import { ModelStore } from './store/models.js';
 import { IdempotencyStore } from './store/idempotency.js';
+import { PackageStore } from './store/packages.js';
 import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
@@ -43,7 +45,9 @@ export async function createServices(config: Config, options: { log?: Logger } =
   const objects = new ObjectStore(database.db);
   const structures = new StructureStore(database.db);
   const labRuns = new LabRunStore(database.db);
+  const models = new ModelStore(database.db);
   const idempotency = new IdempotencyStore(database.db);
+  const packages = new PackageStore(database.db);
   // Each file is hashed once per process: what an earlier store of the process (tests start many)
   // verified is trusted while its identity on disk is unchanged.
   const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir, { verified: processVerifiedFeeds() }) : undefined;
@@ -53,7 +57,7 @@ export async function createServices(config: Config, options: { log?: Logger } =
   if (feeds) shareVerifiedFeeds(feeds.verified);
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
   const services: Services = {
-    config, log, database, accounts, jobs, objects, structures, labRuns, idempotency, feeds, rate,
+    config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, feeds, rate,
     handlers: new Map(),
     worker: undefined,
     now: () => new Date(),

@@ -6,12 +6,14 @@ import type { JobStore } from '../store/jobs.js';
 import type { ObjectStore } from '../store/objects.js';
 import type { StructureStore } from '../store/structures.js';
 import type { LabRunStore } from '../store/lab-runs.js';
+import type { ModelStore } from '../store/models.js';
 import type { IdempotencyStore } from '../store/idempotency.js';
+import type { PackageStore } from '../store/packages.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
-export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run';
+export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run' | 'model-validation';
 
 export interface AppDeps {
   readonly config: {
@@ -27,7 +29,10 @@ export interface AppDeps {
   readonly objects: ObjectStore;
   readonly structures: StructureStore;
   readonly labRuns: LabRunStore;
+  /** The registry's composed models. */
+  readonly models: ModelStore;
   readonly idempotency: IdempotencyStore;
+  readonly packages: PackageStore;
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   now(): Date;

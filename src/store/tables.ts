@@ -146,7 +146,29 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+/** A composed model of the registry: immutable, one row per account and content address. */
+export interface ModelsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  version: string;
+  /** Canonical JSON of the model document (composition, validation report, card). */
+  document: string;
+  created_at: string;
+}
+
+export interface PackagesTable {
+  id: string;
+  account_id: string;
+  object_id: string;
+  /** Canonical JSON of the pack, served byte for byte. */
+  document: string;
+  created_at: string;
+}
+
 export interface Tables {
+  models: ModelsTable;
+  packages: PackagesTable;
   idempotency_keys: IdempotencyKeysTable;
   lab_runs: LabRunsTable;
   lab_run_owners: LabRunOwnersTable;

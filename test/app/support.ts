@@ -10,7 +10,9 @@ import { JobStore } from '../../src/store/jobs.js';
 import { ObjectStore } from '../../src/store/objects.js';
 import { StructureStore } from '../../src/store/structures.js';
 import { LabRunStore } from '../../src/store/lab-runs.js';
+import { ModelStore } from '../../src/store/models.js';
 import { IdempotencyStore } from '../../src/store/idempotency.js';
+import { PackageStore } from '../../src/store/packages.js';
 import { refused, type Result } from '../../src/kernel/result.js';
 import { refusal } from '../../src/kernel/refusal.js';
 import type { AppDeps } from '../../src/app/deps.js';
@@ -38,7 +40,9 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       objects: new ObjectStore(database.db),
       structures: new StructureStore(database.db),
       labRuns: new LabRunStore(database.db),
+      models: new ModelStore(database.db),
       idempotency: new IdempotencyStore(database.db),
+      packages: new PackageStore(database.db),
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },

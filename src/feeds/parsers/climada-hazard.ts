@@ -2,6 +2,7 @@
 // frequency (per year), centroids/lat and centroids/lon, and the intensity as a compressed-sparse-row
 // matrix (group intensity: data, indices, indptr; one row per event, 0-based centroid indices).
 // Read with h5wasm from the verified bytes; the record is plain arrays, no HDF5 object escapes.
+import h5wasm from 'h5wasm/node';
 
 export interface ClimadaHazardRecord {
   readonly haz_type: string | null;
@@ -28,8 +29,6 @@ function scalarText(v: unknown): string | null {
 
 /** Reads a CLIMADA hazard file's bytes; throws naming what is missing when the layout is not CLIMADA's. */
 export async function parseClimadaHazard(bytes: Uint8Array): Promise<ClimadaHazardRecord> {
-  // Loaded when first needed: a static import of the package keeps a compute thread run through tsx from loading.
-  const { default: h5wasm } = await import('h5wasm/node');
   const module = await h5wasm.ready;
   const path = `/hazard-${process.pid}-${files++}.h5`;
   module.FS.writeFile(path, bytes);

@@ -1,5 +1,6 @@
 // A single-band georeferenced GeoTIFF (WGS 84 geographic, as the Aqueduct Floods maps are) read with
 // geotiff from the verified bytes: the grid's corner, cell size, no-data value and the values row by row.
+import { fromArrayBuffer } from 'geotiff';
 
 export interface RasterRecord {
   readonly width: number;
@@ -22,8 +23,6 @@ const DEGREE = 9102;
 
 export async function parseGeoTiffRaster(bytes: Uint8Array): Promise<RasterRecord> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  // Loaded when first needed: a static import of the package keeps a compute thread run through tsx from loading.
-  const { fromArrayBuffer } = await import('geotiff');
   const tiff = await fromArrayBuffer(buffer);
   const image = await tiff.getImage();
   if (image.getSamplesPerPixel() !== 1) throw new Error(`not a single-band raster: ${image.getSamplesPerPixel()} samples per pixel`);

@@ -6,7 +6,9 @@ import { feedRoutes } from './feeds.js';
 import { hazardRoutes } from './hazard.js';
 import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
+import { modelRoutes } from './models.js';
 import { objectRoutes } from './objects.js';
+import { packageRoutes } from './packages.js';
 import { structureRoutes } from './structures.js';
 import { systemRoutes } from './system.js';
 
@@ -17,7 +19,9 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   ingestRoutes(app, services);
   objectRoutes(app, services);
   structureRoutes(app, services);
+  packageRoutes(app, services);
   feedRoutes(app, services);
   eventRoutes(app, services);
   hazardRoutes(app, services);
+  modelRoutes(app, services);
 }
