@@ -40,6 +40,8 @@ export const submitRun = operation({
       terms: { description: 'Policy and reinsurance terms (from revision r3).' },
       correlation: { description: 'Damage correlation (the lane says which values it reads).' },
       sector: { description: 'Flood lanes: residential (default), commercial or industrial, the depth-damage curve\'s sector.' },
+      rupture: { description: 'Scenario earthquake: {magnitude, lat, lon, depth_km, strike?, dip?, rake?, mechanism?}.' },
+      vulnerability: { description: 'Scenario earthquake: the vulnerability curve (GET /models lists the five; default rc_frame_mid_rise_moderate_code).' },
     },
   },
   refusal: { body: 'run spec' },
