@@ -73,12 +73,16 @@ async function main(argv: string[]) {
     }
     default: {
       const client = await import('./cli/index.js');
+      if (command === '--version' || command === '-V' || command === 'version') {
+        process.stdout.write(client.versionLine());
+        return;
+      }
       if (client.CLIENT_WORDS.has(command)) {
         process.exitCode = await client.runClient(argv);
         return;
       }
       const help = command === 'help' || command === '--help' || command === '-h';
-      (help ? process.stdout : process.stderr).write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder>\n${client.clientSummary()}Each command takes --help.\n`);
+      (help ? process.stdout : process.stderr).write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder> | --version\n${client.clientSummary()}Each command takes --help.\n`);
       process.exitCode = help ? 0 : 2;
     }
   }

@@ -10,7 +10,7 @@ export const DEFAULT_URL = 'http://127.0.0.1:8080';
 export const DEFAULT_LAB_URL = 'http://127.0.0.1:8084';
 
 /** Exit codes: a refusal by the service, a command used wrongly, a service that cannot be reached. */
-export const EXIT = { refused: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { refused: 1, usage: 2, unreachable: 3, stillRunning: 4 } as const;
 
 /** A failure that ends the command with its exit code; `lines` go to stderr as they are. */
 export class CliFailure extends Error {
@@ -28,7 +28,7 @@ export function refusedFailure(error: { status?: unknown; code?: unknown; messag
   return new CliFailure(EXIT.refused, lines);
 }
 
-const VERSION: string = (() => {
+export const VERSION: string = (() => {
   try {
     // src/cli/client.ts and dist/cli/client.js both sit two levels below package.json.
     return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

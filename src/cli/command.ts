@@ -14,6 +14,8 @@ export interface Context {
   configDir: string;
   format: Format;
   wait: boolean;
+  /** --timeout: how long --wait waits, in seconds, before leaving the job running (none: until it ends). */
+  timeoutS?: number;
   out: (text: string) => void;
   /** Where progress and notes go (stderr). */
   err: ProgressSink;
@@ -59,7 +61,10 @@ export function usageOf(command: Command): string {
   const own = blank < 0 ? command.help : command.help.slice(0, blank);
   const notes = blank < 0 ? [] : command.help.slice(blank);
   const lines = [`usage: catrisk ${command.name.join(' ')}${command.args ? ` ${command.args}` : ''} [options]`, '', command.summary, '', ...own];
-  if (command.waits) lines.push('  --wait             wait for the job to end, showing its progress on stderr');
+  if (command.waits) {
+    lines.push('  --wait             wait for the job to end, showing its progress on stderr');
+    lines.push('  --timeout SECONDS  with --wait: stop waiting after this long (exit 4; the job goes on)');
+  }
   lines.push(...COMMON_HELP, '  --help             this help', ...notes);
   return lines.join('\n') + '\n';
 }
@@ -70,7 +75,7 @@ export function contextOf(command: Command, argv: string[], io: { out: (t: strin
   try {
     parsed = parseArgs({
       args: argv, allowPositionals: true, strict: true,
-      options: { ...COMMON, ...(command.waits ? { wait: { type: 'boolean' } } : {}), ...command.options },
+      options: { ...COMMON, ...(command.waits ? { wait: { type: 'boolean' }, timeout: { type: 'string' } } : {}), ...command.options },
     });
   } catch (error) {
     throw usageFailure(`${error instanceof Error ? error.message : String(error)}\n${usageOf(command).trimEnd()}`);
@@ -86,15 +91,25 @@ export function contextOf(command: Command, argv: string[], io: { out: (t: strin
   const format = values.format as string;
   if (!(FORMATS as readonly string[]).includes(format)) throw usageFailure(`--format is one of ${FORMATS.join(', ')}, not ${format}.`);
   const wait = values.wait === true;
+  const timeoutS = timeoutOf(values.timeout as string | undefined, wait);
   const refusal = command.refuses?.({ format: format as Format, wait });
   if (refusal) throw usageFailure(refusal);
   const dir = configDir(values.config as string | undefined);
   // logout reads no login: it removes the file even when the file cannot be read.
   const login = command.forgets ? {} : readLogin(dir);
   return {
-    values, positionals: parsed.positionals, configDir: dir, format: format as Format, wait, ...io,
+    values, positionals: parsed.positionals, configDir: dir, format: format as Format, wait, timeoutS, ...io,
     endpoint: endpointOf(values as { url?: string; 'lab-url'?: string }, login),
   };
+}
+
+/** --timeout's seconds: a positive decimal, and only beside --wait (alone it would mean nothing). */
+function timeoutOf(text: string | undefined, wait: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  if (!wait) throw usageFailure('--timeout is how long --wait waits: give it with --wait.');
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(seconds > 0)) throw usageFailure(`--timeout is a number of seconds above 0, not ${text}.`);
+  return seconds;
 }
 
 /** Prints a JSON document as json or table; csv is the command's own to fetch. */

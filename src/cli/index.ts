@@ -1,5 +1,5 @@
 // The client commands of `catrisk`: each talks to a catrisk service over HTTP (see docs/cli.md).
-import { CliFailure, EXIT } from './client.js';
+import { CliFailure, EXIT, VERSION } from './client.js';
 import { contextOf, type Command } from './command.js';
 import { login, logout } from './commands/account.js';
 import { ingest } from './commands/ingest.js';
@@ -17,6 +17,11 @@ export const CLIENT_WORDS = new Set(COMMANDS.map((c) => c.name[0]!));
 export function clientSummary(): string {
   const width = Math.max(...COMMANDS.map((c) => `${c.name.join(' ')} ${c.args}`.length));
   return COMMANDS.map((c) => `  catrisk ${`${c.name.join(' ')} ${c.args}`.padEnd(width)}  ${c.summary}`).join('\n') + '\n';
+}
+
+/** `catrisk --version`: the program's version, as its User-Agent names it. */
+export function versionLine(): string {
+  return `catrisk ${VERSION}\n`;
 }
 
 export interface ClientIo {

@@ -1,7 +1,7 @@
 // --wait: a job is read again after the Retry-After its last answer gave, until it ends. How far
 // it has got is shown on stderr: a bar redrawn in place on a terminal, a plain line per change
 // otherwise (a log keeps every step and no control characters).
-import { request, type Answer } from './client.js';
+import { CliFailure, EXIT, request, type Answer } from './client.js';
 
 /** When an answer carries no Retry-After (an older service): read again after this. */
 const DEFAULT_WAIT_S = 1;
@@ -79,8 +79,10 @@ const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 10
 /**
  * Reads a job (or a lab run) at `url` until it has ended, waiting as each answer's Retry-After
  * asks, and answers its last document. `first` is an answer already in hand (the 202 of the verb).
+ * After `timeoutS` seconds it stops waiting (exit 4), the job still running.
  */
-export async function waitFor(url: string, key: string, sink: ProgressSink, first?: Answer): Promise<any> {
+export async function waitFor(url: string, key: string, sink: ProgressSink, first?: Answer, timeoutS?: number): Promise<any> {
+  const deadline = timeoutS === undefined ? Infinity : Date.now() + timeoutS * 1000;
   const view = new ProgressView(sink);
   let answer = first ?? await request('GET', url, { key });
   // Ctrl-C stops the waiting, not the job: say how to pick it up again.
@@ -94,7 +96,12 @@ export async function waitFor(url: string, key: string, sink: ProgressSink, firs
     for (;;) {
       view.show(answer.json);
       if (isEnded(answer.json?.status)) return answer.json;
-      await sleep(retryAfterOf(answer));
+      const left = (deadline - Date.now()) / 1000;
+      if (left <= 0) {
+        view.done();
+        throw new CliFailure(EXIT.stillRunning, [`job ${String(answer.json?.id)} is still ${String(answer.json?.status)} after ${timeoutS} s; it goes on: catrisk job ${String(answer.json?.id)} --wait`]);
+      }
+      await sleep(Math.min(retryAfterOf(answer), left));
       answer = await request('GET', url, { key });
     }
   } finally {

@@ -34,10 +34,13 @@ export function importsOf(file: string, text: string): ModuleImport[] {
   return found;
 }
 
-/** Route modules: they read the request, call one use case of app/ and write the answer. */
+/**
+ * Route modules: they read the request, call one use case of app/ and write the answer. The tool
+ * server's modules (http/mcp/) are a front door too: a tool calls the REST route's use case.
+ */
 function isRoute(path: string): boolean {
   const rel = relative(SRC, path).split(/[\\/]/).join('/');
-  return rel.startsWith('http/api/') || rel === 'http/lab.ts' || rel === 'http/dataroom.ts';
+  return rel.startsWith('http/api/') || rel.startsWith('http/mcp/') || rel === 'http/lab.ts' || rel === 'http/dataroom.ts';
 }
 
 /** The layer a module of src/ belongs to: its first folder, or the file's own name at the top. */
@@ -84,8 +87,13 @@ export function violations(file: string, text: string): string[] {
     if (layer === 'http' && target === 'jobs') out.push(`${where}: http/ queues and reads jobs through app/, never jobs/`);
     // The command line's client speaks HTTP only: it works against any catrisk URL, so it shares no module with the service.
     if (layer === 'cli' && target !== 'cli') out.push(`${where}: cli/ speaks HTTP and imports only cli/`);
+    // providers/ call outside services (or read an installed package) and speak plain data: they know
+    // no store, feed store, use case or front door.
+    if (layer === 'providers' && !['providers', 'domain', 'kernel', 'config'].includes(target)) out.push(`${where}: providers/ imports only kernel/, domain/, providers/ and config.ts`);
+    // app/ is handed its providers through AppDeps: it names their ports, never builds one.
+    if (layer === 'app' && target === 'providers' && !typeOnly) out.push(`${where}: app/ is handed its providers (type-only imports of providers/)`);
     // A route calls app/ for every rule and every read or write; a type it names is fine.
-    if (isRoute(file) && !typeOnly && ['store', 'domain', 'feeds'].includes(target)) out.push(`${where}: a route calls app/, not ${target}/ (type-only imports excepted)`);
+    if (isRoute(file) && !typeOnly && ['store', 'domain', 'feeds', 'providers'].includes(target)) out.push(`${where}: a route calls app/, not ${target}/ (type-only imports excepted)`);
   }
   return out;
 }
@@ -136,6 +144,9 @@ test('app/ is given its ports, and routes call app/', () => {
   assert.deepEqual(violations(at('http/api/x.ts'), "import { applyPatch } from '../../domain/risk-object/patch.js';").length, 1);
   assert.deepEqual(violations(at('http/lab.ts'), "import { labModel } from '../domain/lab/models.js';").length, 1);
   assert.deepEqual(violations(at('http/dataroom.ts'), "import { FeedStore } from '../feeds/store.js';").length, 1);
+  assert.deepEqual(violations(at('http/mcp/tools.ts'), "import { runWindstorm } from '../../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';").length, 1);
+  assert.deepEqual(violations(at('http/mcp/tools.ts'), "import { LabRunStore } from '../../store/lab-runs.js';").length, 1);
+  assert.deepEqual(violations(at('http/mcp/server.ts'), "import { runTask } from '../../jobs/threads.js';").length, 1);
   // Allowed: app/ over domain, kernel, store and feeds; jobs/ over app/; a route naming a type.
   assert.deepEqual(violations(at('app/x.ts'), [
     "import { replay } from './backtest.js';",
@@ -147,6 +158,25 @@ test('app/ is given its ports, and routes call app/', () => {
   assert.deepEqual(violations(at('jobs/x.ts'), "import { priceJob } from '../app/price.js';"), []);
   assert.deepEqual(violations(at('http/api/x.ts'), "import type { Box } from '../../domain/geo.js';\nimport { readJob } from '../../app/jobs.js';"), []);
   assert.deepEqual(violations(at('http/host.ts'), "import { secretDigest } from '../store/accounts.js';"), []);
+  assert.deepEqual(violations(at('http/mcp/tools.ts'), "import { readRun } from '../../app/lab-runs.js';\nimport type { Snapshot } from '../../feeds/store.js';\nimport * as lab from '../schemas/lab.js';"), []);
+});
+
+test('providers/ speak plain data, and app/ is handed them', () => {
+  const at = (path: string) => join(SRC, path);
+  assert.deepEqual(violations(at('providers/x.ts'), "import { geocode } from '../app/geocode.js';").length, 1);
+  assert.deepEqual(violations(at('providers/x.ts'), "import { oedReference } from '../feeds/oed.js';").length, 1);
+  assert.deepEqual(violations(at('providers/x.ts'), "import type { Tables } from '../store/tables.js';").length, 1);
+  assert.deepEqual(violations(at('app/x.ts'), "import { gazetteerGeocoder } from '../providers/geocoders.js';").length, 1);
+  assert.deepEqual(violations(at('http/api/x.ts'), "import { nominatimGeocoder } from '../../providers/geocoders.js';").length, 1);
+  assert.deepEqual(violations(at('providers/x.ts'), [
+    "import { request } from 'undici';",
+    "import { readFile } from 'node:fs/promises';",
+    "import { codeRow } from '../domain/coding/classifier.js';",
+    "import { EMBEDDED_CODER } from '../kernel/versions.js';",
+    "import type { GeocoderKind } from '../config.js';",
+    "import { OutboundClient } from './http-client.js';",
+  ].join('\n')), []);
+  assert.deepEqual(violations(at('app/x.ts'), "import type { ExposureCoder } from '../providers/ports.js';"), []);
 });
 
 test('the command line\'s client speaks HTTP only', () => {

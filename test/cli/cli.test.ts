@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -150,7 +151,8 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
 
   // Usage errors: exit 2, before anything is sent.
   for (const args of [['backtest'], ['backtest', structure.id, '--format', 'xml'], ['ingest', 'schedule.csv', '--format', 'csv'],
-    ['price', objectId, '--frobnicate'], ['ingest', join(scratch, 'no-such-schedule.csv')], ['backtest', structure.id, '--from-year', 'last'], ['frobnicate']]) {
+    ['price', objectId, '--frobnicate'], ['price', objectId, '--timeout', '5'], ['price', objectId, '--wait', '--timeout', '0'],
+    ['price', objectId, '--wait', '--timeout', 'soon'], ['ingest', join(scratch, 'no-such-schedule.csv')], ['backtest', structure.id, '--from-year', 'last'], ['frobnicate']]) {
     const usage = await catrisk([...args, ...c]);
     assert.equal(usage.code, 2, `${args.join(' ')}: ${usage.stderr}`);
     assert.ok(usage.stderr.length > 0);
@@ -175,6 +177,33 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
   assert.equal(JSON.parse(readFileSync(join(xdg, 'catrisk', 'config.json'), 'utf8')).key, key);
   ok(await catrisk(['logout'], { XDG_CONFIG_HOME: xdg }), 'logout');
   assert.equal(existsSync(join(xdg, 'catrisk', 'config.json')), false);
+});
+
+test('--version names the package version; --wait --timeout stops waiting with exit 4, the job left running', async () => {
+  const version = await catrisk(['--version']);
+  ok(version, '--version');
+  assert.equal(version.stdout, `catrisk ${JSON.parse(readFileSync('package.json', 'utf8')).version}\n`);
+
+  // A stand-in for the API whose job never ends: the client's waiting is what is under test here.
+  const reads: number[] = [];
+  const server = createHttpServer((request, response) => {
+    reads.push(Date.now());
+    response.writeHead(200, { 'content-type': 'application/json', 'retry-after': '1' });
+    response.end(JSON.stringify({ id: 'job_0123456789abcdef', verb: 'price', status: 'running', links: { self: '/jobs/job_0123456789abcdef' } }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const started = Date.now();
+    const run = await catrisk(['job', 'job_0123456789abcdef', '--wait', '--timeout', '0.3', '--url', url], { CATRISK_KEY: 'k', XDG_CONFIG_HOME: join(scratch, 'none') });
+    assert.equal(run.code, 4, run.stderr);
+    assert.match(run.stderr, /job job_0123456789abcdef is still running after 0\.3 s; it goes on: catrisk job job_0123456789abcdef --wait/);
+    assert.equal(run.stdout, '');
+    // It did not sleep the whole Retry-After past its deadline (the process start is most of this).
+    assert.ok(reads.length >= 2 && reads[reads.length - 1]! - reads[0]! < 900, `reads ${reads.length}, ${Date.now() - started} ms`);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 });
 
 test('hosts and key: the flag, then the environment, then the login, then the default', () => {

@@ -16,7 +16,7 @@ export function jobPath(job: string): string {
 export async function followJob(context: Context, answer: Answer, csv?: (job: any) => Promise<string>): Promise<void> {
   const key = keyOf(context.endpoint);
   let job = answer.json;
-  if (context.wait && !isEnded(job?.status)) job = await waitFor(urlOf(context.endpoint.api, job.links.self), key, context.err, answer);
+  if (context.wait && !isEnded(job?.status)) job = await waitFor(urlOf(context.endpoint.api, job.links.self), key, context.err, answer, context.timeoutS);
   if (context.wait && job.status === 'failed') throw refusedFailure(job.error ?? { status: 500, code: 'failed', message: 'the job failed' });
   if (!context.wait) context.err.write(`job ${job.id} ${job.status}: catrisk job ${job.id} --wait follows it\n`);
   if (context.format === 'csv') {

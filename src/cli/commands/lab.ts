@@ -38,7 +38,7 @@ export const labRun: Command = {
     const runUrl = urlOf(context.endpoint.lab, run.links.self);
     if (context.wait && !isEnded(run.status)) {
       // The job says how far the run has got; the run is read once it has ended.
-      await waitFor(run.links.job ? urlOf(context.endpoint.api, run.links.job) : runUrl, key, context.err);
+      await waitFor(run.links.job ? urlOf(context.endpoint.api, run.links.job) : runUrl, key, context.err, undefined, context.timeoutS);
       run = (await request('GET', runUrl, { key })).json;
     }
     if (context.wait && run.status === 'failed') throw refusedFailure(run.error ?? { status: 500, code: 'failed', message: 'the run failed' });

@@ -5,6 +5,7 @@ import { analyseTask, type AnalyseTaskInput } from '../../app/analyse.js';
 import { backtestTask, type BacktestTaskInput } from '../../app/backtest.js';
 import { labRunTask, type LabRunTaskInput } from '../../app/lab-runs.js';
 import { priceTask, type PriceTaskInput } from '../../app/price.js';
+import { modelValidationTask, type ModelValidationInput } from '../../app/models.js';
 import { readScheduleTask, type ReadScheduleInput } from '../../app/read-schedule.js';
 import { referenceStore, threadStore } from './feed-stores.js';
 
@@ -13,6 +14,7 @@ type Task =
   | { task: 'backtest'; input: BacktestTaskInput }
   | { task: 'lab-run'; input: LabRunTaskInput }
   | { task: 'price'; input: PriceTaskInput }
+  | { task: 'model-validation'; input: ModelValidationInput }
   | { task: 'analyse'; input: AnalyseTaskInput };
 
 /**
@@ -35,6 +37,7 @@ async function run(message: Task): Promise<Result<unknown>> {
     case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));
     case 'lab-run': return labRunTask(message.input, await threadStore(message.input.feedsDir));
     case 'price': return priceTask(message.input, await threadStore(message.input.feedsDir));
+    case 'model-validation': return modelValidationTask(message.input, await threadStore(message.input.feedsDir));
     case 'analyse': return analyseTask(message.input, await threadStore(message.input.feedsDir));
     default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
   }
