@@ -18,7 +18,7 @@ export type DatasetKind =
 /** The parser (src/feeds/parsers/) that reads a family's files; null where the API reads none. */
 export type ParserName =
   | 'comcat' | 'spc' | 'ncei' | 'mtbs' | 'ghcnd' | 'nwis' | 'knmi' | 'bom'
-  | 'gema' | 'hurdat2' | 'jtwc';
+  | 'gema' | 'hurdat2' | 'jtwc' | 'climada' | 'tc-impact-functions';
 
 export type CoverageShape = 'box' | 'point' | 'basin';
 
@@ -48,6 +48,10 @@ const FAMILIES: readonly Family[] = [
   { family: 'gema-county-outages', key: /^gema-county-outages-\d+$/, manifest_kind: 'outage_series', publisher: /GEMA/, dataset: 'outage_series', parser: 'gema', coverage: 'point' },
   { family: 'noaa-nhc-hurdat2', key: /^noaa-nhc-hurdat2-/, manifest_kind: 'track_archive', publisher: /National Hurricane Center/, dataset: 'track_archive', parser: 'hurdat2', coverage: 'basin' },
   { family: 'jtwc-best-track', key: /^jtwc-best-track-/, manifest_kind: 'track_archive', publisher: /Joint Typhoon Warning Center/, dataset: 'track_archive', parser: 'jtwc', coverage: 'basin' },
+  // Pinned for the lab: CLIMADA's tropical-cyclone demo and test data (MAT v7.3 hazard and centroids,
+  // entity workbook, processed track CSV) and the calibrated impact-function tables.
+  { family: 'climada-demo-tc', key: /^climada-demo-tc$/, manifest_kind: 'model_data', publisher: /CLIMADA project/, dataset: 'model_data', parser: 'climada', coverage: 'box' },
+  { family: 'tc-impact-functions', key: /^tc-impact-functions$/, manifest_kind: 'reference_table', publisher: /CLIMADA project/, dataset: 'reference_table', parser: 'tc-impact-functions', coverage: 'box' },
   // Pinned for the lab and ingest, not read by a hazard route: no parser here.
   { family: 'oed-spec', key: /^oed-spec$/, manifest_kind: 'reference_table', publisher: /Open Data Standards/, dataset: 'reference_table', parser: null, coverage: 'box' },
 ];

@@ -8,8 +8,8 @@ import { feedClass, feedEntry } from '../../src/feeds/catalog.js';
 
 /** Pinned for the lab (model data, vulnerability and verification tables): no hazard route reads them. */
 const NOT_READ_BY_THE_API = new Set([
-  'climada-demo-tc', 'climada-flood-san-salvador', 'esrm20-scenario-events', 'gem-vulnerability-europe', 'jrc-depth-damage',
-  'oasis-piwind', 'oq-gmpe-verification', 'tc-impact-functions', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-loma-prieta-1989',
+  'climada-flood-san-salvador', 'esrm20-scenario-events', 'gem-vulnerability-europe', 'jrc-depth-damage',
+  'oasis-piwind', 'oq-gmpe-verification', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-loma-prieta-1989',
   'usgs-shakemap-northridge-1994', 'usgs-shakemap-ridgecrest-2019', 'wri-aqueduct-inunriver-djibouti',
 ]);
 
@@ -57,6 +57,10 @@ test('families, parsers and units of the pinned feeds', () => {
   assert.equal(of('jtwc-best-track-north-indian').parser, 'jtwc');
   assert.equal(of('noaa-nhc-hurdat2-atlantic').parser, 'hurdat2');
   assert.equal(of('oed-spec').dataset, 'reference_table');
+  assert.equal(of('climada-demo-tc').parser, 'climada');
+  assert.equal(of('climada-demo-tc').dataset, 'model_data');
+  assert.equal(of('tc-impact-functions').parser, 'tc-impact-functions');
+  assert.equal(of('tc-impact-functions').dataset, 'reference_table');
 });
 
 test('the manifest must agree with the key: an id alone does not make a feed a member of a family', () => {
