@@ -33,7 +33,7 @@ function need(files: ReadonlyMap<string, Buffer>, name: string, snapshot: Snapsh
 
 export function climadaDemo(store: FeedStore, snapshot: Snapshot): Promise<ClimadaDemo> {
   if (feedEntry(snapshot.manifest)?.parser !== 'climada') throw new Error(`${snapshot.feed_id} is not CLIMADA demo data`);
-  return store.parsed(snapshot, 'climada-demo', async (s, files) => ({
+  return store.parsed(snapshot, 'cyclone-demo-data', async (s, files) => ({
     hazard: await parseClimadaHazardMat(need(files, CLIMADA_DEMO_FILES.hazard, s)),
     entity: await parseClimadaEntityXlsx(need(files, CLIMADA_DEMO_FILES.entity, s)),
     test_track: parseProcessedIbtracsCsv(need(files, CLIMADA_DEMO_FILES.test_track, s).toString('utf8')),
@@ -43,5 +43,5 @@ export function climadaDemo(store: FeedStore, snapshot: Snapshot): Promise<Clima
 
 export function tcCalibration(store: FeedStore, snapshot: Snapshot): Promise<TcCalibration> {
   if (feedEntry(snapshot.manifest)?.parser !== 'tc-impact-functions') throw new Error(`${snapshot.feed_id} is not the impact-function tables`);
-  return store.parsed(snapshot, 'tc-calibration', (_s, files) => parseTcCalibration(Object.fromEntries([...files].filter(([n]) => n.endsWith('.csv')).map(([n, b]) => [n, b.toString('utf8')]))));
+  return store.parsed(snapshot, 'impact-function-calibration', (_s, files) => parseTcCalibration(Object.fromEntries([...files].filter(([n]) => n.endsWith('.csv')).map(([n, b]) => [n, b.toString('utf8')]))));
 }
