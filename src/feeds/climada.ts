@@ -33,7 +33,7 @@ function need(files: ReadonlyMap<string, Buffer>, name: string, snapshot: Snapsh
 
 export function climadaDemo(store: FeedStore, snapshot: Snapshot): Promise<ClimadaDemo> {
   if (feedEntry(snapshot.manifest)?.parser !== 'climada') throw new Error(`${snapshot.feed_id} is not CLIMADA demo data`);
-  return store.parsed(snapshot, 'cyclone-demo-data', async (s, files) => ({
+  return store.parsed(snapshot, 'demo files', async (s, files) => ({
     hazard: await parseClimadaHazardMat(need(files, CLIMADA_DEMO_FILES.hazard, s)),
     entity: await parseClimadaEntityXlsx(need(files, CLIMADA_DEMO_FILES.entity, s)),
     test_track: parseProcessedIbtracsCsv(need(files, CLIMADA_DEMO_FILES.test_track, s).toString('utf8')),
