@@ -233,24 +233,25 @@ export function siTrack(track: TcTrack): SiTrack {
   return { n, lat, lon, midLon, latsign, env, cen, rad, vtransV, vtransU, vtransNorm, holB, cp };
 }
 
-/** Places sorted by latitude, so a step visits only the band within reach of its eye. */
+/** Places bucketed in 1° cells, so a step visits only the cells within reach of its eye. */
 export interface PlaceIndex {
   lat: Float64Array;
   lon: Float64Array;
-  /** Place numbers by ascending latitude, and those latitudes. */
-  order: Int32Array;
-  sortedLat: Float64Array;
+  /** Cell key (latitude row × 360 + longitude column) → place numbers. */
+  cells: Map<number, number[]>;
 }
+
+const cellKey = (row: number, col: number) => (row + 90) * 360 + (((col + 180) % 360) + 360) % 360;
 
 export function placeIndex(lat: ArrayLike<number>, lon: ArrayLike<number>): PlaceIndex {
-  const order = Int32Array.from({ length: lat.length }, (_, i) => i).sort((a, b) => lat[a]! - lat[b]!);
-  return { lat: Float64Array.from(lat), lon: Float64Array.from(lon), order, sortedLat: Float64Array.from(order, (i) => lat[i]!) };
-}
-
-function lowerBound(a: Float64Array, x: number): number {
-  let lo = 0, hi = a.length;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (a[mid]! < x) lo = mid + 1; else hi = mid; }
-  return lo;
+  const cells = new Map<number, number[]>();
+  for (let i = 0; i < lat.length; i++) {
+    const k = cellKey(Math.floor(lat[i]!), Math.floor(lonNormalize(lon[i]!)));
+    let c = cells.get(k);
+    if (!c) { c = []; cells.set(k, c); }
+    c.push(i);
+  }
+  return { lat: Float64Array.from(lat), lon: Float64Array.from(lon), cells };
 }
 
 export interface WindfieldOptions {
@@ -272,38 +273,52 @@ export function trackWindfield(track: TcTrack, places: PlaceIndex, options: Wind
   const si = siTrack(track);
   const rho = WINDFIELD_DEFAULTS.rho_air_kg_m3;
   const bandDeg = maxDistM / DEG_M;
-  const peak = new Map<number, number>();
+  const peak = new Float64Array(places.lat.length);
+  const touched: number[] = [];
+  // Place longitudes normalised around the track's middle longitude, computed when first reached.
+  const plon = new Float64Array(places.lat.length).fill(NaN);
   for (let i = 1; i < si.n; i++) {
     const tLat = si.lat[i]!, tLon = si.lon[i]!;
     const cosT = Math.cos(tLat * RAD);
     const rad = si.rad[i]!, b = si.holB[i]!, dp = si.env[i]! - si.cen[i]!, cp = si.cp[i]!;
     const vtn = si.vtransNorm[i]!, vtv = si.vtransV[i]!, vtu = si.vtransU[i]!;
-    const from = lowerBound(places.sortedLat, tLat - bandDeg);
-    for (let s = from; s < places.sortedLat.length && places.sortedLat[s]! <= tLat + bandDeg; s++) {
-      const p = places.order[s]!;
-      const pLat = places.lat[p]!;
-      if (Math.abs(pLat) > maxLat) continue;
-      let dlon = lonNormalize(places.lon[p]!, si.midLon) - tLon;
-      dlon -= (dlon > 180 ? 1 : 0) * 360 - (-dlon > 180 ? 1 : 0) * 360;
-      const dv = (pLat - tLat) * DEG_M;
-      const du = dlon * cosT * DEG_M;
-      const d = Math.sqrt(dv * dv + du * du);
-      if (!(d <= maxDistM && d > 1)) continue;
-      const rNorm = Math.pow(rad / Math.max(1, d), b);
-      const rc = 0.5 * d * cp;
-      const sq = (b / rho) * rNorm * dp * Math.exp(-rNorm) + rc * rc;
-      let vAng = Math.sqrt(Math.max(0, sq)) - rc;
-      const corr = Math.min(1, rad / d);
-      vAng -= vtn * corr;
-      let wv = (si.latsign * du / d) * vAng + vtv * corr;
-      let wu = (-si.latsign * dv / d) * vAng + vtu * corr;
-      if (Number.isNaN(wv)) wv = 0;
-      if (Number.isNaN(wu)) wu = 0;
-      const w = Math.sqrt(wv * wv + wu * wu);
-      if (w > (peak.get(p) ?? 0)) peak.set(p, w);
+    const bandLon = Math.min(180, bandDeg / Math.cos(Math.min(89.999, Math.abs(tLat) + bandDeg) * RAD));
+    const rowFrom = Math.max(-90, Math.floor(tLat - bandDeg)), rowTo = Math.min(89, Math.floor(tLat + bandDeg));
+    const colFrom = Math.floor(tLon - bandLon), colTo = Math.min(colFrom + 359, Math.floor(tLon + bandLon));
+    for (let row = rowFrom; row <= rowTo; row++) {
+      for (let col = colFrom; col <= colTo; col++) {
+        const cell = places.cells.get(cellKey(row, col));
+        if (!cell) continue;
+        for (const p of cell) {
+          const pLat = places.lat[p]!;
+          if (Math.abs(pLat) > maxLat) continue;
+          let pLon = plon[p]!;
+          if (Number.isNaN(pLon)) { pLon = lonNormalize(places.lon[p]!, si.midLon); plon[p] = pLon; }
+          let dlon = pLon - tLon;
+          if (dlon > 180) dlon -= 360; else if (dlon < -180) dlon += 360;
+          const dv = (pLat - tLat) * DEG_M;
+          const du = dlon * cosT * DEG_M;
+          const d = Math.sqrt(dv * dv + du * du);
+          if (!(d <= maxDistM && d > 1)) continue;
+          const rNorm = Math.pow(rad / Math.max(1, d), b);
+          const rc = 0.5 * d * cp;
+          const sq = (b / rho) * rNorm * dp * Math.exp(-rNorm) + rc * rc;
+          const corr = Math.min(1, rad / d);
+          const vAng = Math.sqrt(Math.max(0, sq)) - rc - vtn * corr;
+          let wv = ((si.latsign * du) / d) * vAng + vtv * corr;
+          let wu = ((-si.latsign * dv) / d) * vAng + vtu * corr;
+          if (Number.isNaN(wv)) wv = 0;
+          if (Number.isNaN(wu)) wu = 0;
+          const w = Math.sqrt(wv * wv + wu * wu);
+          if (w > peak[p]!) {
+            if (peak[p] === 0) touched.push(p);
+            peak[p] = w;
+          }
+        }
+      }
     }
   }
-  const hits = [...peak].filter(([, w]) => w >= threshold).sort((a, b) => a[0] - b[0]);
+  const hits = touched.filter((p) => peak[p]! >= threshold).sort((x, y) => x - y);
   if (hits.length === 0) return empty;
-  return { place: Int32Array.from(hits, (h) => h[0]), wind: Float64Array.from(hits, (h) => h[1]) };
+  return { place: Int32Array.from(hits), wind: Float64Array.from(hits, (p) => peak[p]!) };
 }
