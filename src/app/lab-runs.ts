@@ -1,10 +1,7 @@
 // The model lab (SPEC: Model lab): the models listed, a run submitted (content-addressed by its
-// normalised spec, owned per account, metered once) and read back, and the lab_run job: the
-// windstorm lane over pinned PiWind model data, in a compute thread.
-import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/lanes/windstorm-piwind/piwind-model.js';
-import { readWindstormSpec, runWindstorm, type WindstormSpec } from '../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+// normalised spec, owned per account, metered once) and read back, and the lab_run job: the model's
+// lane (app/lab-lanes.ts: windstorm, river and coastal flood, wildfire) in a compute thread.
 import { LAB_MODELS, labModel } from '../domain/lab/models.js';
-import { termsSpec } from '../domain/lab/kernel/financial.js';
 import type { LabLocation } from '../domain/lab/lanes/windstorm-piwind/lookup.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
@@ -13,37 +10,29 @@ import { ok, refused, type Result } from '../kernel/result.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 import { requireActive } from './accounts.js';
 import { jobView, queueJob } from './jobs.js';
-import { counted, fractionOf, ProgressCount, recordingProgress, type Counted, type JobProgress } from './progress.js';
+import { ProgressCount, recordingProgress } from './progress.js';
+import { LAB_LANES, type SpecExposure } from './lab-lanes.js';
 import type { AppDeps } from './deps.js';
-
-const SPEC_MEMBERS = ['model', 'samples', 'exposure', 'terms', 'correlation'];
 
 /**
  * The spec after defaults are filled in: what the run's content address is taken over, so member
- * order, spelled-out defaults and equivalent terms give one run.
+ * order, spelled-out defaults and equivalent terms give one run. The model's lane reads its members.
  */
 export function normalizedSpec(body: unknown): Result<Record<string, unknown>> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return refused(refusals.invalidRequest(422, 'A run spec is a JSON object: {model, samples, exposure, terms?, correlation?}.'));
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return refused(refusals.invalidRequest(422, 'A run spec is a JSON object: {model, exposure, ...} (GET /models lists each model\'s members).'));
   const spec = body as Record<string, unknown>;
-  const faults = Object.keys(spec).filter((k) => !SPEC_MEMBERS.includes(k)).map((k) => `unknown member ${k} (a spec has ${SPEC_MEMBERS.join(', ')})`);
   const model = labModel(spec.model);
+  const faults: string[] = [];
   if (!model) faults.push(`model must be one of ${LAB_MODELS.map((m) => m.id).join(', ')} (GET /models lists them)`);
+  const lane = model ? LAB_LANES[model.lane] : undefined;
+  const members = ['model', 'exposure', ...(lane?.members ?? [])];
+  faults.push(...Object.keys(spec).filter((k) => !members.includes(k)).map((k) => `unknown member ${k} (a ${model?.id ?? 'run'} spec has ${members.join(', ')})`));
   const exposure = spec.exposure as Record<string, unknown> | undefined;
   const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
   if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
   if (faults.length > 0) return refused(refusals.invalidRequest(422, `The run spec is not acceptable: ${faults.join('; ')}.`, faults));
-  const samples = spec.samples ?? 0;
-  // Object exposure is read on the job; validate the rest with an empty schedule in its place.
-  const read = readWindstormSpec({ samples, exposure: byObject ? { points: [] } : exposure, terms: spec.terms, correlation: spec.correlation }, model!.revision);
-  if (!read.ok) return read;
-  return ok({
-    model: model!.id,
-    version: model!.version,
-    samples,
-    exposure: byObject ? { object_id: exposure!.object_id } : { points: read.value.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
-    terms: read.value.terms ? termsSpec(read.value.terms) : null,
-    correlation: read.value.correlation,
-  });
+  const specExposure: SpecExposure = byObject ? { byObject: true, object_id: exposure!.object_id as string } : { byObject: false, value: exposure };
+  return lane!.normalize(spec, specExposure, model!);
 }
 
 /** Where a run's job is read: the lab host links it absolutely on the API host. */
@@ -112,91 +101,36 @@ async function runDocument(deps: Pick<AppDeps, 'labRuns' | 'jobs'>, id: string, 
   return document;
 }
 
-// The grid is read from the pinned file once per feed store; a failed read is not kept.
-const extentsRead = new WeakMap<object, Promise<(GridExtent | null)[]>>();
-
-function gridExtents(store: AppDeps['feeds']): Promise<(GridExtent | null)[]> {
-  const read = () => Promise.all(LAB_MODELS.map((m) => piwindGridExtent(store, m.model_data.feed_id, m.model_data.version)));
-  if (!store) return read();
-  let extents = extentsRead.get(store);
-  if (!extents) {
-    const mine = read();
-    extents = mine;
-    extentsRead.set(store, mine);
-    mine.catch(() => { if (extentsRead.get(store) === mine) extentsRead.delete(store); });
-  }
-  return extents;
-}
-
-/** GET /models: the lab's models, each with its pinned inputs and the grid it answers for. */
+/** GET /models: the lab's models, each with its lane, the pinned inputs it reads and its caps. */
 export async function labModels(deps: Pick<AppDeps, 'feeds'>): Promise<Result<Record<string, unknown>>> {
-  const footprints = await gridExtents(deps.feeds);
+  const listings = await Promise.all(LAB_MODELS.map((m) => LAB_LANES[m.lane].listing(deps.feeds, m)));
   return ok({
     schema_version: LAB_RUN_SCHEMA_VERSION,
-    models: LAB_MODELS.map((m, i) => {
-      const snapshot = deps.feeds?.get(m.model_data.feed_id, m.model_data.version);
-      return {
-        id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
-        pinned_inputs: snapshot
-          ? { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, files: snapshot.manifest.files.map((f) => ({ name: f.name, sha256: f.sha256 })) }
-          : { ...m.model_data, available: false },
-        // footprint: the model's grid from the pinned area-peril dictionary (null when not pinned here).
-        caps: { ...m.caps, footprint: footprints[i] ?? null },
-        spec: m.spec,
-      };
-    }),
+    models: LAB_MODELS.map((m, i) => ({
+      id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
+      pinned_inputs: listings[i]!.pinned_inputs,
+      caps: listings[i]!.caps,
+      spec: m.spec,
+    })),
     note: 'Lab results come from externally built open models, labelled as such; they are distinct from the registry\'s validated models.',
   });
 }
 
 export interface LabRunTaskInput {
   model: string;
-  spec: WindstormSpec;
+  /** The normalised spec, its exposure points or a stored schedule's locations. */
+  spec: Record<string, unknown>;
   feedsDir: string | undefined;
-  /** Where the lane counts the model's events done, of all (a ProgressCount's buffer). */
+  /** Where the lane counts its work done, of all (a ProgressCount's buffer). */
   progress?: SharedArrayBuffer;
 }
 
-/** PiWind parsed once per thread (its files checked against their pinned digests on reading). */
-function piwind(store: FeedStore, feedId: string, version: string): Promise<PiwindModel> {
-  const snapshot = store.get(feedId, version);
-  if (!snapshot) throw new ApiError(503, 'server_error', `The model data ${feedId} ${version} is not pinned here.`);
-  return store.parsed(snapshot, 'piwind-model', (_s, files) => {
-    const texts: Record<string, string> = {};
-    for (const [name, bytes] of files) if (name.endsWith('.csv') || name.endsWith('.json')) texts[name] = bytes.toString('utf8');
-    return parsePiwindModel(texts, { occurrenceBin: files.get('occurrence_lt.bin') });
-  });
-}
-
-/**
- * The model's grid (the extent of the pinned areaperil_dict's cells, edges inclusive), read by the
- * same parser the lane keys points with; null when the model data is not pinned here.
- */
-export async function piwindGridExtent(store: FeedStore | undefined, feedId: string, version: string): Promise<GridExtent | null> {
-  const snapshot = store?.get(feedId, version);
-  if (!store || !snapshot) return null;
-  const text = (await store.readFile(snapshot, 'areaperil_dict.csv')).toString('utf8');
-  return parseAreaPerilGrid({ 'areaperil_dict.csv': text }).extent;
-}
-
-/** Runs in a compute thread: the lane's result as canonical JSON. */
+/** Runs in a compute thread: the model's lane, its result as canonical JSON. */
 export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
   const model = labModel(input.model);
   if (!model || !store) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
-  const snapshot = store.get(model.model_data.feed_id, model.model_data.version)!;
   const count = input.progress ? new ProgressCount(input.progress) : undefined;
-  const result = runWindstorm(await piwind(store, model.model_data.feed_id, model.model_data.version), input.spec, {
-    modelData: { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, credit_line: snapshot.manifest.credit_line, license: snapshot.manifest.license },
-    modelId: model.id,
-    revision: model.revision,
-    ...(count ? { onEvents: (done: number, total: number) => count.set(done, total, done) } : {}),
-  });
-  return ok(canonicalJson(result));
-}
-
-/** A lab run's progress: the model's events whose losses are computed. */
-function eventsDone(c: Counted): JobProgress {
-  return { fraction: fractionOf(c), sentence: `Computed the losses of ${counted(c.done)} of the model's ${counted(c.total)} events.` };
+  return LAB_LANES[model.lane].run(input.spec, store, model, count);
 }
 
 /** A stored object's schedule as the lab's lookup reads it. */
@@ -226,9 +160,11 @@ export async function labRunJob(
     if (!object) return refused(refusal(404, 'not_found', `Object ${exposure.object_id} no longer exists.`));
     exposure = { locations: objectLocations(object.exposure as never) };
   }
+  const lab = labModel(model);
+  if (!lab) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));
   const count = new ProgressCount();
-  const input: LabRunTaskInput = { model, spec: { ...spec, exposure } as unknown as WindstormSpec, feedsDir: deps.config.feedsDir, progress: count.buffer };
-  const result = await recordingProgress(deps, job.id, count, eventsDone, () => deps.compute<string>('lab-run', input));
+  const input: LabRunTaskInput = { model, spec: { ...spec, exposure }, feedsDir: deps.config.feedsDir, progress: count.buffer };
+  const result = await recordingProgress(deps, job.id, count, LAB_LANES[lab.lane].progress, () => deps.compute<string>('lab-run', input));
   if (!result.ok) return result;
   await deps.labRuns.putResult(runId, model, result.value);
   return ok({ run_id: runId, links: { self: `/runs/${runId}` } });

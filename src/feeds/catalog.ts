@@ -18,7 +18,8 @@ export type DatasetKind =
 /** The parser (src/feeds/parsers/) that reads a family's files; null where the API reads none. */
 export type ParserName =
   | 'comcat' | 'spc' | 'ncei' | 'mtbs' | 'ghcnd' | 'nwis' | 'knmi' | 'bom'
-  | 'gema' | 'hurdat2' | 'jtwc' | 'climada' | 'tc-impact-functions';
+  | 'gema' | 'hurdat2' | 'jtwc' | 'hazard-hdf5' | 'geotiff-raster' | 'depth-damage-tables'
+  | 'climada' | 'tc-impact-functions';
 
 export type CoverageShape = 'box' | 'point' | 'basin';
 
@@ -34,7 +35,11 @@ interface Family {
   readonly coverage: CoverageShape;
   /** The peril whose event catalog (GET /events) the family is, if any. */
   readonly catalog_peril?: CatalogPeril;
+  /** Flood depth maps (one depth per cell and return period): river or coastal, read by the lab's flood lanes. */
+  readonly flood_map?: FloodMapKind;
 }
+
+export type FloodMapKind = 'river' | 'coastal';
 
 const FAMILIES: readonly Family[] = [
   { family: 'usgs-comcat', key: /^usgs-comcat-/, manifest_kind: 'event_catalog', publisher: /ComCat/, dataset: 'quake_catalog', parser: 'comcat', coverage: 'box', catalog_peril: 'earthquake' },
@@ -48,6 +53,13 @@ const FAMILIES: readonly Family[] = [
   { family: 'gema-county-outages', key: /^gema-county-outages-\d+$/, manifest_kind: 'outage_series', publisher: /GEMA/, dataset: 'outage_series', parser: 'gema', coverage: 'point' },
   { family: 'noaa-nhc-hurdat2', key: /^noaa-nhc-hurdat2-/, manifest_kind: 'track_archive', publisher: /National Hurricane Center/, dataset: 'track_archive', parser: 'hurdat2', coverage: 'basin' },
   { family: 'jtwc-best-track', key: /^jtwc-best-track-/, manifest_kind: 'track_archive', publisher: /Joint Typhoon Warning Center/, dataset: 'track_archive', parser: 'jtwc', coverage: 'basin' },
+  // Flood depth maps the lab's flood lanes read: a CLIMADA hazard file, or one GeoTIFF per return
+  // period. A coastal map pinned later (catrisk feeds add) with an Aqueduct coastal manifest is read
+  // by the coastal-flood lane without code changes.
+  { family: 'climada-flood', key: /^climada-flood-/, manifest_kind: 'model_data', publisher: /CLIMADA/, dataset: 'model_data', parser: 'hazard-hdf5', coverage: 'box', flood_map: 'river' },
+  { family: 'wri-aqueduct-inunriver', key: /^wri-aqueduct-inunriver-/, manifest_kind: 'model_data', publisher: /Aqueduct/, dataset: 'model_data', parser: 'geotiff-raster', coverage: 'box', flood_map: 'river' },
+  { family: 'wri-aqueduct-inuncoast', key: /^wri-aqueduct-inuncoast-/, manifest_kind: 'model_data', publisher: /Aqueduct/, dataset: 'model_data', parser: 'geotiff-raster', coverage: 'box', flood_map: 'coastal' },
+  { family: 'jrc-depth-damage', key: /^jrc-depth-damage$/, manifest_kind: 'reference_table', publisher: /Joint Research Centre/, dataset: 'reference_table', parser: 'depth-damage-tables', coverage: 'box' },
   // Pinned for the lab: CLIMADA's tropical-cyclone demo and test data (MAT v7.3 hazard and centroids,
   // entity workbook, processed track CSV) and the calibrated impact-function tables.
   { family: 'climada-demo-tc', key: /^climada-demo-tc$/, manifest_kind: 'model_data', publisher: /CLIMADA project/, dataset: 'model_data', parser: 'climada', coverage: 'box' },
@@ -85,6 +97,8 @@ export interface FeedEntry {
   readonly si_unit: string | null;
   /** The structure vocabulary's view of the feed, passed to domain code that needs the kind. */
   readonly class: FeedClass;
+  /** Flood depth maps: river or coastal; null for any other feed. */
+  readonly flood_map: FloodMapKind | null;
 }
 
 type ManifestFacts = Pick<Manifest, 'feed_id' | 'kind' | 'publisher'>;
@@ -108,6 +122,7 @@ export function feedEntry(manifest: ManifestFacts): FeedEntry | undefined {
     native_unit: native,
     si_unit: native ? SI_OF_REPORT_UNIT[native] ?? null : series ? SI_OF_SERIES[series] : null,
     class: classOf(f, report, series, defaultElement),
+    flood_map: f.flood_map ?? null,
   };
 }
 
@@ -126,4 +141,48 @@ function classOf(f: Family, report: ReportType | null, series: SeriesType | null
 /** The structure vocabulary's view of any manifest: the catalog's entry, else its stated kind alone. */
 export function feedClass(manifest: ManifestFacts): FeedClass {
   return feedEntry(manifest)?.class ?? classifyFeed(manifest.kind);
+}
+
+/** Where a flood depth map lies and what conditions it stands for: the country, JRC continent and scenario. */
+export interface FloodMapFacts {
+  readonly iso_a3: string | null;
+  readonly continent: string | null;
+  readonly scenario: string;
+  readonly basis: string;
+}
+
+/**
+ * The pinned maps' country and JRC continent, decided from their manifests (title, coverage and
+ * description name the place): every cell of each map lies in one country (the Aqueduct Djibouti
+ * window masks cells outside the country boundary as no data).
+ */
+const FLOOD_MAP_PLACES: Readonly<Record<string, { iso_a3: string; continent: string; scenario?: string; basis: string }>> = {
+  'climada-flood-san-salvador': {
+    iso_a3: 'SLV', continent: 'central america', scenario: '2015 conditions (modelled depths, not observations)',
+    basis: 'the manifest names San Salvador, El Salvador (Acelhuate river); El Salvador lies in the JRC Central America region',
+  },
+  'wri-aqueduct-inunriver-djibouti': {
+    iso_a3: 'DJI', continent: 'africa',
+    basis: 'the manifest names the Djibouti country window; cells outside the country boundary are no data, so every depth lies in Djibouti (Africa)',
+  },
+};
+
+/**
+ * A flood map's facts: for the pinned maps from the table above; for a map pinned later from its
+ * manifest members country_iso_a3 and jrc_continent when it states them, else unknown (the global
+ * curve, with a warning). The scenario is the manifest's `scenario` member when it has one.
+ */
+export function floodMapFacts(manifest: { readonly feed_id: string; readonly raw?: Readonly<Record<string, unknown>> }): FloodMapFacts {
+  // A parsed manifest keeps every member in raw; the JSON object itself is read as it is.
+  const raw = (manifest.raw ?? manifest) as Record<string, unknown>;
+  const known = FLOOD_MAP_PLACES[manifest.feed_id];
+  const sc = raw.scenario as Record<string, unknown> | undefined;
+  const stated = sc && typeof sc === 'object'
+    ? `${sc.year ?? ''} ${typeof sc.year === 'number' && sc.year > 2020 ? 'projection' : 'conditions'} (${[sc.hazard, sc.climate, sc.gcm ? `GCM ${String(sc.gcm)}` : null, sc.sea_level ? `sea level ${String(sc.sea_level)}` : null].filter(Boolean).join(', ')})`.trim()
+    : null;
+  const scenario = stated ?? known?.scenario ?? 'as published (the manifest states no scenario)';
+  if (known) return { iso_a3: known.iso_a3, continent: known.continent, scenario, basis: known.basis };
+  const iso = typeof raw.country_iso_a3 === 'string' ? raw.country_iso_a3 : null;
+  const continent = typeof raw.jrc_continent === 'string' ? raw.jrc_continent : null;
+  return { iso_a3: iso, continent, scenario, basis: continent ? 'the manifest\'s country_iso_a3 and jrc_continent members' : 'the manifest states no country or JRC continent' };
 }

@@ -4,13 +4,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { FEEDS_DIR, manifestOf } from '../support/feeds.js';
-import { feedClass, feedEntry } from '../../src/feeds/catalog.js';
+import { feedClass, feedEntry, floodMapFacts } from '../../src/feeds/catalog.js';
 
-/** Pinned for the lab (model data, vulnerability and verification tables): no hazard route reads them. */
+/** Pinned for the lab (model data, vulnerability and verification tables) with no catalog family: no hazard route reads them. */
 const NOT_READ_BY_THE_API = new Set([
-  'climada-flood-san-salvador', 'esrm20-scenario-events', 'gem-vulnerability-europe', 'jrc-depth-damage',
+  'esrm20-scenario-events', 'gem-vulnerability-europe',
   'oasis-piwind', 'oq-gmpe-verification', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-loma-prieta-1989',
-  'usgs-shakemap-northridge-1994', 'usgs-shakemap-ridgecrest-2019', 'wri-aqueduct-inunriver-djibouti',
+  'usgs-shakemap-northridge-1994', 'usgs-shakemap-ridgecrest-2019',
 ]);
 
 const pinned = readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -71,4 +71,28 @@ test('the manifest must agree with the key: an id alone does not make a feed a m
   assert.deepEqual(feedClass({ feed_id: 'usgs-comcat-m6-chile', kind: 'daily_series' }), { kind: 'daily_series', series: null });
   // A feed the catalog does not know keeps its stated kind, with no meaning read from its id.
   assert.deepEqual(feedClass({ feed_id: 'acme-hail-test', kind: 'storm_report_set', publisher: 'ACME' }), { kind: 'storm_report_set', report: null });
+});
+
+test('flood depth maps: the pinned river maps, and a coastal map recognised by its manifest alone', () => {
+  const of = (id: string) => feedEntry(manifestOf(id))!;
+  assert.deepEqual([of('climada-flood-san-salvador').flood_map, of('climada-flood-san-salvador').parser], ['river', 'hazard-hdf5']);
+  assert.deepEqual([of('wri-aqueduct-inunriver-djibouti').flood_map, of('wri-aqueduct-inunriver-djibouti').parser], ['river', 'geotiff-raster']);
+  assert.equal(of('jrc-depth-damage').parser, 'depth-damage-tables');
+  assert.equal(of('usgs-mtbs-colorado').flood_map, null);
+  // A hand-made manifest of a coastal Aqueduct map, as `catrisk feeds add` would pin one: no code names it.
+  const river = manifestOf('wri-aqueduct-inunriver-djibouti');
+  const coastal = { ...river, feed_id: 'wri-aqueduct-inuncoast-mozambique', country_iso_a3: 'MOZ', jrc_continent: 'africa', scenario: { hazard: 'coastal inundation', year: 2010, sea_level: '2010' } };
+  assert.equal(feedEntry(coastal)?.flood_map, 'coastal');
+  assert.equal(feedEntry({ ...coastal, publisher: 'Someone else' }), undefined);
+  const facts = floodMapFacts(coastal);
+  assert.deepEqual([facts.iso_a3, facts.continent], ['MOZ', 'africa']);
+  assert.match(facts.scenario, /^2010 conditions/);
+  // The pinned maps: the country and continent stated with the basis; the Aqueduct map labelled a 2030 projection.
+  assert.deepEqual([floodMapFacts(manifestOf('climada-flood-san-salvador')).iso_a3, floodMapFacts(manifestOf('climada-flood-san-salvador')).continent], ['SLV', 'central america']);
+  const djibouti = floodMapFacts(manifestOf('wri-aqueduct-inunriver-djibouti'));
+  assert.deepEqual([djibouti.iso_a3, djibouti.continent], ['DJI', 'africa']);
+  assert.match(djibouti.scenario, /^2030 projection .*RCP4\.5/);
+  // A map stating no place takes no guessed one.
+  const bare = floodMapFacts({ feed_id: 'wri-aqueduct-inuncoast-somewhere' });
+  assert.deepEqual([bare.iso_a3, bare.continent], [null, null]);
 });

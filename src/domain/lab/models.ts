@@ -1,15 +1,21 @@
 // The lab's models: identifiers, versions with their revision, the pinned model data they read, caps.
+// Which lane runs a model, and what it reads, is the lane table of app/lab-lanes.ts.
 import { MAX_SAMPLES } from './kernel/ground-up.js';
+import { FLOOD_SECTORS } from './lanes/flood/depth-damage.js';
+import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
+
+export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire';
 
 export interface LabModel {
   /** <engine>-<lane> for third-party engine lanes. */
   readonly id: string;
-  readonly lane: 'windstorm';
+  readonly lane: LabLaneName;
   readonly engine: string;
   /** Version string with its revision: behaviour such as financial terms is tied to the revision. */
   readonly version: string;
-  readonly revision: 'r3';
-  readonly model_data: { readonly feed_id: string; readonly version: string };
+  readonly revision: string;
+  /** The one pinned snapshot a lane reads whole; lanes reading every pinned map of a family list them in GET /models. */
+  readonly model_data?: { readonly feed_id: string; readonly version: string };
   readonly caps: Readonly<Record<string, unknown>>;
   readonly spec: Readonly<Record<string, string>>;
   readonly label: string;
@@ -36,6 +42,47 @@ export const LAB_MODELS: readonly LabModel[] = [
       terms: 'from r3, optional: {policy: {place_deductible, place_limit, account_deductible, account_limit}, reinsurance: {quota_share: {ceded_share}, layers: [{attachment, limit}] (up to three, stacked from the lowest)}}',
     },
     label: 'Externally built open model (Oasis LMF PiWind demonstration windstorm data) run through this service\'s re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models.',
+  },
+  {
+    id: 'river-flood',
+    lane: 'river-flood',
+    engine: 'catrisk',
+    version: 'flood-1.0.0-r1',
+    revision: 'r1',
+    caps: { places_max: 100_000 },
+    spec: {
+      model: 'this identifier',
+      sector: `${FLOOD_SECTORS.join(' | ')} (default residential): the JRC depth-damage curve's sector`,
+      exposure: '{points: [{lat, lon, value}]} or {object_id} (a location\'s value is its buildings plus contents value); a place no pinned map covers is unmodeled',
+    },
+    label: 'Externally built open flood depth maps (pinned river-flood maps, undefended) with the JRC global depth-damage functions (Huizinga et al. 2017), run by this service; distinct from the registry\'s validated models.',
+  },
+  {
+    id: 'coastal-flood',
+    lane: 'coastal-flood',
+    engine: 'catrisk',
+    version: 'flood-1.0.0-r1',
+    revision: 'r1',
+    caps: { places_max: 100_000 },
+    spec: {
+      model: 'this identifier',
+      sector: `${FLOOD_SECTORS.join(' | ')} (default residential): the JRC depth-damage curve's sector`,
+      exposure: '{points: [{lat, lon, value}]} or {object_id}; a place no pinned coastal map covers is unmodeled (with none pinned, every place)',
+    },
+    label: 'Externally built open coastal flood depth maps (undefended) with the JRC global depth-damage functions (Huizinga et al. 2017), run by this service; distinct from the registry\'s validated models. No coastal map is pinned yet: every place comes back unmodeled.',
+  },
+  {
+    id: 'wildfire',
+    lane: 'wildfire',
+    engine: 'catrisk',
+    version: 'wildfire-1.0.0-r1',
+    revision: 'r1',
+    caps: { places_max: 100_000, cell_deg: BURN_CELL_DEG },
+    spec: {
+      model: 'this identifier',
+      exposure: '{points: [{lat, lon, value}]} or {object_id}; a place outside the pinned mapped-fire regions is unmodeled',
+    },
+    label: 'Empirical annual burn probability from the pinned MTBS mapped fires (fires of about 1,000 acres and more), computed by this service: an estimate from mapped fires, not a fire-behaviour simulation. No average annual loss; the only loss figure is a ceiling, burn probability × value.',
   },
 ];
 

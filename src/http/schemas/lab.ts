@@ -8,7 +8,7 @@ import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, oper
 /** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
 export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
 
-const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (result.metrics is lab-metrics/1).', {
+const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (the windstorm lane\'s result.metrics is lab-metrics/1; the flood and wildfire lanes give their own figures).', {
   schema_version: STRING,
   id: STRING,
   model: shape('The model run.', { id: STRING, version: STRING }),
@@ -39,6 +39,7 @@ export const submitRun = operation({
       exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects.' },
       terms: { description: 'Policy and reinsurance terms (from revision r3).' },
       correlation: { description: 'Damage correlation (the lane says which values it reads).' },
+      sector: { description: 'Flood lanes: residential (default), commercial or industrial, the depth-damage curve\'s sector.' },
     },
   },
   refusal: { body: 'run spec' },

@@ -1,0 +1,226 @@
+// The lab's lanes in one table: for each lane, the spec members it reads and how it normalises them,
+// what it reads from the pinned feeds (listed by GET /models), and the task it runs in a compute
+// thread. The use cases of lab-runs.ts go through this table only, so a lane is added here (and its
+// model in domain/lab/models.ts), not in the use cases.
+import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/lanes/windstorm-piwind/piwind-model.js';
+import { readWindstormSpec, runWindstorm, type WindstormSpec } from '../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+import { termsSpec } from '../domain/lab/kernel/financial.js';
+import { readPoints, type PlaceExposure } from '../domain/lab/kernel/places.js';
+import { runSpecRefusal } from '../domain/lab/kernel/spec-refusal.js';
+import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.js';
+import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
+import type { LabLaneName, LabModel } from '../domain/lab/models.js';
+import type { FeedStore, Snapshot } from '../feeds/store.js';
+import { fireListSnapshots, fireRegion, floodMaps, floodMapSnapshots, jrcSnapshot, jrcTables } from '../feeds/lab-inputs.js';
+import type { FloodMapKind } from '../feeds/catalog.js';
+import { coverageBox } from '../feeds/manifest.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
+import { ApiError } from '../kernel/refusal.js';
+import { ok, refused, type Result } from '../kernel/result.js';
+import { counted, fractionOf, type Counted, type JobProgress, type ProgressCount } from './progress.js';
+
+/** A spec's exposure as the lab reads it before the job: points, or the id of a stored object. */
+export type SpecExposure = { byObject: true; object_id: string } | { byObject: false; value: unknown };
+
+export interface LabLane {
+  /** The spec's members besides model and exposure. */
+  readonly members: readonly string[];
+  /** The spec after defaults are filled in (model and version included): what the run's id is taken over. */
+  normalize(spec: Readonly<Record<string, unknown>>, exposure: SpecExposure, model: LabModel): Result<Record<string, unknown>>;
+  /** The pinned inputs it reads and its caps, for GET /models. */
+  listing(store: FeedStore | undefined, model: LabModel): Promise<{ pinned_inputs: unknown; caps: Record<string, unknown> }>;
+  /** Runs in a compute thread: the result as canonical JSON. The exposure is points or a schedule's locations. */
+  run(spec: Record<string, unknown>, store: FeedStore, model: LabModel, progress?: ProgressCount): Promise<Result<string>>;
+  /** The job's progress sentence over what run counts. */
+  progress(c: Counted): JobProgress;
+}
+
+const snapshotListing = (s: Snapshot) => ({ feed_id: s.feed_id, version: s.version, sha256: s.sha256 });
+
+// ---- windstorm (PiWind through the open loss framework) ----
+
+/** PiWind parsed once per thread (its files checked against their pinned digests on reading). */
+function piwind(store: FeedStore, feedId: string, version: string): Promise<PiwindModel> {
+  const snapshot = store.get(feedId, version);
+  if (!snapshot) throw new ApiError(503, 'server_error', `The model data ${feedId} ${version} is not pinned here.`);
+  return store.parsed(snapshot, 'piwind-model', (_s, files) => {
+    const texts: Record<string, string> = {};
+    for (const [name, bytes] of files) if (name.endsWith('.csv') || name.endsWith('.json')) texts[name] = bytes.toString('utf8');
+    return parsePiwindModel(texts, { occurrenceBin: files.get('occurrence_lt.bin') });
+  });
+}
+
+/**
+ * The model's grid (the extent of the pinned areaperil_dict's cells, edges inclusive), read by the
+ * same parser the lane keys points with; null when the model data is not pinned here.
+ */
+export async function piwindGridExtent(store: FeedStore | undefined, feedId: string, version: string): Promise<GridExtent | null> {
+  const snapshot = store?.get(feedId, version);
+  if (!store || !snapshot) return null;
+  const text = (await store.readFile(snapshot, 'areaperil_dict.csv')).toString('utf8');
+  return parseAreaPerilGrid({ 'areaperil_dict.csv': text }).extent;
+}
+
+// The grid is read from the pinned file once per feed store and model; a failed read is not kept.
+const extentsRead = new WeakMap<object, Map<string, Promise<GridExtent | null>>>();
+
+function gridExtent(store: FeedStore | undefined, feedId: string, version: string): Promise<GridExtent | null> {
+  if (!store) return piwindGridExtent(store, feedId, version);
+  let byModel = extentsRead.get(store);
+  if (!byModel) extentsRead.set(store, (byModel = new Map()));
+  const key = `${feedId}@${version}`;
+  let extent = byModel.get(key);
+  if (!extent) {
+    const mine = piwindGridExtent(store, feedId, version);
+    extent = mine;
+    byModel.set(key, mine);
+    mine.catch(() => { if (byModel!.get(key) === mine) byModel!.delete(key); });
+  }
+  return extent;
+}
+
+const windstorm: LabLane = {
+  members: ['samples', 'terms', 'correlation'],
+  normalize(spec, exposure, model) {
+    const samples = spec.samples ?? 0;
+    // Object exposure is read on the job; validate the rest with an empty schedule in its place.
+    const read = readWindstormSpec({ samples, exposure: exposure.byObject ? { points: [] } : exposure.value, terms: spec.terms, correlation: spec.correlation }, model.revision);
+    if (!read.ok) return read;
+    return ok({
+      model: model.id,
+      version: model.version,
+      samples,
+      exposure: exposure.byObject ? { object_id: exposure.object_id } : { points: read.value.locations.map((l) => ({ lat: l.latitude, lon: l.longitude, value: l.buildings_value })) },
+      terms: read.value.terms ? termsSpec(read.value.terms) : null,
+      correlation: read.value.correlation,
+    });
+  },
+  async listing(store, model) {
+    const data = model.model_data!;
+    const snapshot = store?.get(data.feed_id, data.version);
+    return {
+      pinned_inputs: snapshot
+        ? { ...snapshotListing(snapshot), files: snapshot.manifest.files.map((f) => ({ name: f.name, sha256: f.sha256 })) }
+        : { ...data, available: false },
+      // footprint: the model's grid from the pinned area-peril dictionary (null when not pinned here).
+      caps: { ...model.caps, footprint: (await gridExtent(store, data.feed_id, data.version)) ?? null },
+    };
+  },
+  async run(spec, store, model, progress) {
+    const data = model.model_data!;
+    const snapshot = store.get(data.feed_id, data.version);
+    if (!snapshot) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
+    const result = runWindstorm(await piwind(store, data.feed_id, data.version), spec as unknown as WindstormSpec, {
+      modelData: { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, credit_line: snapshot.manifest.credit_line, license: snapshot.manifest.license },
+      modelId: model.id,
+      revision: model.revision,
+      ...(progress ? { onEvents: (done: number, total: number) => progress.set(done, total, done) } : {}),
+    });
+    return ok(canonicalJson(result));
+  },
+  progress: (c) => ({ fraction: fractionOf(c), sentence: `Computed the losses of ${counted(c.done)} of the model's ${counted(c.total)} events.` }),
+};
+
+// ---- lanes over places: flood and wildfire ----
+
+/** The exposure of a places lane: points checked here, an object's schedule read on the job. */
+function placeExposure(exposure: SpecExposure, details: string[]): Record<string, unknown> {
+  if (exposure.byObject) return { object_id: exposure.object_id };
+  return { points: readPoints(exposure.value, details).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value })) };
+}
+
+const placesProgress = (c: Counted): JobProgress => ({ fraction: fractionOf(c), sentence: `Modeled ${counted(c.done)} of ${counted(c.total)} places.` });
+
+function placeCount(spec: Record<string, unknown>): number {
+  const ex = spec.exposure as PlaceExposure;
+  return 'points' in ex ? ex.points.length : ex.locations.length;
+}
+
+function floodLane(kind: FloodMapKind): LabLane {
+  return {
+    members: ['sector'],
+    normalize(spec, exposure, model) {
+      const details: string[] = [];
+      const sector = readFloodSector(spec.sector, details);
+      const ex = placeExposure(exposure, details);
+      if (details.length > 0) return refused(runSpecRefusal(details));
+      return ok({ model: model.id, version: model.version, sector, exposure: ex });
+    },
+    async listing(store, model) {
+      const maps = store ? floodMapSnapshots(store, kind) : [];
+      const jrc = store ? jrcSnapshot(store) : undefined;
+      return {
+        pinned_inputs: {
+          maps: maps.map((s) => ({
+            ...snapshotListing(s), title: s.manifest.title ?? null, coverage: coverageBox(s.manifest),
+            return_periods: s.manifest.files.map((f) => f.raw.return_period_years).filter((v) => typeof v === 'number'),
+          })),
+          depth_damage: jrc ? { ...snapshotListing(jrc), title: jrc.manifest.title ?? null } : { available: false },
+          reads: `every pinned ${kind} flood depth map the feed catalog recognises (by its manifest), so a map pinned with catrisk feeds add is read without code changes`,
+        },
+        caps: { ...model.caps },
+      };
+    },
+    async run(spec, store, model, progress) {
+      const jrc = jrcSnapshot(store);
+      if (!jrc) throw new ApiError(503, 'server_error', 'The JRC depth-damage tables are not pinned here.');
+      const [maps, tables] = await Promise.all([floodMaps(store, kind), jrcTables(store, jrc)]);
+      const total = placeCount(spec);
+      progress?.set(0, total, 0);
+      const result = runFlood({ sector: spec.sector as never, exposure: spec.exposure as PlaceExposure }, {
+        lane: model.lane as 'river-flood' | 'coastal-flood', flood: kind,
+        model: { id: model.id, version: model.version, label: model.label },
+        maps, curves: tables.curves, countries: tables.countries, curveSource: tables.identity,
+      });
+      progress?.set(total, total, total);
+      return ok(canonicalJson(result));
+    },
+    progress: placesProgress,
+  };
+}
+
+// The burn grid is built once per feed store from the lists it holds.
+const gridsBuilt = new WeakMap<object, Promise<{ regions: Awaited<ReturnType<typeof fireRegion>>[]; grid: ReturnType<typeof burnGrid> }>>();
+
+const wildfire: LabLane = {
+  members: [],
+  normalize(_spec, exposure, model) {
+    const details: string[] = [];
+    const ex = placeExposure(exposure, details);
+    if (details.length > 0) return refused(runSpecRefusal(details));
+    return ok({ model: model.id, version: model.version, exposure: ex });
+  },
+  async listing(store, model) {
+    const lists = store ? fireListSnapshots(store) : [];
+    return {
+      pinned_inputs: {
+        maps: lists.map((s) => ({ ...snapshotListing(s), title: s.manifest.title ?? null, coverage: coverageBox(s.manifest) })),
+        burn_probability: 'derived from the mapped fires: no burn-probability raster is pinned',
+      },
+      caps: { ...model.caps },
+    };
+  },
+  async run(spec, store, model, progress) {
+    let built = gridsBuilt.get(store);
+    if (!built) {
+      const mine = Promise.all(fireListSnapshots(store).map((s) => fireRegion(store, s))).then((regions) => ({ regions, grid: burnGrid(regions) }));
+      built = mine;
+      gridsBuilt.set(store, mine);
+      mine.catch(() => { if (gridsBuilt.get(store) === mine) gridsBuilt.delete(store); });
+    }
+    const { regions, grid } = await built;
+    const total = placeCount(spec);
+    progress?.set(0, total, 0);
+    const result = runWildfire(spec.exposure as PlaceExposure, { model: { id: model.id, version: model.version, label: model.label }, regions }, grid);
+    progress?.set(total, total, total);
+    return ok(canonicalJson(result));
+  },
+  progress: placesProgress,
+};
+
+export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
+  windstorm,
+  'river-flood': floodLane('river'),
+  'coastal-flood': floodLane('coastal'),
+  wildfire,
+};

@@ -1,0 +1,123 @@
+// The pinned inputs of the lab's flood and wildfire lanes, read from the verified store into the
+// lanes' plain records: flood depth maps (CLIMADA hazard HDF5, GeoTIFF per return period), the JRC
+// depth-damage tables and the MTBS mapped-fire lists. Which snapshot is which comes from the catalog;
+// each view is parsed once per snapshot identity by the store's cache.
+import type { FeedStore, Snapshot } from './store.js';
+import { feedEntry, floodMapFacts, type FloodMapKind } from './catalog.js';
+import { coverageBox } from './manifest.js';
+import { eventCatalog } from './readers.js';
+import { parseClimadaHazard } from './parsers/climada-hazard.js';
+import { parseGeoTiffRaster } from './parsers/geotiff-raster.js';
+import { parseJrcBaseDamageValues, parseJrcDamageFunctions } from './parsers/jrc-depth-damage.js';
+import { depthMapFromCentroids, depthMapFromRasters, type DepthMap, type MapIdentity, type RasterLayer } from '../domain/lab/lanes/flood/depth-map.js';
+import type { CountryMaxDamage, DepthDamageCurve } from '../domain/lab/lanes/flood/depth-damage.js';
+import type { FireRegion } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
+
+export function identityOf(s: Snapshot, read?: (name: string) => boolean): MapIdentity {
+  return {
+    feed_id: s.feed_id, version: s.version, sha256: s.sha256,
+    ...(s.manifest.credit_line ? { credit_line: s.manifest.credit_line } : {}),
+    ...(s.manifest.license ? { license: s.manifest.license } : {}),
+    files_read: s.manifest.files.filter((f) => !read || read(f.name)).map((f) => ({ name: f.name, sha256: f.sha256 })),
+  };
+}
+
+/** The newest pinned snapshot of every feed the predicate accepts, by feed id. */
+function latest(store: FeedStore, accept: (s: Snapshot) => boolean): Snapshot[] {
+  return store.feeds().map((id) => store.get(id)!).filter(accept);
+}
+
+/** The pinned depth maps of a kind (newest version of each feed), unparsed: what GET /models lists. */
+export function floodMapSnapshots(store: FeedStore, kind: FloodMapKind): Snapshot[] {
+  return latest(store, (s) => feedEntry(s.manifest)?.flood_map === kind);
+}
+
+/** The return period of a GeoTIFF file: its manifest entry's return_period_years, else "rpNNNNN" in its name. */
+function returnPeriodOf(s: Snapshot, name: string): number {
+  const stated = s.manifest.files.find((f) => f.name === name)?.raw.return_period_years;
+  if (typeof stated === 'number' && stated > 0) return stated;
+  const m = /rp0*(\d+)/i.exec(name);
+  if (!m) throw new Error(`${s.feed_id}/${s.version}: ${name} states no return period`);
+  return Number(m[1]);
+}
+
+export function depthMap(store: FeedStore, s: Snapshot): Promise<DepthMap> {
+  const entry = feedEntry(s.manifest);
+  const kind = entry?.flood_map;
+  if (!entry || !kind) throw new Error(`${s.feed_id} is not a flood depth map`);
+  return store.parsed(s, 'flood depth map', async (snap, files) => {
+    const facts = floodMapFacts(snap.manifest);
+    const hdf5 = (n: string) => /\.(hdf5|h5)$/i.test(n);
+    const tiff = (n: string) => /\.tiff?$/i.test(n);
+    const mapFacts = { identity: identityOf(snap, entry.parser === 'hazard-hdf5' ? hdf5 : tiff), flood: kind, scenario: facts.scenario, place: { iso_a3: facts.iso_a3, continent: facts.continent, basis: facts.basis } };
+    if (entry.parser === 'hazard-hdf5') {
+      const names = [...files.keys()].filter(hdf5);
+      if (names.length !== 1) throw new Error(`${snap.feed_id}/${snap.version}: expected one hazard file, found ${names.join(', ') || 'none'}`);
+      const hazard = await parseClimadaHazard(files.get(names[0]!)!);
+      if (hazard.units !== null && hazard.units !== 'm') throw new Error(`${snap.feed_id}: hazard intensity is in ${hazard.units}, not metres of depth`);
+      return depthMapFromCentroids(hazard, mapFacts);
+    }
+    const layers: RasterLayer[] = [];
+    for (const [name, bytes] of files) {
+      if (!tiff(name)) continue;
+      layers.push({ return_period: returnPeriodOf(snap, name), ...(await parseGeoTiffRaster(bytes)) });
+    }
+    return depthMapFromRasters(layers, mapFacts);
+  });
+}
+
+export function floodMaps(store: FeedStore, kind: FloodMapKind): Promise<DepthMap[]> {
+  return Promise.all(floodMapSnapshots(store, kind).map((s) => depthMap(store, s)));
+}
+
+export interface JrcTables {
+  readonly identity: MapIdentity;
+  readonly curves: DepthDamageCurve[];
+  readonly countries: CountryMaxDamage[];
+}
+
+/** The pinned JRC depth-damage tables, or undefined when none is pinned. */
+export function jrcSnapshot(store: FeedStore): Snapshot | undefined {
+  return latest(store, (s) => feedEntry(s.manifest)?.parser === 'depth-damage-tables')[0];
+}
+
+export function jrcTables(store: FeedStore, s: Snapshot): Promise<JrcTables> {
+  return store.parsed(s, 'depth damage tables', (snap, files) => {
+    const text = (name: string) => {
+      const b = files.get(name);
+      if (!b) throw new Error(`${snap.feed_id}/${snap.version} has no ${name}`);
+      return b.toString('utf8');
+    };
+    const curves = parseJrcDamageFunctions(text('JRC_damage_functions.csv')).map((c) => ({ continent: c.continent, sector: c.type, depths: c.depths, fractions: c.fractions }));
+    const used = ['JRC_damage_functions.csv', 'JRC_base_damage_values.csv'];
+    return { identity: identityOf(snap, (n) => used.includes(n)), curves, countries: parseJrcBaseDamageValues(text('JRC_base_damage_values.csv')) };
+  });
+}
+
+/** The pinned mapped-fire lists (newest version of each): what GET /models lists for the wildfire lane. */
+export function fireListSnapshots(store: FeedStore): Snapshot[] {
+  return latest(store, (s) => feedEntry(s.manifest)?.dataset === 'fire_perimeters');
+}
+
+const yearOf = (date: string | null | undefined): number | null => (date ? Number(date.slice(0, 4)) : null);
+
+/** A mapped-fire list as the wildfire lane reads it: its box, its ignition years, its fires. */
+export async function fireRegion(store: FeedStore, s: Snapshot): Promise<FireRegion> {
+  const box = coverageBox(s.manifest);
+  const first = yearOf(s.manifest.period_of_record?.from);
+  const last = yearOf(s.manifest.period_of_record?.to);
+  if (!box || first === null || last === null) throw new Error(`${s.feed_id}/${s.version}: a fire list needs a box and a period of record`);
+  const catalog = await eventCatalog(store, s);
+  if (catalog.kind !== 'report') throw new Error(`${s.feed_id} is not a fire list`);
+  const coverage = s.manifest.coverage as { name?: string } | undefined;
+  return {
+    identity: identityOf(s),
+    name: coverage?.name ?? s.manifest.title ?? s.feed_id,
+    box,
+    first_year: first,
+    last_year: last,
+    fires: catalog.events.map((e) => ({
+      event_id: e.event_id, lat: e.latitude, lon: e.longitude, acres: e.value, year: Number(e.date.slice(0, 4)), type: e.fields.Incid_Type ?? '',
+    })),
+  };
+}
