@@ -6,7 +6,8 @@
 //     yyyy/mm/dd and orig_event_flag per event;
 //   centroids (struct "centroids"): centroid_ID, lat, lon, distance2coast_km, onLand.
 // The column-compressed matrix is turned into rows (one per event) here, the shape the impact
-// kernel reads (domain/lab/kernel/impact.ts).
+// kernel reads (domain/lab/kernel/impact.ts). The package's ESM build is used for its in-memory file
+// system: its node build writes the bytes through to the real disk.
 import h5wasm from 'h5wasm';
 import type { Hazard } from '../../domain/lab/kernel/impact.js';
 
