@@ -9,7 +9,10 @@ import { readPoints, type PlaceExposure } from '../domain/lab/kernel/places.js';
 import { runSpecRefusal } from '../domain/lab/kernel/spec-refusal.js';
 import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.js';
 import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
-import type { LabLaneName, LabModel } from '../domain/lab/models.js';
+import { TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
+import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
+import { trackArchive } from '../feeds/readers.js';
+import { tcCalibration } from '../feeds/climada.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { fireListSnapshots, fireRegion, floodMaps, floodMapSnapshots, jrcSnapshot, jrcTables } from '../feeds/lab-inputs.js';
 import type { FloodMapKind } from '../feeds/catalog.js';
@@ -218,9 +221,59 @@ const wildfire: LabLane = {
   progress: placesProgress,
 };
 
+// ---- tropical-cyclone history (CLIMADA's method over the pinned best tracks) ----
+
+function pinned(store: FeedStore, input: { feed_id: string; version: string }): Snapshot {
+  const snapshot = store.get(input.feed_id, input.version);
+  if (!snapshot) throw new ApiError(503, 'server_error', `The lab input ${input.feed_id} ${input.version} is not pinned here.`);
+  return snapshot;
+}
+
+const tropicalCycloneHistory: LabLane = {
+  members: TC_HISTORY_MEMBERS,
+  normalize(spec, exposure, model) {
+    const details: string[] = [];
+    const members = readTcHistoryMembers(spec, details);
+    const ex = placeExposure(exposure, details);
+    const count = 'points' in ex ? (ex.points as unknown[]).length : 0;
+    if (count > TC_HISTORY_CAPS.places_max) details.push(`exposure may hold up to ${TC_HISTORY_CAPS.places_max} places; it holds ${count}`);
+    if (details.length > 0) return refused(runSpecRefusal(details));
+    return ok({ model: model.id, version: model.version, impact_function: members.impact_function, hazard: members.hazard, exposure: ex });
+  },
+  async listing(store, model) {
+    const listed = (input: { feed_id: string; version: string }) => {
+      const s = store?.get(input.feed_id, input.version);
+      return s ? snapshotListing(s) : { ...input, available: false };
+    };
+    return {
+      pinned_inputs: {
+        tracks: Object.fromEntries(TC_BASINS.map((b) => [b, listed(TC_TRACK_ARCHIVES[b])])),
+        impact_functions: listed(TC_IMPACT_FUNCTION_TABLES),
+      },
+      caps: { ...model.caps },
+    };
+  },
+  async run(spec, store, model, progress) {
+    const s = spec as unknown as TcHistorySpec;
+    const tracks = pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin]);
+    const tables = pinned(store, TC_IMPACT_FUNCTION_TABLES);
+    const [archive, calibration] = await Promise.all([trackArchive(store, tracks), tcCalibration(store, tables)]);
+    const result = runTcHistory({
+      spec: s, storms: archive.storms, calibration,
+      identities: { tracks: snapshotListing(tracks), impact_functions: snapshotListing(tables) },
+      model: { id: model.id, version: model.version, label: model.label },
+      ...(progress ? { onStorms: (done: number, total: number) => progress.set(done, total, done) } : {}),
+    });
+    if (!result.ok) return result;
+    return ok(canonicalJson(result.value));
+  },
+  progress: (c) => ({ fraction: fractionOf(c), sentence: `Replayed ${counted(c.done)} of ${counted(c.total)} storms.` }),
+};
+
 export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
   windstorm,
   'river-flood': floodLane('river'),
   'coastal-flood': floodLane('coastal'),
   wildfire,
+  'tropical-cyclone-history': tropicalCycloneHistory,
 };

@@ -3,8 +3,24 @@
 import { MAX_SAMPLES } from './kernel/ground-up.js';
 import { FLOOD_SECTORS } from './lanes/flood/depth-damage.js';
 import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
+import { TC_BASIN_NAMES, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './lanes/tropical-cyclone/history-lane.js';
+import { IMPACT_FUNCTION_CHOICES } from './lanes/tropical-cyclone/impact-functions.js';
+import { WINDFIELD_DEFAULTS } from './lanes/tropical-cyclone/holland-2008.js';
 
-export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire';
+export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'tropical-cyclone-history';
+
+/** The pinned inputs of the tropical-cyclone lanes: one best-track archive per basin, and the impact-function tables. */
+export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, { readonly feed_id: string; readonly version: string }>> = {
+  NA: { feed_id: 'noaa-nhc-hurdat2-atlantic', version: '2024-11-18' },
+  EP: { feed_id: 'noaa-nhc-hurdat2-northeast-central-pacific', version: '2024-11-07' },
+  WP: { feed_id: 'jtwc-best-track-western-north-pacific', version: '2024-12-25' },
+  NI: { feed_id: 'jtwc-best-track-north-indian', version: '2024-12-04' },
+  SH: { feed_id: 'jtwc-best-track-southern-hemisphere', version: '2024-05-22' },
+};
+/** The engine whose method the tropical-cyclone lanes re-implement. */
+const CLIMADA_ENGINE = 'climada';
+
+export const TC_IMPACT_FUNCTION_TABLES = { feed_id: 'tc-impact-functions', version: '2025-09-30' } as const;
 
 export interface LabModel {
   /** <engine>-<lane> for third-party engine lanes. */
@@ -83,6 +99,24 @@ export const LAB_MODELS: readonly LabModel[] = [
       exposure: '{points: [{lat, lon, value}]} or {object_id}; a place outside the pinned mapped-fire regions is unmodeled',
     },
     label: 'Empirical annual burn probability from the pinned MTBS mapped fires (fires of about 1,000 acres and more), computed by this service: an estimate from mapped fires, not a fire-behaviour simulation. No average annual loss; the only loss figure is a ceiling, burn probability × value.',
+  },
+  {
+    // <engine>-<lane>, as SPEC names the third-party engine lanes.
+    id: `${CLIMADA_ENGINE}-tc-history`,
+    lane: 'tropical-cyclone-history',
+    engine: CLIMADA_ENGINE,
+    version: 'h08-1.0.0-r1',
+    revision: 'r1',
+    caps: { ...TC_HISTORY_CAPS },
+    spec: {
+      model: 'this identifier',
+      impact_function: `${IMPACT_FUNCTION_CHOICES.join(' | ')} (default auto: the US curve, emanuel-2011-usa, at places in the United States; the regional TDR 1.0 curve, eberenz-2021-tdr1.0, elsewhere, by the country of each point; the global calibration at sea and in countries of no calibrated region)`,
+      hazard: `{basin: ${TC_BASINS.map((b) => `${b} (${TC_BASIN_NAMES[b]})`).join(', ')}; years: [seasons, integers, up to ${TC_HISTORY_CAPS.years_max}]; storms: optional [names or publisher ids]; default every storm of the seasons}`,
+      exposure: `{points: [{lat, lon, value}]} (up to ${TC_HISTORY_CAPS.places_max}) or {object_id} (a location's value is its buildings plus contents value); a place beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude or without coordinates is unmodeled`,
+      wind_field: `Holland (2008) as CLIMADA computes it: tracks on ${WINDFIELD_DEFAULTS.time_step_h}-hour steps, missing central pressure and radius of maximum wind estimated as CLIMADA does, translational wind added, intensity threshold ${WINDFIELD_DEFAULTS.intensity_threshold_m_s} m/s, ${WINDFIELD_DEFAULTS.max_dist_eye_km} km from the eye, gradient-to-surface factor ${WINDFIELD_DEFAULTS.gradient_to_surface} (Holland 1980 variant only), air density ${WINDFIELD_DEFAULTS.rho_air_kg_m3} kg/m³`,
+      result: 'a season-by-season replay: season totals, each storm with its publisher id, dates, peak wind at each place and loss; no return periods',
+    },
+    label: 'Externally built open method (CLIMADA\'s tropical-cyclone wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
   },
 ];
 

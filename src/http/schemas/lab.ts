@@ -40,6 +40,8 @@ export const submitRun = operation({
       terms: { description: 'Policy and reinsurance terms (from revision r3).' },
       correlation: { description: 'Damage correlation (the lane says which values it reads).' },
       sector: { description: 'Flood lanes: residential (default), commercial or industrial, the depth-damage curve\'s sector.' },
+      impact_function: { description: 'Tropical-cyclone lanes: auto (default) or one of the named curves GET /models lists.' },
+      hazard: { description: 'Tropical-cyclone lanes: {basin, years, storms?} (history), as GET /models states.' },
     },
   },
   refusal: { body: 'run spec' },

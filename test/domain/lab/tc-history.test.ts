@@ -22,7 +22,7 @@ const calibration = parseTcCalibration(Object.fromEntries(readdirSync(tDir).filt
 const archive = parseHurdat2(hurdat);
 
 // Places (made up for this test): Homestead, Cutler Bay, Miami, Fort Lauderdale, Naples, New Orleans,
-// Nassau (Bahamas, another curve under auto), one with no coordinates.
+// Nassau (Bahamas, another curve under auto), Reykjavik (beyond 61° latitude: unmodeled).
 const POINTS = [
   { lat: 25.47, lon: -80.48, value: 1_000_000 },
   { lat: 25.58, lon: -80.35, value: 2_500_000 },
@@ -31,7 +31,7 @@ const POINTS = [
   { lat: 26.14, lon: -81.79, value: 750_000 },
   { lat: 29.95, lon: -90.07, value: 4_000_000 },
   { lat: 25.06, lon: -77.35, value: 1_200_000 },
-  { lat: null, lon: null, value: 10 },
+  { lat: 64.14, lon: -21.94, value: 10 },
 ];
 
 // ---- The independent computation -------------------------------------------------------------
@@ -211,7 +211,7 @@ test('the 1992 season total and every storm\'s loss recounted independently (1e-
   assert.equal(result.seasons[0].largest_storm, 'AL041992');
   assert.equal(result.places[6].curve, 'eberenz-2021-tdr1.0');
   assert.equal(result.places[6].country, 'BHS');
-  assert.equal(result.exposure.unmodeled.count, 1);
+  assert.deepEqual(result.exposure.unmodeled, { count: 1, places: [{ index: 7, reason: 'beyond 61° latitude' }] });
   assert.equal(result.return_periods, null);
 });
 

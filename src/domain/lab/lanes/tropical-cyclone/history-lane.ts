@@ -8,6 +8,7 @@ import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../kernel/spec-refusal.js';
 import { computeImpact, type Hazard } from '../../kernel/impact.js';
 import type { Storm } from '../../../hazard/records.js';
+import { placesOf, readPoints, type PlaceExposure } from '../../kernel/places.js';
 import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm } from './track.js';
 import { countryOf, impactFunctionsFor, IMPACT_FUNCTION_CHOICES, type Calibration, type CurveUse, type ImpactFunctionChoice } from './impact-functions.js';
@@ -25,31 +26,28 @@ export const TC_BASIN_NAMES: Readonly<Record<TcBasin, string>> = {
 
 export const TC_HISTORY_CAPS = { places_max: 10_000, years_max: 60, storms_max: 1_000 } as const;
 
-export interface TcPoint {
-  lat: number | null;
-  lon: number | null;
-  value: number;
-  ref?: string | null;
+export interface TcHistoryHazard {
+  basin: TcBasin;
+  /** Seasons, ascending and unique. */
+  years: number[];
+  /** Storm names or publisher ids, upper-case, sorted; none = every storm of the seasons. */
+  storms: string[];
 }
 
 export interface TcHistorySpec {
   impact_function: ImpactFunctionChoice;
-  hazard: { basin: TcBasin; years: number[]; storms: string[] };
-  points: TcPoint[];
+  hazard: TcHistoryHazard;
+  exposure: PlaceExposure;
 }
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const MEMBERS = ['model', 'version', 'impact_function', 'hazard', 'exposure'];
+/** The members of a history spec besides model and exposure. */
+export const TC_HISTORY_MEMBERS = ['impact_function', 'hazard'] as const;
 
 /**
- * The spec read and its defaults filled (impact_function auto, storms none = every storm of the
- * seasons); years sorted and unique, storm names upper-cased. exposure is {points} here: a stored
- * object's schedule is turned into points by the caller.
+ * impact_function and hazard read, their defaults filled (impact_function auto, storms none), every
+ * fault named in details; years sorted and unique, storm names upper-cased.
  */
-export function readTcHistorySpec(raw: unknown): Result<TcHistorySpec> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return refused(runSpecRefusal(['the spec must be an object']));
-  const s = raw as Record<string, unknown>;
-  const details: string[] = Object.keys(s).filter((k) => !MEMBERS.includes(k)).map((k) => `unknown member ${k} (a spec has model, impact_function, hazard, exposure)`);
+export function readTcHistoryMembers(s: Readonly<Record<string, unknown>>, details: string[]): { impact_function: ImpactFunctionChoice; hazard: TcHistoryHazard } {
   const choice = s.impact_function ?? 'auto';
   if (!IMPACT_FUNCTION_CHOICES.includes(choice as ImpactFunctionChoice)) details.push(`impact_function must be one of ${IMPACT_FUNCTION_CHOICES.join(', ')}`);
   const h = s.hazard as Record<string, unknown> | undefined;
@@ -72,24 +70,20 @@ export function readTcHistorySpec(raw: unknown): Result<TcHistorySpec> {
       else storms = [...new Set((h.storms as string[]).map((n) => n.trim().toUpperCase()))].sort();
     }
   }
-  const ex = s.exposure as Record<string, unknown> | undefined;
-  const points: TcPoint[] = [];
-  if (typeof ex !== 'object' || ex === null || Array.isArray(ex) || !Array.isArray(ex.points) || Object.keys(ex).length !== 1) {
-    details.push('exposure must be {points: [{lat, lon, value}]} or {object_id}');
-  } else {
-    (ex.points as unknown[]).forEach((p, i) => {
-      const o = p as Record<string, unknown>;
-      if (typeof p !== 'object' || p === null || Array.isArray(p)) { details.push(`exposure.points[${i}] must be an object`); return; }
-      for (const k of Object.keys(o)) if (!['lat', 'lon', 'value', 'ref'].includes(k)) details.push(`exposure.points[${i}] has unknown member ${k}`);
-      if (o.lat !== null && (!finite(o.lat) || o.lat < -90 || o.lat > 90)) details.push(`exposure.points[${i}].lat must be a latitude`);
-      if (o.lon !== null && (!finite(o.lon) || o.lon < -180 || o.lon > 180)) details.push(`exposure.points[${i}].lon must be a longitude`);
-      if (!finite(o.value) || o.value < 0) details.push(`exposure.points[${i}].value must be a non-negative number`);
-      points.push({ lat: finite(o.lat) ? o.lat : null, lon: finite(o.lon) ? o.lon : null, value: finite(o.value) ? o.value : 0, ...(typeof o.ref === 'string' ? { ref: o.ref } : {}) });
-    });
-    if (points.length > TC_HISTORY_CAPS.places_max) details.push(`exposure may hold up to ${TC_HISTORY_CAPS.places_max} places; it holds ${points.length}`);
-  }
+  return { impact_function: choice as ImpactFunctionChoice, hazard: { basin, years, storms } };
+}
+
+/** A whole spec with bare points read (what a test or a caller without stored objects hands the lane). */
+export function readTcHistorySpec(raw: unknown): Result<TcHistorySpec> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return refused(runSpecRefusal(['the spec must be an object']));
+  const s = raw as Record<string, unknown>;
+  const allowed = ['model', 'version', 'exposure', ...TC_HISTORY_MEMBERS];
+  const details: string[] = Object.keys(s).filter((k) => !allowed.includes(k)).map((k) => `unknown member ${k} (a spec has model, impact_function, hazard, exposure)`);
+  const members = readTcHistoryMembers(s, details);
+  const points = readPoints(s.exposure, details);
+  if (points.length > TC_HISTORY_CAPS.places_max) details.push(`exposure may hold up to ${TC_HISTORY_CAPS.places_max} places; it holds ${points.length}`);
   if (details.length > 0) return refused(runSpecRefusal(details));
-  return ok({ impact_function: choice as ImpactFunctionChoice, hazard: { basin, years, storms }, points });
+  return ok({ ...members, exposure: { points } });
 }
 
 /** The season of a storm: the year its publisher's id carries (ATCF ids end in the season year). */
@@ -166,7 +160,7 @@ export function runTcHistory(input: TcHistoryInput): Result<Record<string, unkno
   const selected = selectStorms(input.storms, spec.hazard);
   if (!selected.ok) return selected;
   const storms = [...selected.value].sort((a, b) => (a.fixes[0]?.epoch_ms ?? 0) - (b.fixes[0]?.epoch_ms ?? 0) || (a.storm_id < b.storm_id ? -1 : 1));
-  const points = spec.points;
+  const points = placesOf(spec.exposure);
   const unmodeled: { index: number; reason: string }[] = [];
   points.forEach((p, i) => {
     if (p.lat === null || p.lon === null) unmodeled.push({ index: i, reason: 'no coordinates' });
