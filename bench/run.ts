@@ -498,7 +498,38 @@ async function listsBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
+/** The tropical-cyclone history lane in process: 100 Atlantic storms over 10,000 places. */
+async function tcBench() {
+  const { readdirSync } = await import('node:fs');
+  const { parseHurdat2 } = await import('../src/feeds/parsers/hurdat2.js');
+  const { parseTcCalibration } = await import('../src/feeds/parsers/climada-tables.js');
+  const { runTcHistory, seasonOf } = await import('../src/domain/lab/lanes/tropical-cyclone/history-lane.js');
+  const feeds = process.env.CATRISK_FEEDS_DIR ?? join(process.cwd(), '../shared/feeds');
+  const dirOf = (id: string) => { const v = readdirSync(join(feeds, id)).sort().at(-1)!; return join(feeds, id, v); };
+  const atl = dirOf('noaa-nhc-hurdat2-atlantic');
+  const archive = parseHurdat2(readFileSync(join(atl, readdirSync(atl).find((n) => n.endsWith('.txt'))!), 'utf8'));
+  const tables = dirOf('tc-impact-functions');
+  const calibration = parseTcCalibration(Object.fromEntries(readdirSync(tables).filter((n) => n.endsWith('.csv')).map((n) => [n, readFileSync(join(tables, n), 'utf8')])));
+  // The first 100 storms of the 2000s seasons; 10,000 places on a 100 × 100 grid over the US Gulf and
+  // south-east coasts (lat 25 to 35, lon -98 to -75), made here for the bench.
+  const storms = archive.storms.filter((s) => seasonOf(s) >= 2000).slice(0, 100);
+  const years = [...new Set(storms.map(seasonOf))];
+  const points = Array.from({ length: 10_000 }, (_, i) => ({ lat: 25 + (Math.floor(i / 100) * 10) / 99, lon: -98 + ((i % 100) * 23) / 99, value: 1_000_000 }));
+  const identity = { feed_id: 'bench', version: 'bench', sha256: 'bench' };
+  for (const round of ['warm-up', 'measured']) {
+    const t = performance.now();
+    const r = runTcHistory({
+      spec: { impact_function: 'auto', hazard: { basin: 'NA', years, storms: [] }, exposure: { points } },
+      storms, calibration, identities: { tracks: identity, impact_functions: identity }, model: { id: 'climada-tc-history', version: 'bench', label: 'bench' },
+    });
+    const ms = performance.now() - t;
+    if (!r.ok) throw new Error(JSON.stringify(r.refusal));
+    const totals = (r.value as { totals: { storms: number; storms_reaching_places: number } }).totals;
+    if (round === 'measured') print({ bench: 'tc history: 100 Atlantic storms (2000-) x 10,000 places, in process', storms: totals.storms, storms_reaching_places: totals.storms_reaching_places, wall_s: Number((ms / 1000).toFixed(2)) });
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
