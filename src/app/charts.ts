@@ -52,7 +52,9 @@ export async function runChart(
   }
   const metrics = perspectiveMetrics(run.result as Record<string, unknown>, input.perspective);
   if (!metrics) {
-    return refused(refusals.invalidRequest(422, `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
+    return refused(refusals.invalidRequest(422, input.perspective === 'gul'
+      ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
+      : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
   const model = (run.model as { id: string }).id;
   return ok(await chart(epCurve(metrics, `Exceedance probability: ${model}`, `Run ${input.id}`), input.format));

@@ -6,12 +6,16 @@ import type { JobStore } from '../store/jobs.js';
 import type { ObjectStore } from '../store/objects.js';
 import type { StructureStore } from '../store/structures.js';
 import type { LabRunStore } from '../store/lab-runs.js';
+import type { ModelStore } from '../store/models.js';
 import type { IdempotencyStore } from '../store/idempotency.js';
+import type { PackageStore } from '../store/packages.js';
 import type { FeedStore } from '../feeds/store.js';
+import type { CodingBudgetStore } from '../store/coding-budget.js';
+import type { ExposureCoder, Geocoder } from '../providers/ports.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
-export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run';
+export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run' | 'model-validation';
 
 export interface AppDeps {
   readonly config: {
@@ -21,13 +25,25 @@ export interface AppDeps {
     readonly sandboxUnits: number;
     /** How long an Idempotency-Key's answer is kept and replayed. */
     readonly idempotencyTtlSeconds: number;
+    /** The coding routes' switch, daily row budget and gates (config.ts). */
+    readonly exposureCoding: { readonly enabled: boolean; readonly dailyRows: number; readonly gate: number; readonly multiBuildingGate: number };
+    /** The geocoding switch. */
+    readonly geocoding: { readonly enabled: boolean };
   };
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
   readonly objects: ObjectStore;
   readonly structures: StructureStore;
   readonly labRuns: LabRunStore;
+  /** The registry's composed models. */
+  readonly models: ModelStore;
   readonly idempotency: IdempotencyStore;
+  readonly packages: PackageStore;
+  readonly codingBudget: CodingBudgetStore;
+  /** The exposure-coding provider (embedded or chat-completions); asked only when the switch is on. */
+  readonly exposureCoder: ExposureCoder;
+  /** The geocoders to ask, in order; asked only when the switch is on. */
+  readonly geocoders: readonly Geocoder[];
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   now(): Date;

@@ -46,7 +46,9 @@ export async function runTable(
   const result = run.result as Record<string, unknown> & { run?: { samples?: number } };
   const metrics = perspectiveMetrics(result, input.perspective);
   if (!metrics) {
-    return refused(refusals.invalidRequest(422, `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
+    return refused(refusals.invalidRequest(422, input.perspective === 'gul'
+      ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
+      : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
   return ok(ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0));
 }

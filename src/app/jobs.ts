@@ -9,7 +9,7 @@ import type { JobProgress } from './progress.js';
 import type { AppDeps } from './deps.js';
 
 /** The verbs that run as jobs, and SPEC's four states of a job. */
-export const JOB_VERBS = ['ingest', 'backtest', 'price', 'lab_run'] as const;
+export const JOB_VERBS = ['ingest', 'backtest', 'price', 'lab_run', 'model_run', 'package'] as const;
 export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
 export function jobView(row: JobRow): Record<string, unknown> {

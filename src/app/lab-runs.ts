@@ -93,10 +93,13 @@ async function runDocument(deps: Pick<AppDeps, 'labRuns' | 'jobs'>, id: string, 
     spec,
     status: stored !== undefined ? 'succeeded' : job?.status ?? 'queued',
     label: labModel(spec.model)?.label,
-    // A run's chart is drawn from its results: linked once it has some.
-    links: { self: `/runs/${id}`, ...(job ? { job: jobLink(job.id) } : {}), ...(stored !== undefined ? { chart: `/runs/${id}/chart.svg` } : {}) },
+    // A run's chart is drawn from its exceedance curves (result.metrics): linked once it has them.
+    links: { self: `/runs/${id}`, ...(job ? { job: jobLink(job.id) } : {}) },
   };
-  if (stored !== undefined) document.result = JSON.parse(stored);
+  if (stored !== undefined) {
+    document.result = JSON.parse(stored);
+    if ((document.result as { metrics?: unknown }).metrics) (document.links as Record<string, string>).chart = `/runs/${id}/chart.svg`;
+  }
   else if (job?.status === 'failed') document.error = jobView(job).error;
   return document;
 }

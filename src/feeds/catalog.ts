@@ -149,6 +149,8 @@ export interface FloodMapFacts {
   readonly continent: string | null;
   readonly scenario: string;
   readonly basis: string;
+  /** The manifest's own statement of the map's limitations, when it makes one. */
+  readonly limitations: string | null;
 }
 
 /**
@@ -181,8 +183,9 @@ export function floodMapFacts(manifest: { readonly feed_id: string; readonly raw
     ? `${sc.year ?? ''} ${typeof sc.year === 'number' && sc.year > 2020 ? 'projection' : 'conditions'} (${[sc.hazard, sc.climate, sc.gcm ? `GCM ${String(sc.gcm)}` : null, sc.sea_level ? `sea level ${String(sc.sea_level)}` : null].filter(Boolean).join(', ')})`.trim()
     : null;
   const scenario = stated ?? known?.scenario ?? 'as published (the manifest states no scenario)';
-  if (known) return { iso_a3: known.iso_a3, continent: known.continent, scenario, basis: known.basis };
+  const limitations = typeof raw.limitations === 'string' ? raw.limitations : null;
+  if (known) return { iso_a3: known.iso_a3, continent: known.continent, scenario, basis: known.basis, limitations };
   const iso = typeof raw.country_iso_a3 === 'string' ? raw.country_iso_a3 : null;
   const continent = typeof raw.jrc_continent === 'string' ? raw.jrc_continent : null;
-  return { iso_a3: iso, continent, scenario, basis: continent ? 'the manifest\'s country_iso_a3 and jrc_continent members' : 'the manifest states no country or JRC continent' };
+  return { iso_a3: iso, continent, scenario, limitations, basis: continent ? 'the manifest\'s country_iso_a3 and jrc_continent members' : 'the manifest states no country or JRC continent' };
 }

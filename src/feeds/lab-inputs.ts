@@ -49,7 +49,7 @@ export function depthMap(store: FeedStore, s: Snapshot): Promise<DepthMap> {
     const facts = floodMapFacts(snap.manifest);
     const hdf5 = (n: string) => /\.(hdf5|h5)$/i.test(n);
     const tiff = (n: string) => /\.tiff?$/i.test(n);
-    const mapFacts = { identity: identityOf(snap, entry.parser === 'hazard-hdf5' ? hdf5 : tiff), flood: kind, scenario: facts.scenario, place: { iso_a3: facts.iso_a3, continent: facts.continent, basis: facts.basis } };
+    const mapFacts = { identity: identityOf(snap, entry.parser === 'hazard-hdf5' ? hdf5 : tiff), flood: kind, scenario: facts.scenario, limitations: facts.limitations, place: { iso_a3: facts.iso_a3, continent: facts.continent, basis: facts.basis } };
     if (entry.parser === 'hazard-hdf5') {
       const names = [...files.keys()].filter(hdf5);
       if (names.length !== 1) throw new Error(`${snap.feed_id}/${snap.version}: expected one hazard file, found ${names.join(', ') || 'none'}`);

@@ -6,6 +6,8 @@ import { backtestJob } from '../app/backtest.js';
 import { ingestJob } from '../app/ingest.js';
 import { labRunJob } from '../app/lab-runs.js';
 import { priceJob } from '../app/price.js';
+import { modelRunJob } from '../app/models.js';
+import { packageJob } from '../app/packages.js';
 import type { JobHandler, JobInput } from './worker.js';
 
 /**
@@ -22,5 +24,7 @@ export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler>
     ['backtest', handler(backtestJob, services)],
     ['lab_run', handler(labRunJob, services)],
     ['price', handler(priceJob, services)],
+    ['model_run', handler(modelRunJob, services)],
+    ['package', handler(packageJob, services)],
   ]);
 }

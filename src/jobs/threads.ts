@@ -35,8 +35,9 @@ export function processVerifiedFeeds(): VerifiedFiles {
 /** The one pool of compute threads; each task module exports a default function. */
 export function computePool(): Piscina {
   pool ??= new Piscina({
-    // Built code runs dispatch.js; sources run through tsx (tests, development) run dispatch.ts.
-    filename: new URL(`./threads/dispatch${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href,
+    // Built code runs dispatch.js; sources run through tsx (tests, development) run dispatch.ts,
+    // through a shim that registers tsx in the thread (dispatch-source.mjs).
+    filename: new URL(`./threads/${import.meta.url.endsWith('.ts') ? 'dispatch-source.mjs' : 'dispatch.js'}`, import.meta.url).href,
     maxThreads: Math.max(1, availableParallelism() - 1),
     minThreads: 0,
     idleTimeout: 30_000,

@@ -42,6 +42,13 @@ export const API_CONTRACT_SCHEMA_VERSION = '0.1.0';
 /** The listing of published schemas on the docs host. */
 export const SCHEMA_LISTING_SCHEMA_VERSION = '0.1.0';
 
+/** GET /primitives, the registry's vocabulary. */
+export const PRIMITIVES_SCHEMA_VERSION = '0.1.0';
+/** A composed model of the registry (GET /models/{id}); its request is schemas/model.v0.json. */
+export const MODEL_SCHEMA_VERSION = '0.1.0';
+/** A model run's result (the job of POST /models/{id}/runs). */
+export const MODEL_RUN_SCHEMA_VERSION = '0.1.0';
+
 /** The backtest engine named on every artifact. 1.1.0: partial years (more than 10% of the term
  * lacking) left out of n; excluded observations listed. */
 export const BACKTEST_ENGINE = { name: 'catrisk-backtest', version: '1.1.0' } as const;
@@ -52,3 +59,12 @@ export const PRICING_MODEL = { name: 'catrisk-parametric-technical-price', versi
  * another version are another run. 2: totals rows by their sums, CEDE/EDM value columns, ISO 4217
  * minor units. */
 export const INGEST_READER_VERSION = '2';
+
+/** A submission pack (GET /packages/{id}). */
+export const PACKAGE_SCHEMA_VERSION = '0.1.0';
+/** Answers of POST /exposure-codes and POST /multi-building-flags. */
+export const EXPOSURE_CODING_SCHEMA_VERSION = '0.1.0';
+/** Answers of GET /geocode. */
+export const GEOCODE_SCHEMA_VERSION = '0.1.0';
+/** The embedded exposure coder (broker words over the pinned OED lists; multi-building signs). */
+export const EMBEDDED_CODER = { name: 'catrisk-embedded-coder', version: '1.0.0' } as const;

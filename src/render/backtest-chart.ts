@@ -46,7 +46,39 @@ function labelStep(years: number): number {
   return [1, 2, 5, 10, 20, 25, 50, 100].find((s) => years / s <= 20) ?? 100;
 }
 
-export function backtestChart(artifact: BacktestChartInput): string {
+/** A bar, or a year's shaded band, in the chart's own units (WIDTH × HEIGHT, y down). */
+export interface ChartYear {
+  readonly year: number;
+  readonly record: YearOut['record'];
+  /** The amount drawn: null for a year with no record (a band). */
+  readonly value: number | null;
+  readonly label: string;
+  readonly rect: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+  readonly colour: string;
+}
+
+/**
+ * The chart's geometry, from the artifact's numbers: the pure part the SVG writer here and the PDF
+ * writer (pdf.ts) both draw, so the two pictures of one backtest are the same picture.
+ */
+export interface BacktestChartLayout {
+  readonly width: number;
+  readonly height: number;
+  readonly plot: { readonly left: number; readonly right: number; readonly top: number; readonly bottom: number };
+  readonly title: string;
+  readonly subtitle: string;
+  readonly currency: string;
+  readonly ticks: readonly { readonly value: number; readonly y: number; readonly label: string }[];
+  readonly years: readonly ChartYear[];
+  readonly yearLabels: readonly { readonly x: number; readonly label: string }[];
+  readonly lines: readonly (Line & { readonly y: number; readonly colour: string; readonly caption: string })[];
+  readonly legend: readonly { readonly x: number; readonly colour: string; readonly words: string }[];
+  readonly colours: typeof COLOURS;
+  readonly desc: string;
+  readonly peril: string;
+}
+
+export function backtestChartLayout(artifact: BacktestChartInput): BacktestChartLayout {
   const { currency, years, feed, window } = artifact;
   const financial = artifact.structure.financial_structure as { limit: number; attachment: number; annual_cap: number };
   const peril = (artifact.structure.peril as { code: string }).code;
@@ -62,55 +94,84 @@ export function backtestChart(artifact: BacktestChartInput): string {
   const y = linear([0, ticks[ticks.length - 1]!], [plotBottom, PLOT.top]);
   const band = (plotRight - PLOT.left) / Math.max(years.length, 1);
   const step = labelStep(years.length);
-
-  const body: string[] = [];
-  body.push(text(PLOT.left, 24, `${peril} backtest: ${feed.feed_id} ${feed.version}, ${window.from_year} to ${window.to_year}`, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
-  body.push(text(PLOT.left, 44, `Payout by year (${currency}), net of the annual aggregate. Trigger: ${payoutWords(artifact.structure)}`, { 'font-size': 11, fill: '#555555' }));
-
-  // Amount axis with its grid.
-  for (const t of ticks) {
-    body.push(el('line', { x1: PLOT.left, x2: plotRight, y1: y(t), y2: y(t), stroke: COLOURS.grid }));
-    body.push(text(PLOT.left - 6, y(t) + 4, shortAmount(t), { 'text-anchor': 'end', class: 'tick' }));
-  }
-  body.push(text(18, (PLOT.top + plotBottom) / 2, `payout (${currency})`, { transform: `rotate(-90 18 ${(PLOT.top + plotBottom) / 2})`, 'text-anchor': 'middle' }));
-
-  // One group per year of the window: a shaded band (no record) or a bar.
+  const chartYears: ChartYear[] = [];
+  const yearLabels: { x: number; label: string }[] = [];
   // A band overlaps the next by half a pixel, so a run of missing years reads as one block.
   years.forEach((yr, i) => {
     const x = PLOT.left + i * band;
     const value = shown(yr);
     const label = value === null ? `${yr.year}: no record` : yr.record === 'partial'
       ? `${yr.year}: partial record, would have paid ${value} ${currency} (not counted)` : `${yr.year}: ${value} ${currency}`;
-    const mark = value === null
-      ? el('rect', { class: 'missing', x, y: PLOT.top, width: band + 0.5, height: plotBottom - PLOT.top, fill: COLOURS.missing })
-      : el('rect', { class: yr.record === 'partial' ? 'bar partial' : 'bar', 'data-payout': String(value), x: x + band * 0.15, y: y(value), width: band * 0.7, height: plotBottom - y(value), fill: COLOURS[yr.record === 'partial' ? 'partial' : 'complete'] });
-    body.push(el('g', { class: 'year', 'data-year': String(yr.year), 'data-record': yr.record }, tooltip(label), mark));
-    if (yr.year % step === 0 || (i === 0 && years.length < step)) {
-      body.push(el('line', { x1: x + band / 2, x2: x + band / 2, y1: plotBottom, y2: plotBottom + 4, stroke: COLOURS.axis }));
-      body.push(text(x + band / 2, plotBottom + 17, String(yr.year), { 'text-anchor': 'middle', class: 'tick' }));
-    }
+    chartYears.push(value === null
+      ? { year: yr.year, record: yr.record, value, label, rect: { x, y: PLOT.top, width: band + 0.5, height: plotBottom - PLOT.top }, colour: COLOURS.missing }
+      : { year: yr.year, record: yr.record, value, label, rect: { x: x + band * 0.15, y: y(value), width: band * 0.7, height: plotBottom - y(value) }, colour: COLOURS[yr.record === 'partial' ? 'partial' : 'complete'] });
+    if (yr.year % step === 0 || (i === 0 && years.length < step)) yearLabels.push({ x: x + band / 2, label: String(yr.year) });
   });
-
-  // The terms' lines, labelled at the right.
-  for (const l of lines) {
-    body.push(el('line', { class: `line ${l.kind}`, 'data-value': String(l.value), x1: PLOT.left, x2: plotRight, y1: y(l.value), y2: y(l.value), stroke: COLOURS[l.kind], 'stroke-width': 1.5, 'stroke-dasharray': '6 3' }));
-    body.push(text(plotRight + 6, y(l.value) + 4, `${l.label} ${shortAmount(l.value)}`, { fill: COLOURS[l.kind] }));
-  }
-  body.push(el('line', { x1: PLOT.left, x2: plotRight, y1: plotBottom, y2: plotBottom, stroke: COLOURS.axis }));
-  body.push(el('line', { x1: PLOT.left, x2: PLOT.left, y1: PLOT.top, y2: plotBottom, stroke: COLOURS.axis }));
-
-  // Legend.
-  const legend: Array<[string, string]> = [[COLOURS.complete, 'payout (complete record)'], [COLOURS.partial, 'partial record: shown, not counted'], [COLOURS.missing, 'no record (never filled)']];
-  legend.forEach(([colour, words], i) => {
-    const lx = PLOT.left + i * 230;
-    body.push(el('rect', { x: lx, y: HEIGHT - 30, width: 12, height: 12, fill: colour }));
-    body.push(text(lx + 18, HEIGHT - 20, words));
-  });
-
   const missing = years.filter((yr) => yr.record === 'missing').map((yr) => yr.year);
   const partial = years.filter((yr) => yr.record === 'partial').map((yr) => yr.year);
   const desc = `Backtest${artifact.id ? ` ${artifact.id}` : ''}: payout by year of ${years.length} years, ${currency}. ` +
     `Years with no record: ${missing.length === 0 ? 'none' : missing.join(', ')}. Partial years: ${partial.length === 0 ? 'none' : partial.join(', ')}. ` +
     `Lines: ${lines.map((l) => `${l.label} ${l.value}`).join(', ')}. History, not a forecast.`;
-  return svgDocument({ width: WIDTH, height: HEIGHT }, `${peril} backtest payouts by year`, desc, body);
+  const legend: Array<[string, string]> = [[COLOURS.complete, 'payout (complete record)'], [COLOURS.partial, 'partial record: shown, not counted'], [COLOURS.missing, 'no record (never filled)']];
+  return {
+    width: WIDTH,
+    height: HEIGHT,
+    plot: { left: PLOT.left, right: plotRight, top: PLOT.top, bottom: plotBottom },
+    title: `${peril} backtest: ${feed.feed_id} ${feed.version}, ${window.from_year} to ${window.to_year}`,
+    subtitle: `Payout by year (${currency}), net of the annual aggregate. Trigger: ${payoutWords(artifact.structure)}`,
+    currency,
+    ticks: ticks.map((t) => ({ value: t, y: y(t), label: shortAmount(t) })),
+    years: chartYears,
+    yearLabels,
+    lines: lines.map((l) => ({ ...l, y: y(l.value), colour: COLOURS[l.kind], caption: `${l.label} ${shortAmount(l.value)}` })),
+    legend: legend.map(([colour, words], i) => ({ x: PLOT.left + i * 230, colour, words })),
+    colours: COLOURS,
+    desc,
+    peril,
+  };
+}
+
+export function backtestChart(artifact: BacktestChartInput): string {
+  const layout = backtestChartLayout(artifact);
+  const { plot, ticks } = layout;
+  const body: string[] = [];
+  body.push(text(plot.left, 24, layout.title, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
+  body.push(text(plot.left, 44, layout.subtitle, { 'font-size': 11, fill: '#555555' }));
+
+  // Amount axis with its grid.
+  for (const t of ticks) {
+    body.push(el('line', { x1: plot.left, x2: plot.right, y1: t.y, y2: t.y, stroke: COLOURS.grid }));
+    body.push(text(plot.left - 6, t.y + 4, t.label, { 'text-anchor': 'end', class: 'tick' }));
+  }
+  body.push(text(18, (plot.top + plot.bottom) / 2, `payout (${layout.currency})`, { transform: `rotate(-90 18 ${(plot.top + plot.bottom) / 2})`, 'text-anchor': 'middle' }));
+
+  // One group per year of the window: a shaded band (no record) or a bar, then the year labels.
+  let label = 0;
+  layout.years.forEach((yr) => {
+    const mark = yr.value === null
+      ? el('rect', { class: 'missing', ...yr.rect, fill: yr.colour })
+      : el('rect', { class: yr.record === 'partial' ? 'bar partial' : 'bar', 'data-payout': String(yr.value), ...yr.rect, fill: yr.colour });
+    body.push(el('g', { class: 'year', 'data-year': String(yr.year), 'data-record': yr.record }, tooltip(yr.label), mark));
+    const tick = layout.yearLabels[label];
+    if (tick && tick.label === String(yr.year)) {
+      label += 1;
+      body.push(el('line', { x1: tick.x, x2: tick.x, y1: plot.bottom, y2: plot.bottom + 4, stroke: COLOURS.axis }));
+      body.push(text(tick.x, plot.bottom + 17, tick.label, { 'text-anchor': 'middle', class: 'tick' }));
+    }
+  });
+
+  // The terms' lines, labelled at the right.
+  for (const l of layout.lines) {
+    body.push(el('line', { class: `line ${l.kind}`, 'data-value': String(l.value), x1: plot.left, x2: plot.right, y1: l.y, y2: l.y, stroke: l.colour, 'stroke-width': 1.5, 'stroke-dasharray': '6 3' }));
+    body.push(text(plot.right + 6, l.y + 4, l.caption, { fill: l.colour }));
+  }
+  body.push(el('line', { x1: plot.left, x2: plot.right, y1: plot.bottom, y2: plot.bottom, stroke: COLOURS.axis }));
+  body.push(el('line', { x1: plot.left, x2: plot.left, y1: plot.top, y2: plot.bottom, stroke: COLOURS.axis }));
+
+  // Legend.
+  for (const item of layout.legend) {
+    body.push(el('rect', { x: item.x, y: HEIGHT - 30, width: 12, height: 12, fill: item.colour }));
+    body.push(text(item.x + 18, HEIGHT - 20, item.words));
+  }
+  return svgDocument({ width: layout.width, height: layout.height }, `${layout.peril} backtest payouts by year`, layout.desc, body);
 }

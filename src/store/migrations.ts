@@ -233,6 +233,47 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
     },
   },
+  '0012_packages': {
+    async up(db: Kysely<any>) {
+      // A submission pack, stored once per account under the content address of what it was
+      // built from (object version, price run, backtest, documents), as the canonical JSON served.
+      await db.schema.createTable('packages')
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('object_id', 'text', (c) => c.notNull())
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('packages_pk', ['id', 'account_id'])
+        .execute();
+    },
+  },
+  '0013_models': {
+    async up(db: Kysely<any>) {
+      // The registry's composed models: immutable documents addressed by their composition, each
+      // belonging to the account that composed it; a name's versions are unique within the account.
+      await db.schema.createTable('models')
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('models_pk', ['account_id', 'id'])
+        .addUniqueConstraint('models_name_version', ['account_id', 'name', 'version'])
+        .execute();
+    },
+  },
+  '0014_coding_budget': {
+    async up(db: Kysely<any>) {
+      // The daily row budget of exposure coding: rows each account has sent on each UTC day.
+      await db.schema.createTable('coding_budget')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('rows', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('coding_budget_pk', ['account_id', 'day'])
+        .execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */

@@ -146,7 +146,38 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+/** A composed model of the registry: immutable, one row per account and content address. */
+export interface ModelsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  version: string;
+  /** Canonical JSON of the model document (composition, validation report, card). */
+  document: string;
+  created_at: string;
+}
+
+export interface PackagesTable {
+  id: string;
+  account_id: string;
+  object_id: string;
+  /** Canonical JSON of the pack, served byte for byte. */
+  document: string;
+  created_at: string;
+}
+
+/** Rows of exposure coding an account has sent on one UTC day (the daily row budget). */
+export interface CodingBudgetTable {
+  account_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  rows: number;
+}
+
 export interface Tables {
+  models: ModelsTable;
+  packages: PackagesTable;
+  coding_budget: CodingBudgetTable;
   idempotency_keys: IdempotencyKeysTable;
   lab_runs: LabRunsTable;
   lab_run_owners: LabRunOwnersTable;

@@ -10,7 +10,12 @@ import { JobStore } from '../../src/store/jobs.js';
 import { ObjectStore } from '../../src/store/objects.js';
 import { StructureStore } from '../../src/store/structures.js';
 import { LabRunStore } from '../../src/store/lab-runs.js';
+import { ModelStore } from '../../src/store/models.js';
 import { IdempotencyStore } from '../../src/store/idempotency.js';
+import { PackageStore } from '../../src/store/packages.js';
+import { CodingBudgetStore } from '../../src/store/coding-budget.js';
+import { embeddedCoder } from '../../src/providers/embedded-coder.js';
+import { oedReference } from '../../src/feeds/oed.js';
 import { refused, type Result } from '../../src/kernel/result.js';
 import { refusal } from '../../src/kernel/refusal.js';
 import type { AppDeps } from '../../src/app/deps.js';
@@ -32,13 +37,23 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
     await migrate(database.db, database.dialect);
     let woken = 0;
     const deps: TestDeps = {
-      config: { feedsDir: undefined, sandboxUnits: 1000, idempotencyTtlSeconds: 86_400 },
+      config: {
+        feedsDir: undefined, sandboxUnits: 1000, idempotencyTtlSeconds: 86_400,
+        exposureCoding: { enabled: false, dailyRows: 2000, gate: 0.7, multiBuildingGate: 0.7 },
+        geocoding: { enabled: false },
+      },
       accounts: new AccountStore(database.db),
       jobs: new JobStore(database.db, database.dialect),
       objects: new ObjectStore(database.db),
       structures: new StructureStore(database.db),
       labRuns: new LabRunStore(database.db),
+      models: new ModelStore(database.db),
       idempotency: new IdempotencyStore(database.db),
+      packages: new PackageStore(database.db),
+      codingBudget: new CodingBudgetStore(database.db),
+      // The embedded coder; a test that codes rows hands it feeds (there are none here).
+      exposureCoder: embeddedCoder(() => oedReference(undefined)),
+      geocoders: [],
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },

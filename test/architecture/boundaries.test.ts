@@ -84,8 +84,13 @@ export function violations(file: string, text: string): string[] {
     if (layer === 'http' && target === 'jobs') out.push(`${where}: http/ queues and reads jobs through app/, never jobs/`);
     // The command line's client speaks HTTP only: it works against any catrisk URL, so it shares no module with the service.
     if (layer === 'cli' && target !== 'cli') out.push(`${where}: cli/ speaks HTTP and imports only cli/`);
+    // providers/ call outside services (or read an installed package) and speak plain data: they know
+    // no store, feed store, use case or front door.
+    if (layer === 'providers' && !['providers', 'domain', 'kernel', 'config'].includes(target)) out.push(`${where}: providers/ imports only kernel/, domain/, providers/ and config.ts`);
+    // app/ is handed its providers through AppDeps: it names their ports, never builds one.
+    if (layer === 'app' && target === 'providers' && !typeOnly) out.push(`${where}: app/ is handed its providers (type-only imports of providers/)`);
     // A route calls app/ for every rule and every read or write; a type it names is fine.
-    if (isRoute(file) && !typeOnly && ['store', 'domain', 'feeds'].includes(target)) out.push(`${where}: a route calls app/, not ${target}/ (type-only imports excepted)`);
+    if (isRoute(file) && !typeOnly && ['store', 'domain', 'feeds', 'providers'].includes(target)) out.push(`${where}: a route calls app/, not ${target}/ (type-only imports excepted)`);
   }
   return out;
 }
@@ -147,6 +152,24 @@ test('app/ is given its ports, and routes call app/', () => {
   assert.deepEqual(violations(at('jobs/x.ts'), "import { priceJob } from '../app/price.js';"), []);
   assert.deepEqual(violations(at('http/api/x.ts'), "import type { Box } from '../../domain/geo.js';\nimport { readJob } from '../../app/jobs.js';"), []);
   assert.deepEqual(violations(at('http/host.ts'), "import { secretDigest } from '../store/accounts.js';"), []);
+});
+
+test('providers/ speak plain data, and app/ is handed them', () => {
+  const at = (path: string) => join(SRC, path);
+  assert.deepEqual(violations(at('providers/x.ts'), "import { geocode } from '../app/geocode.js';").length, 1);
+  assert.deepEqual(violations(at('providers/x.ts'), "import { oedReference } from '../feeds/oed.js';").length, 1);
+  assert.deepEqual(violations(at('providers/x.ts'), "import type { Tables } from '../store/tables.js';").length, 1);
+  assert.deepEqual(violations(at('app/x.ts'), "import { gazetteerGeocoder } from '../providers/geocoders.js';").length, 1);
+  assert.deepEqual(violations(at('http/api/x.ts'), "import { nominatimGeocoder } from '../../providers/geocoders.js';").length, 1);
+  assert.deepEqual(violations(at('providers/x.ts'), [
+    "import { request } from 'undici';",
+    "import { readFile } from 'node:fs/promises';",
+    "import { codeRow } from '../domain/coding/classifier.js';",
+    "import { EMBEDDED_CODER } from '../kernel/versions.js';",
+    "import type { GeocoderKind } from '../config.js';",
+    "import { OutboundClient } from './http-client.js';",
+  ].join('\n')), []);
+  assert.deepEqual(violations(at('app/x.ts'), "import type { ExposureCoder } from '../providers/ports.js';"), []);
 });
 
 test('the command line\'s client speaks HTTP only', () => {

@@ -4,9 +4,13 @@ import { accountRoutes } from './accounts.js';
 import { eventRoutes } from './events.js';
 import { feedRoutes } from './feeds.js';
 import { hazardRoutes } from './hazard.js';
+import { codingRoutes } from './coding.js';
+import { geocodeRoutes } from './geocode.js';
 import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
+import { modelRoutes } from './models.js';
 import { objectRoutes } from './objects.js';
+import { packageRoutes } from './packages.js';
 import { structureRoutes } from './structures.js';
 import { systemRoutes } from './system.js';
 
@@ -17,7 +21,11 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   ingestRoutes(app, services);
   objectRoutes(app, services);
   structureRoutes(app, services);
+  packageRoutes(app, services);
   feedRoutes(app, services);
   eventRoutes(app, services);
   hazardRoutes(app, services);
+  modelRoutes(app, services);
+  codingRoutes(app, services);
+  geocodeRoutes(app, services);
 }

@@ -48,6 +48,7 @@ export const TEXT_FORMATS = {
   'page-limit': integerFrom(1, PAGE.ceiling),
   'list-limit': integerFrom(1, LIST_PAGE.ceiling),
   'page-offset': integerFrom(0, Number.MAX_SAFE_INTEGER),
+  'geocode-limit': integerFrom(1, 20),
   instant: {
     reads: 'a date (YYYY-MM-DD, midnight UTC) or a date-time with its offset',
     validate: (text) => instant(text) !== undefined,

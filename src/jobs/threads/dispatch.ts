@@ -4,6 +4,7 @@ import { refused, type Result } from '../../kernel/result.js';
 import { backtestTask, type BacktestTaskInput } from '../../app/backtest.js';
 import { labRunTask, type LabRunTaskInput } from '../../app/lab-runs.js';
 import { priceTask, type PriceTaskInput } from '../../app/price.js';
+import { modelValidationTask, type ModelValidationInput } from '../../app/models.js';
 import { readScheduleTask, type ReadScheduleInput } from '../../app/read-schedule.js';
 import { referenceStore, threadStore } from './feed-stores.js';
 
@@ -11,7 +12,8 @@ type Task =
   | { task: 'read-schedule'; input: ReadScheduleInput }
   | { task: 'backtest'; input: BacktestTaskInput }
   | { task: 'lab-run'; input: LabRunTaskInput }
-  | { task: 'price'; input: PriceTaskInput };
+  | { task: 'price'; input: PriceTaskInput }
+  | { task: 'model-validation'; input: ModelValidationInput };
 
 /**
  * The task's Result, its refusal sent back as the body a failed job records (an ApiError, thrown or
@@ -33,6 +35,7 @@ async function run(message: Task): Promise<Result<unknown>> {
     case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));
     case 'lab-run': return labRunTask(message.input, await threadStore(message.input.feedsDir));
     case 'price': return priceTask(message.input, await threadStore(message.input.feedsDir));
+    case 'model-validation': return modelValidationTask(message.input, await threadStore(message.input.feedsDir));
     default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
   }
 }

@@ -41,6 +41,8 @@ export interface DepthMap {
   /** The conditions the depths stand for, e.g. "2015 conditions" or "2030 projection (RCP4.5, ...)". */
   readonly scenario: string;
   readonly place: MapPlace;
+  /** What the map's publisher or pinning says it is not fit for, if anything. */
+  readonly limitations?: string | null;
   /** Ascending, years. */
   readonly return_periods: number[];
   readonly grid: CellGrid;
@@ -78,6 +80,7 @@ interface MapFacts {
   readonly flood: FloodKind;
   readonly scenario: string;
   readonly place: MapPlace;
+  readonly limitations?: string | null;
 }
 
 const M_PER_DEG_LAT = 111_195;

@@ -163,6 +163,10 @@ export function runFlood(spec: FloodSpec, options: FloodOptions): Record<string,
     return_period: rp,
     loss: maps.reduce((s, m, i) => (byMap[i]!.places > 0 ? s + byMap[i]!.losses[m.return_periods.indexOf(rp)]! : s), 0),
   }));
+  for (const m of usedMaps) {
+    if (/projection/.test(m.scenario)) warnings.push(`${m.identity.feed_id}: the depths are a ${m.scenario}, not today's climate.`);
+    if (m.limitations) warnings.push(`${m.identity.feed_id}: ${m.limitations}`);
+  }
   if (usedMaps.length > 1) warnings.push(`Places were modeled on ${usedMaps.length} maps with different return periods: the portfolio losses are given at the ${common.length} return periods they share; by_map gives each map's own.`);
   const reasons: Record<string, string> = {};
   for (const u of unmodeled) reasons[u.reason] = FLOOD_UNMODELED_REASONS[u.reason]!;
@@ -182,6 +186,7 @@ export function runFlood(spec: FloodSpec, options: FloodOptions): Record<string,
         files_read: m.identity.files_read ?? [],
         flood: m.flood,
         scenario: m.scenario,
+        limitations: m.limitations ?? null,
         defended: false,
         return_periods: m.return_periods,
         grid: { rows: m.grid.rows, cols: m.grid.cols, cell_m: m.cell_m, extent: mapExtent(m) },
