@@ -226,6 +226,19 @@ test('storms asked by name, and a name the seasons do not hold refused with the 
   assert.match(missing.refusal.details![0]!, /KATRINA/);
 });
 
+test('a schedule of more places than the cap is refused on the job', () => {
+  const many = Array.from({ length: 10_001 }, () => ({ latitude: 25.5, longitude: -80.4, buildings_value: 1, contents_value: 0 }));
+  const r = runTcHistory({
+    spec: { impact_function: 'auto', hazard: { basin: 'NA', years: [1992], storms: [] }, exposure: { locations: many } },
+    storms: archive.storms, calibration,
+    identities: { tracks: { feed_id: ATL, version: 'x', sha256: 'x' }, impact_functions: { feed_id: TABLES, version: 'x', sha256: 'x' } },
+    model: { id: 'climada-tc-history', version: 'test', label: 'test' },
+  });
+  assert.ok(!r.ok);
+  assert.deepEqual([r.refusal.status, r.refusal.code], [422, 'invalid_request']);
+  assert.match(r.refusal.details![0]!, /10000 places; it holds 10001/);
+});
+
 test('the spec reader names every fault', () => {
   const bad = readTcHistorySpec({ model: 'climada-tc-history', impact_function: 'steep', hazard: { basin: 'XX', years: [1992.5] }, exposure: { points: [{ lat: 95, lon: 0, value: -1 }] }, extra: 1 });
   assert.ok(!bad.ok);

@@ -161,6 +161,8 @@ export function runTcHistory(input: TcHistoryInput): Result<Record<string, unkno
   if (!selected.ok) return selected;
   const storms = [...selected.value].sort((a, b) => (a.fixes[0]?.epoch_ms ?? 0) - (b.fixes[0]?.epoch_ms ?? 0) || (a.storm_id < b.storm_id ? -1 : 1));
   const points = placesOf(spec.exposure);
+  // A stored schedule is read on the job, so its size is checked here.
+  if (points.length > TC_HISTORY_CAPS.places_max) return refused(runSpecRefusal([`exposure may hold up to ${TC_HISTORY_CAPS.places_max} places; it holds ${points.length}`]));
   const unmodeled: { index: number; reason: string }[] = [];
   points.forEach((p, i) => {
     if (p.lat === null || p.lon === null) unmodeled.push({ index: i, reason: 'no coordinates' });
