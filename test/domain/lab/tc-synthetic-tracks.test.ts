@@ -68,3 +68,33 @@ test('rate of passing through a box over Florida: synthetic members agree with t
   assert.ok(historical > 30, `historical passages ${historical}`);
   assert.ok(Math.abs(expected - historical) <= 3 * Math.sqrt(historical), `synthetic ${expected.toFixed(1)} per set vs historical ${historical} (±${(3 * Math.sqrt(historical)).toFixed(1)})`);
 });
+
+test('decay over land: a member of Andrew loses wind over Florida as v_landfall · exp(-A·x), x recounted here (1e-9 relative)', async () => {
+  const { applyLandDecay, categoryOf, countryLandMask, LANDFALL_DECAY_V } = await import('../../../src/domain/lab/lanes/tropical-cyclone/synthetic-tracks.js');
+  const member = perturbedTracks(andrew, seededRandom(42))[0]!;
+  const decayed = applyLandDecay(member, countryLandMask, seededRandom(1));
+  assert.deepEqual(decayed, applyLandDecay(member, countryLandMask, seededRandom(1)), 'seeded');
+  const land = member.lat.map((la, i) => countryLandMask(la, member.lon[i]!));
+  const first = land.findIndex((l, i) => l && i > 0 && !land[i - 1]);
+  assert.ok(first > 0, 'the member makes landfall');
+  let last = first;
+  while (last + 1 < land.length && land[last + 1]) last++;
+  assert.ok(last > first, 'and stays over land for more than one step');
+  const R = 6371;
+  const hav = (a: number, b: number, c: number, d: number) => {
+    const r = Math.PI / 180;
+    return 2 * R * Math.asin(Math.sqrt(Math.sin(((c - a) * r) / 2) ** 2 + Math.cos(a * r) * Math.cos(c * r) * Math.sin(((d - b) * r) / 2) ** 2));
+  };
+  const vLf = member.max_wind_kn[first - 1]!;
+  const A = LANDFALL_DECAY_V[categoryOf(vLf)]!;
+  let x = hav(member.lat[first]!, member.lon[first]!, (member.lat[first - 1]! + member.lat[first]!) / 2, (member.lon[first - 1]! + member.lon[first]!) / 2);
+  for (let i = first; i <= last; i++) {
+    if (i > first) x += hav(member.lat[i]!, member.lon[i]!, member.lat[i - 1]!, member.lon[i - 1]!);
+    const expected = vLf * Math.exp(-A * x);
+    assert.ok(Math.abs(decayed.max_wind_kn[i]! - expected) <= 1e-9 * expected, `step ${i}: ${decayed.max_wind_kn[i]} vs ${expected}`);
+    assert.ok(decayed.max_wind_kn[i]! < vLf);
+  }
+  // Before the first landfall nothing changes.
+  assert.deepEqual(decayed.max_wind_kn.slice(0, first), member.max_wind_kn.slice(0, first));
+  assert.ok(decayed.central_pressure_hpa.every((p, i) => p <= member.environmental_pressure_hpa[i]!));
+});

@@ -9,6 +9,7 @@
 import type { SeededRandom } from '../../../stats/random.js';
 import type { TcTrack } from './track.js';
 import { lonNormalize } from './holland-2008.js';
+import { countryOf } from './impact-functions.js';
 
 export const SYNTHETIC_DEFAULTS = {
   members: 9,
@@ -127,4 +128,116 @@ export function perturbedTracks(track: TcTrack, rng: SeededRandom, members: numb
       lon: cut(lon).map((l) => lonNormalize(l)), lat: cut(lat),
     };
   });
+}
+
+// ---- Decay over land (CLIMADA's _apply_decay_coeffs with its global parameters) ----
+//
+// After each landfall of a member (a step over land following one at sea), wind and central pressure
+// decay with the distance travelled over land x (km) by the landfall category's coefficients:
+// wind = v_landfall · exp(-A·x); pressure = p_landfall · (S - (S - 1)·exp(-B·x)), S = environmental /
+// landfall pressure (S ≤ 1: the environmental pressure throughout). Back at sea the later values are
+// shifted to join the decayed ones, with CLIMADA's random offset (pressure 0.1·(|5·N| + 6) hPa lower,
+// wind ten times that in knots higher). The land mask is the offline country lookup (country-coder:
+// Natural Earth borders, which reach a little offshore).
+
+/** Wind decay A per Saffir-Simpson category at landfall (-1 depression … 5), CLIMADA's LANDFALL_DECAY_V. */
+export const LANDFALL_DECAY_V: Readonly<Record<number, number>> = {
+  [-1]: 0.00012859077693295416, 0: 0.0017226346292718126, 1: 0.002309772914350468, 2: 0.0025968221565522698,
+  3: 0.002626252944053856, 4: 0.002550639312763181, 5: 0.003788695795963695,
+};
+/** Pressure decay (S, B) per category, CLIMADA's LANDFALL_DECAY_P (S is recomputed per landfall; B is used). */
+export const LANDFALL_DECAY_P: Readonly<Record<number, readonly [number, number]>> = {
+  [-1]: [1.0088807492745373, 0.002117478217863062], 0: [1.0192813768091684, 0.003068578025845065],
+  1: [1.0362982218631644, 0.003620816186262243], 2: [1.0468630800617038, 0.004067381088015585],
+  3: [1.0639055205005432, 0.003708174876364079], 4: [1.0828373148889825, 0.003997492773076179],
+  5: [1.1088615145002092, 0.005224331234796362],
+};
+const SAFFIR_SIMPSON_KN = [34, 64, 83, 96, 113, 137, 1000];
+const EARTH_RADIUS_KM = 6371;
+
+/** CLIMADA's set_category of one wind (knots): -1 below 34 kn, then 0 … 5. */
+export function categoryOf(windKn: number): number {
+  const i = SAFFIR_SIMPSON_KN.findIndex((t) => windKn < t);
+  return i < 0 ? -1 : i - 1;
+}
+
+function haversineRad(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dlat = 0.5 * (lat2 - lat1) * RAD, dlon = 0.5 * (lon2 - lon1) * RAD;
+  return 2 * Math.asin(Math.sqrt(Math.sin(dlat) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dlon) ** 2));
+}
+
+/** First land step and first sea step after it of each landfall (CLIMADA's _get_landfall_idx). */
+export function landfalls(onLand: readonly boolean[], includeStart: boolean): { seaLand: number[]; landSea: number[] } {
+  const seaLand: number[] = [];
+  let landSea: number[] = [];
+  for (let i = 1; i < onLand.length; i++) {
+    if (onLand[i] && !onLand[i - 1]) seaLand.push(i);
+    if (!onLand[i] && onLand[i - 1]) landSea.push(i);
+  }
+  if (onLand.at(-1)) landSea.push(onLand.length);
+  if (onLand[0]) { if (includeStart) seaLand.unshift(0); else landSea = landSea.slice(1); }
+  return { seaLand, landSea };
+}
+
+/** Distance travelled over land since landfall at each step, km (NaN at sea; CLIMADA's _dist_since_lf). */
+export function distanceSinceLandfall(lat: readonly number[], lon: readonly number[], onLand: readonly boolean[]): number[] {
+  const n = lat.length;
+  const { seaLand, landSea } = landfalls(onLand, true);
+  if (seaLand.length === 0) return lat.map(() => NaN);
+  const d = new Array<number>(n).fill(0);
+  for (let i = 1; i < n; i++) d[i] = onLand[i] ? haversineRad(lat[i]!, lon[i]!, lat[i - 1]!, lon[i - 1]!) : 0;
+  for (const s of seaLand) {
+    const [oLat, oLon] = s > 0 ? [lat[s - 1]! + (lat[s]! - lat[s - 1]!) / 2, lon[s - 1]! + (lon[s]! - lon[s - 1]!) / 2] : [lat[s]!, lon[s]!];
+    d[s] = haversineRad(lat[s]!, lon[s]!, oLat, oLon);
+  }
+  seaLand.forEach((s, k) => { for (let i = s + 1; i < landSea[k]!; i++) d[i]! += d[i - 1]!; });
+  return d.map((v, i) => (onLand[i] ? v * EARTH_RADIUS_KM : NaN));
+}
+
+/** The land mask of the decay: a point in a country or territory of the offline lookup. */
+export function countryLandMask(lat: number, lon: number): boolean {
+  return countryOf(lat, lon) !== null;
+}
+
+/** A member's wind and pressure decayed over land; isLand says where land is. */
+export function applyLandDecay(track: TcTrack, isLand: (lat: number, lon: number) => boolean, rng: SeededRandom): TcTrack {
+  const onLand = track.lat.map((la, i) => isLand(la, track.lon[i]!));
+  const { seaLand, landSea } = landfalls(onLand, false);
+  if (seaLand.length === 0) return track;
+  const dist = distanceSinceLandfall(track.lat, track.lon, onLand);
+  const wind = [...track.max_wind_kn];
+  const cen = [...track.central_pressure_hpa];
+  const env = track.environmental_pressure_hpa;
+  const n = wind.length;
+  seaLand.forEach((sl, k) => {
+    const ls = landSea[k]!;
+    const vLf = wind[sl - 1]!;
+    const pLf = cen[sl - 1]!;
+    if (ls - sl === 1) return;
+    const cat = categoryOf(vLf);
+    const s = env[ls - 1]! / pLf;
+    for (let i = sl; i < ls; i++) {
+      if (s <= 1) cen[i] = env[i]!;
+      else {
+        const pDecay = s - (s - 1) * Math.exp(-LANDFALL_DECAY_P[cat]![1] * dist[i]!);
+        cen[i] = pDecay < 1 ? cen[i]! : pLf * pDecay;
+      }
+      const vDecay = Math.exp(-LANDFALL_DECAY_V[cat]! * dist[i]!);
+      wind[i] = vDecay > 1 ? wind[i]! : vLf * vDecay;
+    }
+    if (ls < n) {
+      const end = k + 1 < seaLand.length ? seaLand[k + 1]! : n;
+      let rndn = 0.1 * (Math.abs(normal(rng) * 5) + 6);
+      const pDiff = cen[ls]! - cen[ls - 1]! + rndn;
+      for (let i = ls; i < end; i++) cen[i]! -= pDiff;
+      rndn *= 10;
+      const vDiff = wind[ls]! - wind[ls - 1]! - rndn;
+      for (let i = ls; i < end; i++) wind[i]! -= vDiff;
+    }
+    for (let i = 0; i < n; i++) {
+      if (cen[i]! > env[i]!) cen[i] = env[i]!;
+      if (wind[i]! < 0) wind[i] = 0;
+    }
+  });
+  return { ...track, max_wind_kn: wind, central_pressure_hpa: cen };
 }
