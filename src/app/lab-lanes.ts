@@ -11,6 +11,7 @@ import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.
 import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
 import { TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
 import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
+import { readTcSyntheticMembers, runTcSynthetic, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
 import { trackArchive } from '../feeds/readers.js';
 import { tcCalibration } from '../feeds/climada.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
@@ -270,10 +271,38 @@ const tropicalCycloneHistory: LabLane = {
   progress: (c) => ({ fraction: fractionOf(c), sentence: `Replayed ${counted(c.done)} of ${counted(c.total)} storms.` }),
 };
 
+const tropicalCycloneSynthetic: LabLane = {
+  members: TC_SYNTHETIC_MEMBERS,
+  normalize(spec, exposure, model) {
+    const details: string[] = [];
+    const members = readTcSyntheticMembers(spec, details);
+    const ex = placeExposure(exposure, details);
+    const count = 'points' in ex ? (ex.points as unknown[]).length : 0;
+    if (count > TC_SYNTHETIC_CAPS.places_max) details.push(`exposure may hold up to ${TC_SYNTHETIC_CAPS.places_max} places; it holds ${count}`);
+    if (details.length > 0) return refused(runSpecRefusal(details));
+    return ok({ model: model.id, version: model.version, impact_function: members.impact_function, hazard: members.hazard, exposure: ex });
+  },
+  listing: (store, model) => tropicalCycloneHistory.listing(store, model),
+  async run(spec, store, model, progress) {
+    const s = spec as unknown as TcSyntheticSpec;
+    const tracks = pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin]);
+    const tables = pinned(store, TC_IMPACT_FUNCTION_TABLES);
+    const [archive, calibration] = await Promise.all([trackArchive(store, tracks), tcCalibration(store, tables)]);
+    const result = runTcSynthetic({
+      spec: s, storms: archive.storms, calibration,
+      ...(progress ? { onTracks: (done: number, total: number) => progress.set(done, total, done) } : {}),
+    });
+    if (!result.ok) return result;
+    return ok(canonicalJson({ ...result.value, model: { id: model.id, version: model.version, engine: model.engine, label: model.label }, inputs: { tracks: snapshotListing(tracks), impact_functions: snapshotListing(tables) } }));
+  },
+  progress: (c) => ({ fraction: fractionOf(c), sentence: `Computed the winds of ${counted(c.done)} of ${counted(c.total)} near tracks.` }),
+};
+
 export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
   windstorm,
   'river-flood': floodLane('river'),
   'coastal-flood': floodLane('coastal'),
   wildfire,
   'tropical-cyclone-history': tropicalCycloneHistory,
+  'tropical-cyclone-synthetic': tropicalCycloneSynthetic,
 };

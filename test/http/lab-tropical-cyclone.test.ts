@@ -1,6 +1,7 @@
-// The tropical-cyclone history lane on the lab host over real HTTP: listed by GET /models with its
-// pinned inputs and caps, a replay of Andrew (1992) over south Florida points run as a job, a spec
-// refused at once, and a storm the seasons do not hold refused on the job.
+// The tropical-cyclone lanes on the lab host over real HTTP: listed by GET /models with their pinned
+// inputs and caps, a replay of Andrew (1992) over south Florida points run as a job, a spec refused
+// at once, a storm the seasons do not hold refused on the job; a synthetic run's lab-metrics/1, and a
+// synthetic run attracting more near tracks than caps.near_tracks refused naming its levers.
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, sharedService, signup, type TestService } from '../support/service.js';
 import { manifestOf } from '../support/feeds.js';
@@ -76,4 +77,33 @@ eachDialect('a history run replays Andrew 1992 over south Florida; a bad spec is
   assert.equal(failed.status, 'failed');
   assert.equal(failed.error.code, 'invalid_request');
   assert.match(JSON.stringify(failed.error), /KATRINA/);
+});
+
+eachDialect('the synthetic lane: lab-metrics/1 over sample years; more near tracks than caps.near_tracks refused with its levers', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const models = await call(svc.urls.lab, 'GET', '/models', { key });
+  const model = models.body.models.find((m: any) => m.id === 'climada-tc-synthetic');
+  assert.equal(model.lane, 'tropical-cyclone-synthetic');
+  assert.equal(model.caps.near_tracks, 6_000);
+  assert.equal(model.caps.sample_years_max, 10_000);
+
+  const submitted = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'climada-tc-synthetic', hazard: { basin: 'NA', years: 300 }, exposure: { points: POINTS } } });
+  assert.equal(submitted.status, 202, submitted.text);
+  assert.deepEqual(submitted.body.spec.hazard, { basin: 'NA', years: 300 });
+  const done = await finished(svc, key, `/runs/${submitted.body.id}`);
+  assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+  assert.equal(done.result.metrics.schema, 'lab-metrics/1');
+  assert.equal(done.result.hazard.sample_years, 300);
+  assert.equal(done.result.tracks.near + done.result.tracks.screened_far, done.result.tracks.occurring);
+
+  // Places spread over the whole basin with the full 10,000 sample years: nearly every track is near.
+  const wide = Array.from({ length: 48 }, (_, i) => ({ lat: 12 + 4 * Math.floor(i / 8), lon: -95 + 9 * (i % 8), value: 1 }));
+  const many = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'climada-tc-synthetic', hazard: { basin: 'NA' }, exposure: { points: wide } } });
+  assert.equal(many.status, 202, many.text);
+  const failed = await finished(svc, key, `/runs/${many.body.id}`);
+  assert.equal(failed.status, 'failed');
+  assert.equal(failed.error.code, 'invalid_request');
+  assert.match(failed.error.message, /fewer sample years/);
+  assert.match(failed.error.message, /cluster the exposure more tightly/);
 });

@@ -6,8 +6,10 @@ import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
 import { TC_BASIN_NAMES, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './lanes/tropical-cyclone/history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './lanes/tropical-cyclone/impact-functions.js';
 import { WINDFIELD_DEFAULTS } from './lanes/tropical-cyclone/holland-2008.js';
+import { MAX_SAMPLE_YEARS, REFERENCE_FROM_SEASON, TC_SYNTHETIC_CAPS } from './lanes/tropical-cyclone/synthetic-lane.js';
+import { SYNTHETIC_DEFAULTS } from './lanes/tropical-cyclone/synthetic-tracks.js';
 
-export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'tropical-cyclone-history';
+export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic';
 
 /** The pinned inputs of the tropical-cyclone lanes: one best-track archive per basin, and the impact-function tables. */
 export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, { readonly feed_id: string; readonly version: string }>> = {
@@ -117,6 +119,24 @@ export const LAB_MODELS: readonly LabModel[] = [
       result: 'a season-by-season replay: season totals, each storm with its publisher id, dates, peak wind at each place and loss; no return periods',
     },
     label: 'Externally built open method (CLIMADA\'s tropical-cyclone wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
+  },
+  {
+    id: `${CLIMADA_ENGINE}-tc-synthetic`,
+    lane: 'tropical-cyclone-synthetic',
+    engine: CLIMADA_ENGINE,
+    version: 'h08-synthetic-1.0.0-r1',
+    revision: 'r1',
+    caps: { ...TC_SYNTHETIC_CAPS },
+    spec: {
+      model: 'this identifier',
+      impact_function: `${IMPACT_FUNCTION_CHOICES.join(' | ')} (default auto, as the history lane)`,
+      hazard: `{basin: ${TC_BASINS.join(' | ')}; years: optional number of sample years, 1 to ${MAX_SAMPLE_YEARS} (default ${MAX_SAMPLE_YEARS})}`,
+      exposure: `{points: [{lat, lon, value}]} (up to ${TC_SYNTHETIC_CAPS.places_max}) or {object_id}`,
+      event_set: `the basin's tracks of seasons ${REFERENCE_FROM_SEASON} on, each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk (start shift ±${SYNTHETIC_DEFAULTS.max_shift_ini_deg}°, speed ±${SYNTHETIC_DEFAULTS.max_dspeed_rel * 100}%, direction ±π/360 per hour) with decay over land; sample years draw a Poisson number of storms at the historical rate, seeded`,
+      near_tracks: `tracks never within ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the places are screened out and counted; a run needing more near tracks than caps.near_tracks is refused (levers: fewer sample years, tighter exposure clusters)`,
+      result: 'lab-metrics/1 (AAL with standard deviation and error, OEP/AEP with TVaR, 1,000-year blocks, per-place shares, largest events, event and year loss tables, damage-curve sensitivity)',
+    },
+    label: 'Externally built open method (CLIMADA\'s probabilistic tropical-cyclone tracks, wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
   },
 ];
 

@@ -41,7 +41,7 @@ export const submitRun = operation({
       correlation: { description: 'Damage correlation (the lane says which values it reads).' },
       sector: { description: 'Flood lanes: residential (default), commercial or industrial, the depth-damage curve\'s sector.' },
       impact_function: { description: 'Tropical-cyclone lanes: auto (default) or one of the named curves GET /models lists.' },
-      hazard: { description: 'Tropical-cyclone lanes: {basin, years, storms?} (history), as GET /models states.' },
+      hazard: { description: 'Tropical-cyclone lanes: {basin, years, storms?} (history: seasons) or {basin, years?} (synthetic: a number of sample years), as GET /models states.' },
     },
   },
   refusal: { body: 'run spec' },

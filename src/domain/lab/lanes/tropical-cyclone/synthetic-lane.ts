@@ -17,7 +17,8 @@ import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from '.
 import { trackOfStorm, type TcTrack } from './track.js';
 import { applyLandDecay, countryLandMask, perturbedTracks, SYNTHETIC_DEFAULTS } from './synthetic-tracks.js';
 import { countryOf, impactFunctionsFor, type Calibration, type ImpactFunctionChoice } from './impact-functions.js';
-import { seasonOf, type TcBasin } from './history-lane.js';
+import { seasonOf, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './history-lane.js';
+import { IMPACT_FUNCTION_CHOICES } from './impact-functions.js';
 
 export const MAX_SAMPLE_YEARS = 10_000;
 /** The first season of the reference period the event set is drawn from. */
@@ -31,6 +32,30 @@ export interface TcSyntheticSpec {
   exposure: PlaceExposure;
 }
 
+/** The members of a synthetic spec besides model and exposure. */
+export const TC_SYNTHETIC_MEMBERS = ['impact_function', 'hazard'] as const;
+export const TC_SYNTHETIC_CAPS = { places_max: TC_HISTORY_CAPS.places_max, sample_years_max: MAX_SAMPLE_YEARS, near_tracks: DEFAULT_NEAR_TRACKS } as const;
+
+/** impact_function and hazard {basin, years?} read, defaults filled (auto, 10,000 sample years), every fault named in details. */
+export function readTcSyntheticMembers(s: Readonly<Record<string, unknown>>, details: string[]): { impact_function: ImpactFunctionChoice; hazard: TcSyntheticSpec['hazard'] } {
+  const choice = s.impact_function ?? 'auto';
+  if (!IMPACT_FUNCTION_CHOICES.includes(choice as ImpactFunctionChoice)) details.push(`impact_function must be one of ${IMPACT_FUNCTION_CHOICES.join(', ')}`);
+  const h = s.hazard as Record<string, unknown> | undefined;
+  let basin = '' as TcBasin;
+  let years: number = MAX_SAMPLE_YEARS;
+  if (typeof h !== 'object' || h === null || Array.isArray(h)) details.push('hazard must be an object {basin, years?}');
+  else {
+    for (const k of Object.keys(h)) if (!['basin', 'years'].includes(k)) details.push(`unknown member hazard.${k} (hazard has basin, years)`);
+    if (!TC_BASINS.includes(h.basin as TcBasin)) details.push(`hazard.basin must be one of ${TC_BASINS.join(', ')}`);
+    else basin = h.basin as TcBasin;
+    if (h.years !== undefined && h.years !== null) {
+      if (!Number.isInteger(h.years) || (h.years as number) < 1 || (h.years as number) > MAX_SAMPLE_YEARS) details.push(`hazard.years must be an integer from 1 to ${MAX_SAMPLE_YEARS} (sample years; default ${MAX_SAMPLE_YEARS})`);
+      else years = h.years as number;
+    }
+  }
+  return { impact_function: choice as ImpactFunctionChoice, hazard: { basin, years } };
+}
+
 export interface TcSyntheticInput {
   spec: TcSyntheticSpec;
   storms: readonly Storm[];
@@ -38,6 +63,8 @@ export interface TcSyntheticInput {
   seed?: number;
   /** The near-track budget (caps.near_tracks). */
   nearTracks?: number;
+  /** Told how many near tracks have their winds, of all, now and then (a job's progress). */
+  onTracks?: (done: number, total: number) => void;
 }
 
 function poisson(rng: SeededRandom, lambda: number): number {
@@ -71,6 +98,7 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
   const budget = input.nearTracks ?? DEFAULT_NEAR_TRACKS;
   const years = spec.hazard.years;
   const places = placesOf(spec.exposure);
+  if (places.length > TC_SYNTHETIC_CAPS.places_max) return refused(refusal(422, 'invalid_request', `The exposure holds ${places.length} places; the lane takes up to ${TC_SYNTHETIC_CAPS.places_max}.`, [`exposure may hold up to ${TC_SYNTHETIC_CAPS.places_max} places`]));
   const modeled = places.filter((p) => p.lat !== null && p.lon !== null && Math.abs(p.lat) <= WINDFIELD_DEFAULTS.max_latitude);
   const reference = input.storms.filter((s) => seasonOf(s) >= REFERENCE_FROM_SEASON && s.fixes.length >= 2);
   const seasons = new Set(input.storms.map(seasonOf).filter((y) => y >= REFERENCE_FROM_SEASON));
@@ -120,6 +148,7 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
     const w = trackWindfield(track, index);
     for (let k = 0; k < w.place.length; k++) { centroid.push(w.place[k]!); wind.push(w.wind[k]!); }
     rowStart[e + 1] = centroid.length;
+    if ((e + 1) % 50 === 0 || e + 1 === near.length) input.onTracks?.(e + 1, near.length);
   });
   const hazard: Hazard = { event_ids: near.map((n) => n.id), frequency: near.map(() => 1 / (refYears * members)), centroidCount: places.length, intensity: { kind: 'sparse', rowStart, centroid, value: wind } };
   const countries = places.map((p) => (p.lat === null || p.lon === null ? null : countryOf(p.lat, p.lon)));
