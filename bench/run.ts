@@ -564,6 +564,16 @@ async function tcBench() {
     const totals = (r.value as { totals: { storms: number; storms_reaching_places: number } }).totals;
     if (round === 'measured') print({ bench: 'tc history: 100 Atlantic storms (2000-) x 10,000 places, in process', storms: totals.storms, storms_reaching_places: totals.storms_reaching_places, wall_s: Number((ms / 1000).toFixed(2)) });
   }
+  // Synthetic: 10,000 sample years over 500 places on a 20 × 25 grid over south Florida (lat 25.5 to
+  // 27.5, lon -81.5 to -79.5), made here for the bench; one run (it is seeded, a second would repeat it).
+  const { runTcSynthetic } = await import('../src/domain/lab/lanes/tropical-cyclone/synthetic-lane.js');
+  const florida = Array.from({ length: 500 }, (_, i) => ({ lat: 25.5 + (Math.floor(i / 25) * 2) / 19, lon: -81.5 + ((i % 25) * 2) / 24, value: 1_000_000 }));
+  const t = performance.now();
+  const syn = runTcSynthetic({ spec: { impact_function: 'auto', hazard: { basin: 'NA', years: 10_000 }, exposure: { points: florida } }, storms: archive.storms, calibration });
+  const ms = performance.now() - t;
+  if (!syn.ok) throw new Error(JSON.stringify(syn.refusal));
+  const tracks = (syn.value as { tracks: { occurring: number; near: number; screened_far: number } }).tracks;
+  print({ bench: 'tc synthetic: 10,000 sample years x 500 places (Atlantic event set, south Florida), in process', ...tracks, wall_s: Number((ms / 1000).toFixed(2)) });
 }
 
 async function modelsBench() {
