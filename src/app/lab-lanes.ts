@@ -11,7 +11,7 @@ import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.
 import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
 import { TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
 import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
-import { readTcSyntheticMembers, runTcSynthetic, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
+import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
 import { trackArchive } from '../feeds/readers.js';
 import { tcCalibration } from '../feeds/climada.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
@@ -37,6 +37,12 @@ export interface LabLane {
   run(spec: Record<string, unknown>, store: FeedStore, model: LabModel, progress?: ProgressCount): Promise<Result<string>>;
   /** The job's progress sentence over what run counts. */
   progress(c: Counted): JobProgress;
+  /**
+   * Checks of a normalised spec that need the pinned inputs, made in a compute thread while the
+   * request waits: a refusal answers the POST at once. Specs whose exposure is a stored object are
+   * checked on the job instead.
+   */
+  admit?(spec: Record<string, unknown>, store: FeedStore, model: LabModel): Promise<Result<unknown>>;
 }
 
 const snapshotListing = (s: Snapshot) => ({ feed_id: s.feed_id, version: s.version, sha256: s.sha256 });
@@ -296,6 +302,15 @@ const tropicalCycloneSynthetic: LabLane = {
     return ok(canonicalJson({ ...result.value, model: { id: model.id, version: model.version, engine: model.engine, label: model.label }, inputs: { tracks: snapshotListing(tracks), impact_functions: snapshotListing(tables) } }));
   },
   progress: (c) => ({ fraction: fractionOf(c), sentence: `Computed the winds of ${counted(c.done)} of ${counted(c.total)} near tracks.` }),
+  // The near-track budget: the sample years and the screening are drawn as the run will draw them.
+  async admit(spec, store) {
+    const s = spec as unknown as TcSyntheticSpec;
+    const [archive, calibration] = await Promise.all([
+      trackArchive(store, pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin])), tcCalibration(store, pinned(store, TC_IMPACT_FUNCTION_TABLES)),
+    ]);
+    const sampled = syntheticSample({ spec: s, storms: archive.storms, calibration });
+    return sampled.ok ? ok({ near_tracks: sampled.value.near.length }) : sampled;
+  },
 };
 
 export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {

@@ -1,7 +1,7 @@
 // The tropical-cyclone lanes on the lab host over real HTTP: listed by GET /models with their pinned
 // inputs and caps, a replay of Andrew (1992) over south Florida points run as a job, a spec refused
 // at once, a storm the seasons do not hold refused on the job; a synthetic run's lab-metrics/1, and a
-// synthetic run attracting more near tracks than caps.near_tracks refused naming its levers.
+// synthetic run attracting more near tracks than caps.near_tracks refused at once, naming its levers.
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, sharedService, signup, type TestService } from '../support/service.js';
 import { manifestOf } from '../support/feeds.js';
@@ -100,10 +100,12 @@ eachDialect('the synthetic lane: lab-metrics/1 over sample years; more near trac
   // Places spread over the whole basin with the full 10,000 sample years: nearly every track is near.
   const wide = Array.from({ length: 48 }, (_, i) => ({ lat: 12 + 4 * Math.floor(i / 8), lon: -95 + 9 * (i % 8), value: 1 }));
   const many = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'climada-tc-synthetic', hazard: { basin: 'NA' }, exposure: { points: wide } } });
-  assert.equal(many.status, 202, many.text);
-  const failed = await finished(svc, key, `/runs/${many.body.id}`);
-  assert.equal(failed.status, 'failed');
-  assert.equal(failed.error.code, 'invalid_request');
-  assert.match(failed.error.message, /fewer sample years/);
-  assert.match(failed.error.message, /cluster the exposure more tightly/);
+  // Refused on the request itself: no run is owned, metered or queued.
+  assert.equal(many.status, 422, many.text);
+  assert.equal(many.body.error.code, 'invalid_request');
+  assert.deepEqual(envelopeFaults(many), []);
+  assert.match(many.body.error.message, /fewer sample years/);
+  assert.match(many.body.error.message, /cluster the exposure more tightly/);
+  assert.match(many.body.error.message, /caps\.near_tracks/);
+  assert.equal((await call(svc.api, 'GET', '/usage', { key })).body.units.model_runs, 1, 'only the first synthetic run is metered');
 });

@@ -92,7 +92,28 @@ function nearBox(track: TcTrack, box: { minLat: number; maxLat: number; minLon: 
   });
 }
 
-export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, unknown>> {
+interface SyntheticSample {
+  places: ReturnType<typeof placesOf>;
+  modeled: number;
+  occurrences: Occurrence[];
+  occurring: number[];
+  near: { id: number; track: TcTrack }[];
+  far: number;
+  budget: number;
+  reference: number;
+  seasons: number[];
+  refYears: number;
+  rate: number;
+  members: number;
+  setSize: number;
+  seed: number;
+}
+
+/**
+ * The sample years and the near tracks they need, or the refusal of a run needing more near tracks
+ * than the budget: what a request is admitted on, and the first half of the run.
+ */
+export function syntheticSample(input: TcSyntheticInput): Result<SyntheticSample> {
   const { spec } = input;
   const seed = input.seed ?? DEFAULT_SYNTHETIC_SEED;
   const budget = input.nearTracks ?? DEFAULT_NEAR_TRACKS;
@@ -139,6 +160,16 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
       `The run attracts ${near.length} near tracks, more than the lane's budget of ${budget} (caps.near_tracks): ask for fewer sample years (hazard.years) or cluster the exposure more tightly.`,
       [`near tracks ${near.length} > caps.near_tracks ${budget}`, 'levers: fewer sample years (hazard.years), tighter exposure clusters']));
   }
+  return ok({ places, modeled: modeled.length, occurrences, occurring, near, far, budget, reference: reference.length, seasons: [...seasons], refYears, rate, members, setSize, seed });
+}
+
+export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, unknown>> {
+  const { spec } = input;
+  const sampled = syntheticSample(input);
+  if (!sampled.ok) return sampled;
+  const { places, occurrences, occurring, near, far, budget, refYears, rate, members, setSize, seed } = sampled.value;
+  const years = spec.hazard.years;
+  const { modeled: modeledCount, reference: referenceCount, seasons } = sampled.value;
 
   const index = placeIndex(places.map((p) => (p.lat === null || Math.abs(p.lat) > WINDFIELD_DEFAULTS.max_latitude ? 1000 : p.lat)), places.map((p) => p.lon ?? 0));
   const rowStart = new Int32Array(near.length + 1);
@@ -176,13 +207,13 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
     return { factor, eventLosses: [...near.map((n, e) => ({ event_id: n.id, loss: scaled.at_event[e]! })), ...allLosses.slice(eventLosses.length)] };
   });
   const warnings: string[] = [];
-  const unmodeled = places.length - modeled.length;
+  const unmodeled = places.length - modeledCount;
   if (unmodeled > 0) warnings.push(`${unmodeled} place${unmodeled === 1 ? ' is' : 's are'} unmodeled (no coordinates, or beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude).`);
   const metrics = computeMetrics({
     perspective: 'gul', lossBasis: 'mean damage ratio (MDD × PAA) per event and place', periods: years,
     eventLosses: allLosses, occurrences, places: Array.from(placeLoss, (loss, i) => ({ index: i, loss })),
     assumptions: [
-      `Event set: the ${spec.hazard.basin} archive's ${reference.length} tracks of seasons ${REFERENCE_FROM_SEASON} to ${Math.max(...seasons)} (${refYears} seasons), each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk, decayed over land.`,
+      `Event set: the ${spec.hazard.basin} archive's ${referenceCount} tracks of seasons ${REFERENCE_FROM_SEASON} to ${Math.max(...seasons)} (${refYears} seasons), each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk, decayed over land.`,
       `Sample years: a Poisson number of storms per year at the historical rate ${rate.toFixed(3)} per season, each an event of the set picked uniformly; seed ${seed}.`,
       `Tracks never within ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the places' box are screened out (no wind, no loss).`,
     ],
@@ -191,9 +222,9 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
   const sensitivity = { ...sensitivityBlock(years, occurrences, metrics.average_annual_loss.mean, variants), method: 'Every mean damage ratio (MDD × PAA) multiplied by the factor and capped at 1.' };
   return ok({
     lane: 'tropical_cyclone_synthetic',
-    hazard: { basin: spec.hazard.basin, sample_years: years, sample_storms: occurrences.length, reference_seasons: refYears, historical_tracks: reference.length, event_set: setSize, annual_rate: rate, seed },
+    hazard: { basin: spec.hazard.basin, sample_years: years, sample_storms: occurrences.length, reference_seasons: refYears, historical_tracks: referenceCount, event_set: setSize, annual_rate: rate, seed },
     tracks: { occurring: occurring.length, near: near.length, screened_far: far, budget },
-    exposure: { places: places.length, modeled: modeled.length, unmodeled },
+    exposure: { places: places.length, modeled: modeledCount, unmodeled },
     impact_function: { choice: spec.impact_function, curves: curves.curves },
     metrics: { ...metrics, sensitivity },
   });
