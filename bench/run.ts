@@ -322,6 +322,56 @@ async function labBench() {
   }
 }
 
+/** The scenario earthquake lane: 200 places x 100 fields, and the verification of the landed GMPEs. */
+async function quakeBench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { structuralVulnerability, gmpeVerificationTables } = await import('../src/feeds/readers.js');
+  const { readScenarioSpec, runScenarioQuake } = await import('../src/domain/lab/lanes/earthquake/scenario-lane.js');
+  const { checkTable } = await import('../src/domain/hazard/gmpe/verification.js');
+  const { bssa14 } = await import('../src/domain/hazard/gmpe/bssa14.js');
+  const { asb14 } = await import('../src/domain/hazard/gmpe/asb14.js');
+  const { cb14 } = await import('../src/domain/hazard/gmpe/cb14.js');
+  const { bcHydro2016 } = await import('../src/domain/hazard/gmpe/bchydro16.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const vulnFeed = 'gem-vulnerability-europe';
+  const tablesFeed = 'oq-gmpe-verification';
+  const store = await FeedStore.open(dir, { feeds: [vulnFeed, tablesFeed] });
+  const functions = await structuralVulnerability(store, store.get(vulnFeed)!);
+  // 200 places on a 20 x 10 grid of 0.05 degrees around an M6.7 reverse rupture (after Northridge 1994).
+  const points = Array.from({ length: 200 }, (_, i) => ({ lat: 34.0 + Math.floor(i / 20) * 0.05, lon: -119.0 + (i % 20) * 0.05, value: 1_000_000 }));
+  for (const vulnerability of ['rc_frame_mid_rise_moderate_code', 'demo_wood']) {
+    const read = readScenarioSpec({ rupture: { magnitude: 6.7, lat: 34.213, lon: -118.537, depth_km: 17.5, strike: 122, dip: 40, rake: 101 }, exposure: { points }, vulnerability });
+    if (!read.ok) throw new Error('bench spec refused');
+    const times: number[] = [];
+    let aggregate: unknown = null;
+    for (let k = 0; k < 5; k++) {
+      const t = performance.now();
+      const result = runScenarioQuake(read.value, points, { functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench' } }) as { aggregate: unknown };
+      times.push(performance.now() - t);
+      aggregate = result.aggregate;
+    }
+    times.sort((a, b) => a - b);
+    print({ bench: `scenario earthquake lane, 200 places x 100 fields, ${vulnerability}`, median_s: Number((times[2]! / 1000).toFixed(3)), max_s: Number((times[4]! / 1000).toFixed(3)), aggregate });
+  }
+  const tables = await gmpeVerificationTables(store, store.get(tablesFeed)!);
+  const models: Array<[RegExp, (name: string) => { predict: (c: never, i: never) => never }]> = [
+    [/^BSSA_2014_CALIFORNIA_/, () => bssa14('california') as never],
+    [/^BSSA_2014_/, () => bssa14('global') as never],
+    [/^AKKAR_2014_RJB_/, () => asb14() as never],
+    [/^CB2014_/, () => cb14() as never],
+    [/^BCHYDRO_SINTER_/, () => bcHydro2016('interface') as never],
+    [/^BCHYDRO_SSLAB_/, () => bcHydro2016('slab') as never],
+  ];
+  for (const [name, table] of tables) {
+    const found = models.find(([re]) => re.test(name));
+    if (!found) continue;
+    const model = found[1](name);
+    const t = performance.now();
+    const check = checkTable(table, (ctx, imt) => model.predict(ctx as never, imt as never));
+    print({ bench: `GMPE verification ${name}`, values: check.values_checked, failures: check.failures.length, tolerance_percent: check.tolerance_percent, max_discrepancy_percent: Number(check.max_percent.toFixed(5)), seconds: Number(((performance.now() - t) / 1000).toFixed(3)) });
+  }
+}
+
 /**
  * The flood lanes over every pinned river map (10,000 places) and the wildfire lane, as a compute
  * thread runs them: the maps parsed from the verified store first (cold), then a second run over
@@ -576,6 +626,30 @@ async function tcBench() {
   print({ bench: 'tc synthetic: 10,000 sample years x 500 places (Atlantic event set, south Florida), in process', ...tracks, wall_s: Number((ms / 1000).toFixed(2)) });
 }
 
+/** The tool server of issue 18: tools/list, and a read tool (get_dataset) with the key as a Bearer header. */
+async function mcpBench() {
+  const svc = await startBuiltService();
+  try {
+    const key = await signup(svc.urls.api!);
+    const url = `${svc.urls.mcp}/mcp`;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const rpc = async (title: string, body: unknown, extra: Record<string, string> = {}) => {
+      const options = { url, method: 'POST' as const, body: JSON.stringify(body), headers: { 'user-agent': USER_AGENT, ...headers, ...extra } };
+      // Every answer must be a JSON-RPC result (a tool's failure would be a result too: checked once here).
+      const probe = await fetch(url, { method: 'POST', body: options.body, headers: options.headers });
+      const answer = (await probe.json()) as { result?: { isError?: boolean } };
+      if (probe.status !== 200 || !answer.result || answer.result.isError) throw new Error(`${title}: ${JSON.stringify(answer).slice(0, 300)}`);
+      await autocannon({ ...options, connections: 32, duration: 2 });
+      const r = await autocannon({ ...options, connections: 64, duration: 10 });
+      print({ bench: title, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx, errors: r.errors });
+    };
+    await rpc('POST /mcp tools/list', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await rpc('POST /mcp tools/call get_dataset (oasis-piwind, Bearer key)', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_dataset', arguments: { dataset_id: 'oasis-piwind' } } }, { authorization: `Bearer ${key}` });
+  } finally {
+    await svc.stop();
+  }
+}
+
 async function modelsBench() {
   // POST /models with its validation pass (two replays over the full record and a reference price,
   // in a compute thread), for each acceptance design written as a composition; then a model run.
@@ -618,6 +692,65 @@ async function modelsBench() {
       times.push(performance.now() - t);
     }
     print({ bench: 'model run job end to end, warm (earthquake)', median_ms: median(times.slice(2)), max_ms: Math.round(Math.max(...times.slice(2))) });
+  } finally {
+    await svc.stop();
+  }
+}
+
+/**
+ * The step-and-linear payout: the earthquake acceptance terms priced with their ladder, with a
+ * step-and-linear payout per occurrence (the annual terms simulated) and on the term maximum
+ * (numerical integration), each a price job end to end; then the step-and-linear composition's
+ * POST /models with its validation pass. The premiums are printed beside the times.
+ */
+async function stepLinearBench() {
+  const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+  const { EXPOSURE } = await import('../test/support/objects.js');
+  const { compositionOfTerms } = await import('../src/domain/models/compose.js');
+  const svc = await startBuiltService({ CATRISK_JOB_POLL_MS: '5' });
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+    const base = ACCEPTANCE_BODIES.earthquake as { trigger: Record<string, unknown> };
+    const step = { function: 'step_linear', attachment: 6.5, step: 0.25, exhaustion: 7.5 };
+    const variants: [string, unknown][] = [
+      ['ladder (acceptance)', base.trigger.payout],
+      ['step_linear per occurrence', step],
+      ['step_linear term maximum', { ...step, basis: 'term_maximum' }],
+    ];
+    for (const [label, payout] of variants) {
+      const terms = { ...base, trigger: { ...base.trigger, payout } };
+      const created = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: EXPOSURE, ...terms }) })).json() as { id: string };
+      const times: number[] = [];
+      let result: { technical_premium: { amount: number }; expected_loss?: unknown; fitted_view?: { annual_terms?: { method?: string } } } | undefined;
+      for (let i = 0; i < 10; i += 1) {
+        const t = performance.now();
+        const accepted = await fetch(`${api}/objects/${created.id}/price`, { method: 'POST', headers, body: '{}' });
+        const location = accepted.headers.get('location')!;
+        for (;;) {
+          const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; error?: unknown; result?: typeof result };
+          if (job.status === 'failed') throw new Error(`price ${label} failed: ${JSON.stringify(job.error)}`);
+          if (job.status === 'succeeded') { result = job.result; break; }
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        times.push(performance.now() - t);
+      }
+      const warm = times.slice(2);
+      print({ bench: `price job end to end, warm (earthquake, ${label})`, median_ms: median(warm), max_ms: Math.round(Math.max(...warm)),
+        technical_premium: result!.technical_premium.amount, annual_terms: result!.fitted_view?.annual_terms?.method ?? null });
+    }
+    const composition = compositionOfTerms({ ...base, trigger: { ...base.trigger, payout: step } } as never);
+    const times: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const t = performance.now();
+      const answer = await fetch(`${api}/models`, { method: 'POST', headers, body: JSON.stringify({ name: `bench-step-linear-${i}`, ...composition }) });
+      const model = await answer.json();
+      times.push(performance.now() - t);
+      if (answer.status !== 201) throw new Error(`POST /models step_linear: ${answer.status} ${JSON.stringify(model)}`);
+    }
+    print({ bench: 'POST /models with its validation pass, warm (earthquake, step_linear)', median_ms: median(times.slice(2)), max_ms: Math.round(Math.max(...times.slice(2))) });
   } finally {
     await svc.stop();
   }
@@ -787,7 +920,7 @@ async function codingBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -66,6 +66,12 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly build: { readonly version: string; readonly commit: string };
   readonly logLevel: string;
+  /**
+   * The tool server: browser origins allowed to call {mcp_url}/mcp besides loopback ones
+   * (CATRISK_MCP_ALLOWED_ORIGINS, comma-separated, e.g. https://agent.example). A request with any
+   * other Origin is refused 403 (DNS rebinding); a request without one (a non-browser client) is served.
+   */
+  readonly mcp: { readonly allowedOrigins: readonly string[] };
   /** POST /exposure-codes and POST /multi-building-flags: one switch, one provider, one budget. */
   readonly exposureCoding: ExposureCodingConfig;
   /** GET /geocode: the switch and the geocoders asked, in order. */
@@ -217,6 +223,9 @@ export function loadConfig(env: Env = process.env): Config {
       commit: env.CATRISK_COMMIT || 'unknown',
     },
     logLevel: env.CATRISK_LOG_LEVEL || 'info',
+    mcp: {
+      allowedOrigins: (env.CATRISK_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean),
+    },
     exposureCoding: exposureCodingConfig(env),
     geocoding: geocodingConfig(env),
   };

@@ -130,34 +130,58 @@ export function datasetFilePath(feedId: string, version: string, name: string): 
   return `/datasets/${encodeURIComponent(feedId)}/${encodeURIComponent(version)}/files/${name.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-/** GET /catalog on the data room: every archived dataset with licence, credit line, provenance and per-file digests. */
-export function datasetCatalog(deps: Pick<AppDeps, 'feeds'>): Result<Document> {
+/** One archived dataset as the data room's catalog lists it: licence, credit line, provenance and per-file digests. */
+function catalogEntry(s: Snapshot) {
+  const m = s.manifest;
+  return {
+    id: s.feed_id,
+    version: s.version,
+    sha256: s.sha256,
+    title: m.title ?? null,
+    kind: m.kind ?? null,
+    perils: m.perils ?? [],
+    license: m.license ?? null,
+    credit_line: m.credit_line ?? null,
+    publisher: { name: m.publisher ?? null, url: m.publisher_url ?? null },
+    provenance: { obtained_from: m.raw.obtained_from ?? null, derived: m.derived ?? null, derivation: m.derivation ?? null },
+    coverage: m.coverage?.raw ?? null,
+    period_of_record: m.period_of_record ?? null,
+    content_servable: m.content_servable !== false,
+    files: m.files.map((f) => ({
+      name: f.name, sha256: f.sha256, bytes: f.bytes, media_type: f.media_type,
+      links: { download: datasetFilePath(s.feed_id, s.version, f.name) },
+    })),
+  };
+}
+
+const CATALOG_NOTE = 'Files are served verbatim; each download carries Repr-Digest (RFC 9530) with the SHA-256 listed here. Datasets whose licence allows aggregates only are listed but not served (403 feed_not_servable).';
+
+/**
+ * GET /catalog on the data room: every archived dataset with licence, credit line, provenance and
+ * per-file digests. A summary leaves out each dataset's provenance, coverage and file list (one
+ * dataset's entry has them) and names how many files it has.
+ */
+export function datasetCatalog(deps: Pick<AppDeps, 'feeds'>, input: { summary?: boolean } = {}): Result<Document> {
   const datasets = (deps.feeds?.list() ?? []).map((s) => {
-    const m = s.manifest;
-    return {
-      id: s.feed_id,
-      version: s.version,
-      sha256: s.sha256,
-      title: m.title ?? null,
-      kind: m.kind ?? null,
-      perils: m.perils ?? [],
-      license: m.license ?? null,
-      credit_line: m.credit_line ?? null,
-      publisher: { name: m.publisher ?? null, url: m.publisher_url ?? null },
-      provenance: { obtained_from: m.raw.obtained_from ?? null, derived: m.derived ?? null, derivation: m.derivation ?? null },
-      coverage: m.coverage?.raw ?? null,
-      period_of_record: m.period_of_record ?? null,
-      content_servable: m.content_servable !== false,
-      files: m.files.map((f) => ({
-        name: f.name, sha256: f.sha256, bytes: f.bytes, media_type: f.media_type,
-        links: { download: datasetFilePath(s.feed_id, s.version, f.name) },
-      })),
-    };
+    const entry = catalogEntry(s);
+    if (!input.summary) return entry;
+    const { files, provenance: _provenance, coverage: _coverage, ...rest } = entry;
+    return { ...rest, file_count: files.length };
   });
   return ok({
     schema_version: DATAROOM_SCHEMA_VERSION,
     count: datasets.length,
     datasets,
-    note: 'Files are served verbatim; each download carries Repr-Digest (RFC 9530) with the SHA-256 listed here. Datasets whose licence allows aggregates only are listed but not served (403 feed_not_servable).',
+    note: CATALOG_NOTE,
   });
+}
+
+/**
+ * One dataset of the catalog, by id and version (the latest pinned when none is named): its catalog
+ * entry with each file's digest, and the manifest as pinned.
+ */
+export function catalogDataset(deps: Pick<AppDeps, 'feeds'>, input: { feedId: string; version?: string }): Result<Document> {
+  const found = pinnedSnapshot(deps, input.feedId, input.version);
+  if (!found.ok) return found;
+  return ok({ schema_version: DATAROOM_SCHEMA_VERSION, ...catalogEntry(found.value), manifest: found.value.manifest.raw, note: CATALOG_NOTE });
 }

@@ -129,3 +129,30 @@ export async function cancelJob(deps: Pick<AppDeps, 'jobs' | 'now'>, input: { ac
   // The job kept moving between queued and running while the cancel was tried.
   return refused({ ...refusal(503, 'server_error', `Job ${row.id} is changing state; send the cancel again.`), headers: { 'retry-after': '1' } });
 }
+
+/** How long a front door that answers once (the tool server) waits for a job before answering its link. */
+export interface WaitBound {
+  timeoutMs: number;
+  /** The caller went away: stop waiting. */
+  signal?: AbortSignal;
+  /** Between reads; 100 ms unless told. */
+  pollMs?: number;
+}
+
+/**
+ * Reads a document until it has ended or the bound is reached, and answers its last reading (a
+ * refusal at once). The job runs on regardless; a caller that stopped waiting reads it later.
+ */
+export async function settled<T>(read: () => Promise<Result<T>>, ended: (value: T) => boolean, bound: WaitBound): Promise<Result<T>> {
+  const until = Date.now() + bound.timeoutMs;
+  for (;;) {
+    const reading = await read();
+    if (!reading.ok || ended(reading.value) || Date.now() >= until || bound.signal?.aborted) return reading;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(bound.pollMs ?? 100, Math.max(1, until - Date.now()))));
+  }
+}
+
+/** A job of the caller's account, read until it ends or the bound is reached. */
+export function awaitJob(deps: Pick<AppDeps, 'jobs' | 'now'>, input: { accountId: string; id: string }, bound: WaitBound): Promise<Result<JobAnswer>> {
+  return settled(() => readJob(deps, input), (job) => job.retryAfter === undefined, bound);
+}

@@ -5,14 +5,17 @@
 import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { readWindstormSpec, runWindstorm, type WindstormSpec } from '../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
 import { termsSpec } from '../domain/lab/kernel/financial.js';
-import { readPoints, type PlaceExposure } from '../domain/lab/kernel/places.js';
+import { placesOf, readPoints, type PlaceExposure } from '../domain/lab/kernel/places.js';
 import { runSpecRefusal } from '../domain/lab/kernel/spec-refusal.js';
 import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.js';
 import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
+import { readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../domain/lab/lanes/earthquake/scenario-lane.js';
+import { VULNERABILITY_CURVES } from '../domain/lab/lanes/earthquake/vulnerability.js';
+import { structuralVulnerability, trackArchive } from '../feeds/readers.js';
+import type { LabLocation } from '../domain/lab/lanes/windstorm-piwind/lookup.js';
 import { TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
 import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
 import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
-import { trackArchive } from '../feeds/readers.js';
 import { tcCalibration } from '../feeds/climada.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { fireListSnapshots, fireRegion, floodMaps, floodMapSnapshots, jrcSnapshot, jrcTables } from '../feeds/lab-inputs.js';
@@ -228,6 +231,47 @@ const wildfire: LabLane = {
   progress: placesProgress,
 };
 
+// ---- scenario earthquake ----
+
+const scenarioEarthquake: LabLane = {
+  members: ['rupture', 'vulnerability'],
+  normalize(spec, exposure, model) {
+    const read = readScenarioSpec({ rupture: spec.rupture, vulnerability: spec.vulnerability, exposure: exposure.byObject ? { object_id: exposure.object_id } : exposure.value });
+    if (!read.ok) return read;
+    const { rupture, vulnerability } = read.value;
+    return ok({ model: model.id, version: model.version, rupture, vulnerability, exposure: read.value.exposure });
+  },
+  async listing(store, model) {
+    const data = model.model_data!;
+    const snapshot = store?.get(data.feed_id, data.version);
+    return {
+      pinned_inputs: {
+        vulnerability: snapshot
+          ? { ...snapshotListing(snapshot), license: snapshot.manifest.license ?? null, files_read: snapshot.manifest.files.filter((f) => /_structural\.xml$/.test(f.name)).map((f) => ({ name: f.name, sha256: f.sha256 })) }
+          : { ...data, available: false },
+        curves: VULNERABILITY_CURVES.map((c) => ({ id: c.id, function_id: c.function_id, label: c.label })),
+      },
+      caps: { ...model.caps },
+    };
+  },
+  async run(spec, store, model, progress) {
+    const data = model.model_data!;
+    const snapshot = store.get(data.feed_id, data.version);
+    if (!snapshot) throw new ApiError(503, 'server_error', 'The pinned vulnerability functions are not available here.');
+    const functions = await structuralVulnerability(store, snapshot);
+    const ex = spec.exposure as { points: ScenarioPlace[] } | { locations: LabLocation[] };
+    const places: ScenarioPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
+    progress?.set(0, places.length, 0);
+    const result = runScenarioQuake(spec as unknown as ScenarioSpec, places, {
+      functions,
+      vulnerabilityData: { feed_id: snapshot.feed_id, version: snapshot.version },
+    });
+    progress?.set(places.length, places.length, places.length);
+    return ok(canonicalJson({ model: { id: model.id, version: model.version, label: model.label }, ...result }));
+  },
+  progress: placesProgress,
+};
+
 // ---- tropical-cyclone history (CLIMADA's method over the pinned best tracks) ----
 
 function pinned(store: FeedStore, input: { feed_id: string; version: string }): Snapshot {
@@ -318,6 +362,7 @@ export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
   'river-flood': floodLane('river'),
   'coastal-flood': floodLane('coastal'),
   wildfire,
+  'scenario-earthquake': scenarioEarthquake,
   'tropical-cyclone-history': tropicalCycloneHistory,
   'tropical-cyclone-synthetic': tropicalCycloneSynthetic,
 };

@@ -18,7 +18,7 @@ export type DatasetKind =
 /** The parser (src/feeds/parsers/) that reads a family's files; null where the API reads none. */
 export type ParserName =
   | 'comcat' | 'spc' | 'ncei' | 'mtbs' | 'ghcnd' | 'nwis' | 'knmi' | 'bom'
-  | 'gema' | 'hurdat2' | 'jtwc' | 'hazard-hdf5' | 'geotiff-raster' | 'depth-damage-tables'
+  | 'gema' | 'hurdat2' | 'jtwc' | 'hazard-hdf5' | 'geotiff-raster' | 'depth-damage-tables' | 'gmpe-tables' | 'nrml-vulnerability'
   | 'climada' | 'tc-impact-functions';
 
 export type CoverageShape = 'box' | 'point' | 'basin';
@@ -66,6 +66,10 @@ const FAMILIES: readonly Family[] = [
   { family: 'tc-impact-functions', key: /^tc-impact-functions$/, manifest_kind: 'reference_table', publisher: /CLIMADA project/, dataset: 'reference_table', parser: 'tc-impact-functions', coverage: 'box' },
   // Pinned for the lab and ingest, not read by a hazard route: no parser here.
   { family: 'oed-spec', key: /^oed-spec$/, manifest_kind: 'reference_table', publisher: /Open Data Standards/, dataset: 'reference_table', parser: null, coverage: 'box' },
+  // OpenQuake's GMPE verification tables: what the lab's ground-motion models are checked against.
+  { family: 'oq-gmpe-verification', key: /^oq-gmpe-verification$/, manifest_kind: 'reference_table', publisher: /GEM Foundation/, dataset: 'reference_table', parser: 'gmpe-tables', coverage: 'box' },
+  // GEM's vulnerability functions (NRML): the earthquake lanes' loss by curve. CC BY-NC-SA, not served.
+  { family: 'gem-vulnerability', key: /^gem-vulnerability-europe$/, manifest_kind: 'reference_table', publisher: /Global Vulnerability Model/, dataset: 'reference_table', parser: 'nrml-vulnerability', coverage: 'box' },
 ];
 
 /** The pinned OED reference tables (Open Data Standards) ingest maps schedules against. */

@@ -13,6 +13,10 @@ import { parseBomCdo } from './parsers/bom.js';
 import { parseGemaOutages } from './parsers/gema-outages.js';
 import { parseHurdat2 } from './parsers/hurdat2.js';
 import { parseJtwc } from './parsers/jtwc.js';
+import { gmpeTableFacts, parseGmpeTable } from './parsers/gmpe-tables.js';
+import type { VerificationTable } from '../domain/hazard/gmpe/verification.js';
+import { parseNrmlVulnerability } from './parsers/nrml-vulnerability.js';
+import type { VulnerabilityFunction } from '../domain/lab/lanes/earthquake/vulnerability.js';
 import { feedEntry } from './catalog.js';
 
 /** The peril whose event catalog a snapshot is, or undefined when it is not one. */
@@ -84,5 +88,28 @@ export function trackArchive(store: FeedStore, snapshot: Snapshot): Promise<Trac
       return parseJtwc([...files].map(([name, bytes]) => ({ name, text: bytes.toString('latin1') })));
     }
     throw new Error(`${s.feed_id} is not a track archive`);
+  });
+}
+
+/** A GMPE verification snapshot's tables by file name, each with its model, arguments and tolerance from the manifest. */
+export function gmpeVerificationTables(store: FeedStore, snapshot: Snapshot): Promise<ReadonlyMap<string, VerificationTable>> {
+  return store.parsed(snapshot, 'verification-tables', (s, files) => {
+    if (feedEntry(s.manifest)?.parser !== 'gmpe-tables') throw new Error(`${s.feed_id} is not a GMPE verification snapshot`);
+    const tables = new Map<string, VerificationTable>();
+    for (const f of s.manifest.files) {
+      const facts = gmpeTableFacts(f.name, f.raw);
+      if (facts) tables.set(f.name, parseGmpeTable(files.get(f.name)!.toString('utf8'), facts));
+    }
+    return tables;
+  });
+}
+
+/** A vulnerability snapshot's structural functions by id (the file whose model's lossCategory is structural). */
+export function structuralVulnerability(store: FeedStore, snapshot: Snapshot): Promise<ReadonlyMap<string, VulnerabilityFunction>> {
+  return store.parsed(snapshot, 'structural-vulnerability', (s, files) => {
+    if (feedEntry(s.manifest)?.parser !== 'nrml-vulnerability') throw new Error(`${s.feed_id} is not a vulnerability snapshot`);
+    const structural = [...files].filter(([, bytes]) => /<vulnerabilityModel[^>]*lossCategory="structural"/.test(bytes.subarray(0, 4096).toString('utf8')));
+    if (structural.length !== 1) throw new Error(`${s.feed_id}/${s.version}: expected one structural vulnerability model, found ${structural.length}`);
+    return parseNrmlVulnerability(structural[0]![1].toString('utf8'));
   });
 }

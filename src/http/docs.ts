@@ -13,6 +13,7 @@ import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName } from './contract.js';
 import * as schema from './schemas/docs.js';
 import type { HostDirectory } from './servers.js';
+import { TOOLS } from './mcp/tools.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const DOCS_DIR = new URL('docs/', ROOT);
@@ -74,12 +75,14 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
     schemas.set('lab-metrics.v1', metricsSchema);
     const listing = () => [...schemas.keys(), 'api-contract.v0'].map((name) => ({ name, url: `/schema/${name}.json` }));
 
-    app.get('/llms.txt', schema.llmsIndex, async (_request, reply) => {
+    app.get('/llms.txt', schema.llmsIndex, async (request, reply) => {
       const lines = ['# catrisk', '', '> Open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab. Technical prices and drafts, never quotes.', '', '## Pages', ''];
       for (const p of pages) lines.push(`- [${p.title}](/${p.name}.md)`);
       lines.push('', '## Schemas', '');
       for (const s of listing()) lines.push(`- [${s.name}](${s.url})`);
       lines.push('', '## API reference', '', `- [API reference](/reference): the API contract (${CONTRACT_PATH}, OpenAPI 3.1) rendered`);
+      lines.push('', '## Tools', '', `The tool server speaks the Model Context Protocol (stateless Streamable HTTP) at ${directory.baseUrl('mcp', request)}/mcp; [Tool server](/tool-server.md) tells how to connect.`, '');
+      for (const tool of TOOLS) lines.push(`- ${tool.name}: ${tool.annotations.title}. ${tool.description.split('. ')[0]!.replace(/\.$/, '')}.`);
       return reply.type('text/plain; charset=utf-8').send(lines.join('\n') + '\n');
     });
 

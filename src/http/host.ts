@@ -34,6 +34,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
   }
+  interface FastifyInstance {
+    /**
+     * The caller a credential names, by the edge's own rules (the key's digest, wrong keys counted
+     * per address, the key's rate limit): for a front door that reads its key after routing, as the
+     * tool server does from a tool's api_key argument or the Authorization header. Throws the
+     * refusal (401, 429) as the carrier.
+     */
+    callerOf(authorization: string | undefined, ip: string): Promise<Caller>;
+  }
 }
 
 export interface RouteInfo {
@@ -197,6 +206,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   idempotencyHooks(app, services);
+  app.decorate('callerOf', (authorization: string | undefined, ip: string) => edge.callerOf(authorization, ip));
 
   await options.register(app);
   methodsOf = (path) => METHODS.filter((m) => lookup.find(m, path) !== null);
@@ -209,7 +219,8 @@ export function sendError(reply: FastifyReply, error: ApiError) {
   return reply.code(error.status).type('application/json; charset=utf-8').send(canonicalJson(envelope(error)));
 }
 
-function toApiError(error: unknown): ApiError {
+/** Anything thrown while answering, as the refusal the envelope is written from. */
+export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) return refusals.databaseUnavailable();
   const e = error as { statusCode?: number; code?: string; message?: string };
@@ -278,6 +289,16 @@ class Edge {
     return (await this.check(headers, ip, auth)).rate;
   }
 
+  /** The caller a credential names, counted against its key's rate limit. */
+  async callerOf(authorization: string | undefined, ip: string): Promise<Caller> {
+    const now = Date.now();
+    const caller = await this.authenticate(authorization, ip, now);
+    const { config, rate } = this.services;
+    const decision = await rate.hit(`key:${caller.keyId}`, config.rateLimit.key, now);
+    if (!decision.allowed) throw overLimit(decision, 'this key');
+    return caller;
+  }
+
   private async check(headers: IncomingHttpHeaders, ip: string, auth: AuthMode): Promise<{ caller?: Caller; rate: Record<string, string> }> {
     const { config, rate } = this.services;
     const now = Date.now();
@@ -295,12 +316,7 @@ class Edge {
       }
     }
     const decision = caller ? await rate.hit(`key:${caller.keyId}`, config.rateLimit.key, now) : await byAddress();
-    if (!decision.allowed) {
-      const scope = caller ? 'this key' : 'this client address';
-      throw withRate(new ApiError(429, 'rate_limited',
-        `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} s reached for ${scope}; retry in ${decision.resetSeconds} s.`,
-        undefined, { 'retry-after': String(decision.resetSeconds) }), decision);
-    }
+    if (!decision.allowed) throw overLimit(decision, caller ? 'this key' : 'this client address');
     return { ...(caller ? { caller } : {}), rate: rateHeaders(decision) };
   }
 
@@ -334,6 +350,12 @@ class Edge {
     keyCache.set(digest, caller);
     return caller;
   }
+}
+
+function overLimit(decision: RateDecision, scope: string): ApiError {
+  return withRate(new ApiError(429, 'rate_limited',
+    `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} s reached for ${scope}; retry in ${decision.resetSeconds} s.`,
+    undefined, { 'retry-after': String(decision.resetSeconds) }), decision);
 }
 
 function wrongKeyFlood(d: RateDecision): ApiError {

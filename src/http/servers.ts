@@ -6,6 +6,7 @@ import { apiRoutes } from './api/index.js';
 import { dataroomRoutes } from './dataroom.js';
 import { docsRoutes } from './docs.js';
 import { labRoutes } from './lab.js';
+import { mcpRoutes } from './mcp/endpoint.js';
 import { HOST_INDEX_SCHEMA_VERSION } from '../kernel/versions.js';
 import { hostIndex } from './schemas/system.js';
 import { collectOperations, isContractHost, type ContractHost } from './contract.js';
@@ -43,7 +44,7 @@ function plans(services: Services, contractHosts: readonly ContractHost[], direc
   return [
     { name: 'api', port: ports.api, defaultAuth: 'key', what: 'The catrisk API: ingest, objects, structures, backtests, prices, feeds, events and hazard.', index: '/health', register: apiRoutes },
     { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(contractHosts, directory) },
-    { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: () => {} },
+    { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: (app) => mcpRoutes(app, services, directory) },
     { name: 'data', port: ports.data, defaultAuth: 'key', what: 'The catrisk data room: archived risk datasets with licence, credit line, provenance and per-file digests.', index: '/catalog', register: dataroomRoutes },
     { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: (app) => labRoutes(app, services, directory) },
   ];

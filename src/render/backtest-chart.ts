@@ -37,6 +37,9 @@ function payoutWords(structure: Record<string, unknown>): string {
     const levels = (payout.levels as { at_least: number; fraction: number }[]).map((l) => `${l.at_least}${unit} pays ${l.fraction * 100}%`);
     return `${variable}: ladder, ${levels.join('; ')} of the limit`;
   }
+  if (payout?.function === 'step_linear') {
+    return `${variable}: ${Number(((payout.step as number) * 100).toPrecision(10))}% of the limit at ${payout.attachment as number}${unit} (trigger), then linear to ${payout.exhaustion as number}${unit} (exhaustion)`;
+  }
   if (payout?.function === 'linear') return `${variable}: linear from ${payout.attachment as number}${unit} (trigger) to ${payout.exhaustion as number}${unit} (exhaustion)`;
   return variable;
 }

@@ -34,10 +34,13 @@ export function importsOf(file: string, text: string): ModuleImport[] {
   return found;
 }
 
-/** Route modules: they read the request, call one use case of app/ and write the answer. */
+/**
+ * Route modules: they read the request, call one use case of app/ and write the answer. The tool
+ * server's modules (http/mcp/) are a front door too: a tool calls the REST route's use case.
+ */
 function isRoute(path: string): boolean {
   const rel = relative(SRC, path).split(/[\\/]/).join('/');
-  return rel.startsWith('http/api/') || rel === 'http/lab.ts' || rel === 'http/dataroom.ts';
+  return rel.startsWith('http/api/') || rel.startsWith('http/mcp/') || rel === 'http/lab.ts' || rel === 'http/dataroom.ts';
 }
 
 /** The layer a module of src/ belongs to: its first folder, or the file's own name at the top. */
@@ -141,6 +144,9 @@ test('app/ is given its ports, and routes call app/', () => {
   assert.deepEqual(violations(at('http/api/x.ts'), "import { applyPatch } from '../../domain/risk-object/patch.js';").length, 1);
   assert.deepEqual(violations(at('http/lab.ts'), "import { labModel } from '../domain/lab/models.js';").length, 1);
   assert.deepEqual(violations(at('http/dataroom.ts'), "import { FeedStore } from '../feeds/store.js';").length, 1);
+  assert.deepEqual(violations(at('http/mcp/tools.ts'), "import { runWindstorm } from '../../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';").length, 1);
+  assert.deepEqual(violations(at('http/mcp/tools.ts'), "import { LabRunStore } from '../../store/lab-runs.js';").length, 1);
+  assert.deepEqual(violations(at('http/mcp/server.ts'), "import { runTask } from '../../jobs/threads.js';").length, 1);
   // Allowed: app/ over domain, kernel, store and feeds; jobs/ over app/; a route naming a type.
   assert.deepEqual(violations(at('app/x.ts'), [
     "import { replay } from './backtest.js';",
@@ -152,6 +158,7 @@ test('app/ is given its ports, and routes call app/', () => {
   assert.deepEqual(violations(at('jobs/x.ts'), "import { priceJob } from '../app/price.js';"), []);
   assert.deepEqual(violations(at('http/api/x.ts'), "import type { Box } from '../../domain/geo.js';\nimport { readJob } from '../../app/jobs.js';"), []);
   assert.deepEqual(violations(at('http/host.ts'), "import { secretDigest } from '../store/accounts.js';"), []);
+  assert.deepEqual(violations(at('http/mcp/tools.ts'), "import { readRun } from '../../app/lab-runs.js';\nimport type { Snapshot } from '../../feeds/store.js';\nimport * as lab from '../schemas/lab.js';"), []);
 });
 
 test('providers/ speak plain data, and app/ is handed them', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { exposureSummary, LARGEST_LOCATIONS } from '../../src/domain/packages/exposure-summary.js';
 import { packageGaps, priceRunOf } from '../../src/domain/packages/gaps.js';
-import { money } from '../../src/domain/packages/pack.js';
+import { money, payoutSchedule, triggerWords, type Trigger } from '../../src/domain/packages/pack.js';
 
 function location(i: number, currency: string | undefined, total: string | null, buildings?: string) {
   return {
@@ -60,4 +60,20 @@ test('the gaps name the price run and each slip block, in the slip\'s order', ()
   assert.equal(priceRunOf({ provenance: { runs }, technical_premium: { price_id: 'pr_a' } })?.job_id, 'j1');
   assert.equal(priceRunOf({ provenance: { runs } })?.job_id, 'j2');
   assert.equal(money(1234567.5, 'EUR'), 'EUR 1,234,567.50');
+});
+
+test('the draft slip writes a step-and-linear payout in words and as a schedule (amounts worked by hand)', () => {
+  const trigger: Trigger = {
+    type: 'parametric_cat_in_a_box', measurement: { variable: 'magnitude' },
+    payout: { function: 'step_linear', attachment: 6.5, step: 0.3, exhaustion: 7.5 },
+  };
+  // 0.3 × 10 000 000 = 3 000 000 at the attachment; the whole limit from the exhaustion.
+  assert.deepEqual(payoutSchedule(trigger, 10_000_000), [
+    { level: 'below 6.5', fraction_of_limit: 0, amount: 0 },
+    { level: 'at 6.5', fraction_of_limit: 0.3, amount: 3_000_000 },
+    { level: 'from 6.5 to 7.5, rising in proportion from 30% of the limit', fraction_of_limit: 1, amount: 10_000_000 },
+    { level: '7.5 or more', fraction_of_limit: 1, amount: 10_000_000 },
+  ]);
+  const words = triggerWords(trigger, undefined, 'USD', 10_000_000);
+  assert.equal(words[1], 'Nothing is paid below 6.5; a reading of 6.5 pays 30% of the limit (USD 3,000,000.00), and above it the payout rises in proportion to reach the whole limit (USD 10,000,000.00) at 7.5.');
 });

@@ -64,7 +64,7 @@ eachDialect('GET /primitives lists the v1 vocabulary, each entry with a sentence
     ['burned_acres_in_box', 'county_customers_out', 'daily_series_value', 'magnitude_in_box', 'report_value_in_box', 'strongest_wind_in_gate']);
   assert.deepEqual(v.transforms.map((t: any) => t.id).sort(),
     ['annual_aggregation', 'data_quality_exclusion', 'occurrence_clustering', 'seasonal_term', 'unit_conversion']);
-  assert.deepEqual(v.payout_functions.map((p: any) => p.id).sort(), ['ladder', 'linear']);
+  assert.deepEqual(v.payout_functions.map((p: any) => p.id).sort(), ['ladder', 'linear', 'step_linear']);
   for (const p of [...v.measurements, ...v.transforms, ...v.payout_functions]) {
     assert.ok(typeof p.sentence === 'string' && p.sentence.length > 20, p.id);
     assert.equal(p.parameters.type, 'object', p.id);

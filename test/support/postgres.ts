@@ -71,8 +71,18 @@ function migratedTemplate(): Promise<string> {
 export async function createScratchDatabase(options: { migrated?: boolean } = {}): Promise<ScratchDatabase> {
   if (!postgresAvailable) throw new Error('PostgreSQL is not available to the tests');
   const name = `catrisk_t_${randomBytes(6).toString('hex')}`;
-  const from = options.migrated ? ` template ${await migratedTemplate()}` : '';
-  await asAdmin((admin) => admin.query(`create database ${name}${from}`));
+  const create = async () => {
+    const from = options.migrated ? ` template ${await migratedTemplate()}` : '';
+    await asAdmin((admin) => admin.query(`create database ${name}${from}`));
+  };
+  try {
+    await create();
+  } catch (error) {
+    // Another checkout's run (with other migrations) dropped this run's template as stale: build it again.
+    if (!options.migrated || (error as { code?: string }).code !== '3D000') throw error;
+    template = undefined;
+    await create();
+  }
   return {
     url: urlOf(name),
     async drop() {

@@ -15,7 +15,7 @@
 // data_coverage.excluded_observations with date, value and reason.
 
 import type { QuakeEvent, ReportEvent, DailySeries, Storm, TrackArchive, EventCatalog } from '../hazard/records.js';
-import { annualPayout } from '../triggers/payout.js';
+import { annualPayout, payoutTerms } from '../triggers/payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
 import { dataFault } from './years.js';
 import { faultAnswer, type StructureFault } from '../triggers/faults.js';
@@ -245,9 +245,7 @@ export function runBacktest(structure: Structure, data: BacktestData, feed: Feed
         : 'Times are UTC; a term day runs 00:00 to 24:00 UTC; a record with a date only is placed at 00:00 UTC of that date.',
       term_rule: describeTermRule(s.term),
       occurrence_rule: replayed.occurrence_rule,
-      payout_rule: s.payout.function === 'ladder'
-        ? `Ladder: a value pays limit × the fraction of the highest level it reaches (at_least, inclusive), else nothing; basis ${s.payout.basis}.`
-        : `Linear: a value x pays limit × clamp((x − ${s.payout.attachment}) / (${s.payout.exhaustion} − ${s.payout.attachment}), 0, 1); basis ${s.payout.basis}.`,
+      payout_rule: payoutRule(s.payout),
       annual_aggregate:
         `A year pays min(${annualCap}, max(0, sum of its occurrence payouts − ${attachment})) ${currency}: financial_structure.attachment is an ` +
         `annual aggregate deductible on the year's sum; the annual cap is ${s.financial.annual_limit === null ? 'the limit (no annual_limit stated)' : 'financial_structure.annual_limit'}. ` +
@@ -259,6 +257,17 @@ export function runBacktest(structure: Structure, data: BacktestData, feed: Feed
     },
   };
   return ok(artifact);
+}
+
+/** The payout function in one sentence, for the artifact's conventions. */
+function payoutRule(p: Structure['payout']): string {
+  switch (p.function) {
+    case 'ladder': return `Ladder: a value pays limit × the fraction of the highest level it reaches (at_least, inclusive), else nothing; basis ${p.basis}.`;
+    case 'linear': return `Linear: a value x pays limit × clamp((x − ${p.attachment}) / (${p.exhaustion} − ${p.attachment}), 0, 1); basis ${p.basis}.`;
+    case 'step_linear':
+      return `Step-and-linear: a value x below ${p.attachment} pays nothing; from ${p.attachment} (inclusive) it pays limit × (${p.step} + (1 − ${p.step}) × (x − ${p.attachment}) / (${p.exhaustion} − ${p.attachment})), ` +
+        `and from ${p.exhaustion} the whole limit; basis ${p.basis}.`;
+  }
 }
 
 function structureEcho(s: Structure, unit: string): Record<string, unknown> {
@@ -276,9 +285,7 @@ function structureEcho(s: Structure, unit: string): Record<string, unknown> {
         ...(s.measurement.max_depth_km !== null ? { max_depth_km: s.measurement.max_depth_km } : {}),
       },
       ...(s.aggregation_window ? { aggregation_window: { duration: s.aggregation_window.duration } } : {}),
-      payout: s.payout.function === 'ladder'
-        ? { function: 'ladder', levels: s.payout.levels.map((l) => ({ at_least: l.at_least, fraction: l.fraction })), basis: s.payout.basis }
-        : { function: 'linear', attachment: s.payout.attachment, exhaustion: s.payout.exhaustion, basis: s.payout.basis },
+      payout: payoutTerms(s.payout),
     },
     financial_structure: {
       currency: s.financial.currency,

@@ -3,13 +3,16 @@
 import { MAX_SAMPLES } from './kernel/ground-up.js';
 import { FLOOD_SECTORS } from './lanes/flood/depth-damage.js';
 import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
+import { DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE } from './lanes/earthquake/scenario-lane.js';
+import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES } from './lanes/earthquake/vulnerability.js';
+import { DEEPEST_HYPOCENTRE_KM, TECTONIC_REGION_BASIS } from './lanes/earthquake/logic-tree.js';
 import { TC_BASIN_NAMES, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './lanes/tropical-cyclone/history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './lanes/tropical-cyclone/impact-functions.js';
 import { WINDFIELD_DEFAULTS } from './lanes/tropical-cyclone/holland-2008.js';
 import { MAX_SAMPLE_YEARS, REFERENCE_FROM_SEASON, TC_SYNTHETIC_CAPS } from './lanes/tropical-cyclone/synthetic-lane.js';
 import { SYNTHETIC_DEFAULTS } from './lanes/tropical-cyclone/synthetic-tracks.js';
 
-export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic';
+export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic';
 
 /** The pinned inputs of the tropical-cyclone lanes: one best-track archive per basin, and the impact-function tables. */
 export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, { readonly feed_id: string; readonly version: string }>> = {
@@ -101,6 +104,22 @@ export const LAB_MODELS: readonly LabModel[] = [
       exposure: '{points: [{lat, lon, value}]} or {object_id}; a place outside the pinned mapped-fire regions is unmodeled',
     },
     label: 'Empirical annual burn probability from the pinned MTBS mapped fires (fires of about 1,000 acres and more), computed by this service: an estimate from mapped fires, not a fire-behaviour simulation. No average annual loss; the only loss figure is a ceiling, burn probability × value.',
+  },
+  {
+    id: 'openquake-scenario-eq',
+    lane: 'scenario-earthquake',
+    engine: 'openquake',
+    version: 'scenario-eq-1.0.0-r1',
+    revision: 'r1',
+    model_data: { feed_id: 'gem-vulnerability-europe', version: '2024-07-29' },
+    caps: { places_max: SCENARIO_PLACES_MAX, reach_km: SCENARIO_REACH_KM, fields: SCENARIO_FIELDS, magnitude: [...MAGNITUDE_RANGE], depth_km_max: DEEPEST_HYPOCENTRE_KM },
+    spec: {
+      model: 'this identifier',
+      rupture: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_BASIS}), strike? (degrees, default 0), dip? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.dip}`).join(', ')}), rake? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.rake}`).join(', ')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
+      exposure: `{points: [{lat, lon, value, vs30?}]} (vs30 in m/s, ${VS30_RANGE[0]} to ${VS30_RANGE[1]}, default ${DEFAULT_VS30}) or {object_id} (a location's value is its buildings plus contents value, vs30 ${DEFAULT_VS30}); a place more than ${SCENARIO_REACH_KM} km from the rupture is unmodeled`,
+      vulnerability: `optional, one of ${VULNERABILITY_CURVES.map((c) => `${c.id} (${c.function_id})`).join(', ')}; default ${DEFAULT_VULNERABILITY}`,
+    },
+    label: 'Scenario earthquake computed by this service in the manner of the OpenQuake engine\'s scenario calculator: ground-motion models implemented from their papers and checked against OpenQuake\'s verification tables, seeded correlated ground-motion fields, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
   },
   {
     // <engine>-<lane>, as SPEC names the third-party engine lanes.

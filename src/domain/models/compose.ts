@@ -5,7 +5,7 @@
 
 import { GATE_VARIABLE, type PerilCode } from '../triggers/vocabulary.js';
 import type { FinancialStructure, PeriodTerms, StructureTerms } from '../triggers/terms.js';
-import type { PayoutFunction } from '../triggers/payout.js';
+import { payoutTerms, type PayoutFunction } from '../triggers/payout.js';
 import {
   MEASUREMENT_IDS, PAYOUT_FUNCTIONS, PAYOUT_FUNCTION_IDS, TRANSFORMS, TRANSFORM_IDS, MEASUREMENTS, measurementOf, measurementOfVariable,
   type FeedKind,
@@ -165,9 +165,9 @@ export function termsOfComposition(c: Composition, run: RunTerms): StructureTerm
   const unit = has('unit_conversion') ? (c.parameters.unit_conversion!.unit as string) : undefined;
   const basis = has('annual_aggregation') ? (c.parameters.annual_aggregation!.basis as string) : undefined;
   const pf = c.parameters[c.payout_function] ?? {};
-  const payout = (c.payout_function === 'ladder'
-    ? { function: 'ladder', levels: pf.levels, ...(basis ? { basis } : {}) }
-    : { function: 'linear', attachment: pf.attachment, exhaustion: pf.exhaustion, ...(basis ? { basis } : {}) }) as PayoutFunction;
+  // The payout function's parameters are the trigger's payout members, less annual_cap (a financial term).
+  const { annual_cap: _cap, ...members } = pf;
+  const payout = { function: c.payout_function, ...members, ...(basis ? { basis } : {}) } as unknown as PayoutFunction;
   const source = { feed_id: c.feed.id, version: c.feed.version };
   const code = perilOf(c);
   let trigger: StructureTerms['trigger'];
@@ -240,8 +240,8 @@ export function compositionOfTerms(terms: StructureTerms): Composition {
   parameters.data_quality_exclusion = { rule: 'publisher_flags_and_physical_bounds', max_missing_share: 0.1 };
   const cap = terms.financial_structure.annual_limit;
   const capMultiple = typeof cap === 'number' ? { annual_cap: cap / terms.financial_structure.limit } : {};
-  const p = t.payout;
-  parameters[p.function] = p.function === 'ladder' ? { levels: p.levels, ...capMultiple } : { attachment: p.attachment, exhaustion: p.exhaustion, ...capMultiple };
+  const { function: fn, basis: _basis, ...members } = payoutTerms(t.payout);
+  parameters[fn as string] = { ...members, ...capMultiple };
   const source = t.data_sources[0]!;
-  return { feed: { id: source.feed_id, version: source.version ?? '' }, measurement: measurement.id, transforms, payout_function: p.function, parameters };
+  return { feed: { id: source.feed_id, version: source.version ?? '' }, measurement: measurement.id, transforms, payout_function: t.payout.function, parameters };
 }

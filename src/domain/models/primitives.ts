@@ -152,6 +152,16 @@ export const PAYOUT_FUNCTIONS: readonly PayoutPrimitive[] = [
     sentence: 'Linear between an attachment and an exhaustion level of the index: limit × clamp((x − attachment) / (exhaustion − attachment), 0, 1); a year pays at most the annual cap.',
     parameters: object(['attachment', 'exhaustion'], { attachment: { type: 'number' }, exhaustion: { type: 'number' }, annual_cap: ANNUAL_CAP }),
   },
+  {
+    id: 'step_linear',
+    sentence: 'Step-and-linear between an attachment and an exhaustion level of the index: nothing below the attachment; on reaching it (inclusive) the step fraction of the limit, then linear up to the whole limit at the exhaustion: limit × (step + (1 − step) × (x − attachment) / (exhaustion − attachment)); a year pays at most the annual cap. The exhaustion must be above the attachment.',
+    parameters: object(['attachment', 'step', 'exhaustion'], {
+      attachment: { type: 'number' },
+      step: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the fraction of the limit paid on reaching the attachment' },
+      exhaustion: { type: 'number' },
+      annual_cap: ANNUAL_CAP,
+    }),
+  },
 ];
 
 export const MEASUREMENT_IDS = MEASUREMENTS.map((m) => m.id);

@@ -6,7 +6,7 @@
 
 import type { BacktestArtifact } from '../backtest/artifact.js';
 import { MINIMUM_COUNTED_YEARS, RECORD_NEEDED_TO_PRICE, type PriceDocument } from '../pricing/technical-price.js';
-import { annualPayout, payoutFraction, type PayoutFunction } from '../triggers/payout.js';
+import { annualPayout, payoutFraction, payoutLevels, type PayoutFunction } from '../triggers/payout.js';
 import type { Structure } from '../triggers/terms.js';
 import { canonicalUnitName, UNITS_BY_VARIABLE } from '../triggers/vocabulary.js';
 import type { Composition } from './compose.js';
@@ -37,7 +37,7 @@ export const CHECK_RULES: Readonly<Record<CheckName, string>> = {
 
 /** The index values a payout function is checked at: its levels, midpoints, and beyond both ends. */
 export function payoutProbePoints(payout: PayoutFunction): number[] {
-  const levels = payout.function === 'ladder' ? payout.levels.map((l) => l.at_least) : [payout.attachment, payout.exhaustion];
+  const levels = payoutLevels(payout);
   const lo = Math.min(...levels);
   const hi = Math.max(...levels);
   const span = hi - lo || Math.abs(hi) || 1;

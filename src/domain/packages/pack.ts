@@ -105,12 +105,12 @@ export interface DraftSlip {
   readonly trigger_in_full: Record<string, unknown>;
 }
 
-interface Trigger {
+export interface Trigger {
   type?: string;
   data_sources?: { feed_id: string; version?: string }[];
   measurement?: { variable?: string; unit?: string; aggregation?: string; max_depth_km?: number };
   aggregation_window?: { duration?: string };
-  payout?: { function?: string; levels?: { at_least: number; fraction: number }[]; attachment?: number; exhaustion?: number; basis?: string };
+  payout?: { function?: string; levels?: { at_least: number; fraction: number }[]; attachment?: number; step?: number; exhaustion?: number; basis?: string };
 }
 
 /** An amount in a currency, grouped in thousands with the minor unit shown: "USD 10,000,000.00". */
@@ -136,7 +136,7 @@ function measured(t: Trigger): string {
   return `${variable}${unit}${how}`;
 }
 
-function payoutSchedule(t: Trigger, limit: number): DraftSlip['payout_schedule'] {
+export function payoutSchedule(t: Trigger, limit: number): DraftSlip['payout_schedule'] {
   const p = t.payout ?? {};
   const unit = t.measurement?.unit ? ` ${t.measurement.unit}` : '';
   if (p.function === 'ladder') {
@@ -149,10 +149,19 @@ function payoutSchedule(t: Trigger, limit: number): DraftSlip['payout_schedule']
       { level: `${p.exhaustion}${unit} or more`, fraction_of_limit: 1, amount: limit },
     ];
   }
+  if (p.function === 'step_linear') {
+    const step = p.step ?? 0;
+    return [
+      { level: `below ${p.attachment}${unit}`, fraction_of_limit: 0, amount: 0 },
+      { level: `at ${p.attachment}${unit}`, fraction_of_limit: step, amount: Math.round(step * limit * 100) / 100 },
+      { level: `from ${p.attachment}${unit} to ${p.exhaustion}${unit}, rising in proportion from ${percent(step)} of the limit`, fraction_of_limit: 1, amount: limit },
+      { level: `${p.exhaustion}${unit} or more`, fraction_of_limit: 1, amount: limit },
+    ];
+  }
   return [];
 }
 
-function triggerWords(t: Trigger, peril: Record<string, unknown> | undefined, currency: string, limit: number): string[] {
+export function triggerWords(t: Trigger, peril: Record<string, unknown> | undefined, currency: string, limit: number): string[] {
   const words: string[] = [];
   const region = peril?.region as { type?: string; min_latitude?: number; max_latitude?: number; min_longitude?: number; max_longitude?: number } | undefined;
   const where = region?.type === 'box'
@@ -167,6 +176,10 @@ function triggerWords(t: Trigger, peril: Record<string, unknown> | undefined, cu
     words.push('The highest level reached by an occurrence pays; levels do not add.');
   } else if (p.function === 'linear') {
     words.push(`Nothing is paid below ${p.attachment}${unit}; from ${p.attachment}${unit} the payout rises in proportion to reach the whole limit (${money(limit, currency)}) at ${p.exhaustion}${unit}${p.basis ? `, read on the ${p.basis.replace(/_/g, ' ')}` : ''}.`);
+  } else if (p.function === 'step_linear') {
+    const step = p.step ?? 0;
+    words.push(`Nothing is paid below ${p.attachment}${unit}; a reading of ${p.attachment}${unit} pays ${percent(step)} of the limit (${money(step * limit, currency)}), ` +
+      `and above it the payout rises in proportion to reach the whole limit (${money(limit, currency)}) at ${p.exhaustion}${unit}${p.basis ? `, read on the ${p.basis.replace(/_/g, ' ')}` : ''}.`);
   }
   return words;
 }

@@ -24,11 +24,16 @@
 // annual payout distribution is computed exactly wherever it can be: a term maximum has the
 // closed-form distribution P(max ≥ x) = 1 − exp(−ν·S(x)); a per-occurrence payout taking finitely
 // many values (a ladder, or any payout over an empirical severity) is a compound Poisson sum
-// convolved exactly on a cent lattice. Only a continuous per-occurrence payout (a linear payout
-// over Gutenberg–Richter magnitudes) is simulated, with the stated number of years and seed.
+// convolved exactly on a cent lattice. Only a continuous per-occurrence payout (a linear or
+// step-and-linear payout over Gutenberg–Richter magnitudes) is simulated, with the stated number of
+// years and seed.
+//
+// A step-and-linear payout is step × a one-level ladder at A paying the whole limit plus
+// (1 − step) × a linear payout from A to E (stepLinearParts); its expected payout before the annual
+// terms over Gutenberg–Richter magnitudes is that weighted sum of the two closed forms.
 
 import type { BacktestArtifact, BacktestData, YearOut } from '../backtest/artifact.js';
-import { payoutFraction, roundMoney } from '../triggers/payout.js';
+import { payoutFraction, payoutLevels, roundMoney, stepLinearParts } from '../triggers/payout.js';
 import type { FeedClass, FeedFacts } from '../triggers/feed.js';
 import type { Structure } from '../triggers/terms.js';
 import { expectedPayout, type GevParameters } from '../stats/extreme-value.js';
@@ -174,12 +179,19 @@ export function ladderSteps(s: Structure): { level: number; fraction: number }[]
 export function payoutBreakpoints(s: Structure): number[] {
   if (s.payout.function === 'ladder') return ladderSteps(s).map((l) => l.level);
   const { attachment: A, exhaustion: E } = s.payout;
+  // The fraction paid at A: nothing for a linear payout, the step for a step-and-linear one.
+  const step = s.payout.function === 'step_linear' ? s.payout.step : 0;
   const { limit, attachment, annual_cap: cap } = s.financial;
-  const at = (money: number): number => A + (money / limit) * (E - A);
+  const at = (money: number): number => A + ((money / limit - step) / (1 - step)) * (E - A);
   const out = [A, E];
-  if (attachment > 0 && attachment < limit) out.push(at(attachment));
-  if (attachment + cap < limit) out.push(at(attachment + cap));
+  if (attachment > step * limit && attachment < limit) out.push(at(attachment));
+  if (attachment + cap > step * limit && attachment + cap < limit) out.push(at(attachment + cap));
   return out;
+}
+
+/** The index levels a structure's payout states, in increasing order (ladder levels, or attachment and exhaustion). */
+export function structureLevels(s: Structure): number[] {
+  return s.payout.function === 'ladder' ? ladderSteps(s).map((l) => l.level) : payoutLevels(s.payout);
 }
 
 /** Years the burn counts (complete years: a partial year has a null payout), and the covered share of each term. */
@@ -346,7 +358,15 @@ export function eventAnnualPayout(s: Structure, rate: number, sev: Severity, par
     const scale = 1 / (gr.b * LN10);
     const gumbel: GevParameters = { location: gr.threshold + scale * Math.log(rate), scale, shape: 0 };
     const breakpoints = payoutBreakpoints(s);
-    const before = rate > 0 ? expectedPayout((x) => occurrenceAmount(s, x), gumbel, { breakpoints }) : 0;
+    let before: number;
+    if (s.payout.function === 'step_linear') {
+      // step × the one-level ladder's closed form limit·P(max ≥ A) + (1 − step) × the linear part's integral.
+      const { step, linear } = stepLinearParts(s.payout);
+      const linearPart = rate > 0 ? expectedPayout((x) => limit * payoutFraction(linear, x), gumbel, { breakpoints }) : 0;
+      before = step * limit * pAtLeast(s.payout.attachment) + (1 - step) * linearPart;
+    } else {
+      before = rate > 0 ? expectedPayout((x) => occurrenceAmount(s, x), gumbel, { breakpoints }) : 0;
+    }
     const mean = rate > 0 ? expectedPayout((x) => h(occurrenceAmount(s, x)), gumbel, { breakpoints }) : 0;
     const second = rate > 0 ? expectedPayout((x) => h(occurrenceAmount(s, x)) ** 2, gumbel, { breakpoints }) : 0;
     return {
@@ -358,20 +378,13 @@ export function eventAnnualPayout(s: Structure, rate: number, sev: Severity, par
   // Per occurrence.
   let before: number;
   if (s.payout.function === 'ladder') {
-    before = 0;
-    let prev = 0;
-    for (const l of steps) {
-      before += rate * severitySurvival(sev, l.level) * limit * (l.fraction - prev);
-      prev = l.fraction;
-    }
+    before = ladderExpected(rate, limit, steps, sev);
   } else if (sev.kind === 'gutenberg_richter') {
     const { attachment: A, exhaustion: E } = s.payout;
-    const beta = sev.b * LN10;
-    const lo = Math.max(A, sev.threshold);
-    // ∫_A^E ν·S(x) dx with S = 1 below u; limit/(E − A) per unit of x.
-    const flat = Math.max(0, Math.min(E, sev.threshold) - A);
-    const tail = lo < E ? (10 ** (-sev.b * (lo - sev.threshold)) - 10 ** (-sev.b * (E - sev.threshold))) / beta : 0;
-    before = (rate * limit * (flat + tail)) / (E - A);
+    before = s.payout.function === 'step_linear'
+      // step × a one-level ladder at A paying the whole limit + (1 − step) × the linear A..E.
+      ? s.payout.step * ladderExpected(rate, limit, [{ level: A, fraction: 1 }], sev) + (1 - s.payout.step) * grLinearExpected(rate, limit, A, E, sev)
+      : grLinearExpected(rate, limit, A, E, sev);
   } else {
     before = rate * sev.values.reduce((a, v) => a + occurrenceAmount(s, v), 0) / Math.max(1, sev.values.length);
   }
@@ -405,6 +418,27 @@ export function eventAnnualPayout(s: Structure, rate: number, sev: Severity, par
     simulation: { years: params.simulation_years, seed: params.simulation_seed, generator: 'xoshiro128** seeded by SplitMix64 (src/domain/stats/random.ts)', standard_error_of_mean: publish(sim.standard_error_of_mean)! },
     description: `Per occurrence with a continuous payout: ${params.simulation_years} years simulated (seed ${params.simulation_seed}); each year N ~ Poisson(ν) by inversion, each occurrence a value drawn from the severity, payouts in cents summed, net of the annual attachment, at most the annual cap.`,
   };
+}
+
+/** Per occurrence, a ladder: Σ_k ν·S(L_k)·limit·(f_k − f_{k−1}). */
+function ladderExpected(rate: number, limit: number, steps: readonly { level: number; fraction: number }[], sev: Severity): number {
+  let out = 0;
+  let prev = 0;
+  for (const l of steps) {
+    out += rate * severitySurvival(sev, l.level) * limit * (l.fraction - prev);
+    prev = l.fraction;
+  }
+  return out;
+}
+
+/** Per occurrence, linear from A to E over Gutenberg–Richter magnitudes: limit/(E − A) · ∫_A^E ν·S(x) dx. */
+function grLinearExpected(rate: number, limit: number, A: number, E: number, sev: Extract<Severity, { kind: 'gutenberg_richter' }>): number {
+  const beta = sev.b * LN10;
+  const lo = Math.max(A, sev.threshold);
+  // ∫_A^E ν·S(x) dx with S = 1 below u; limit/(E − A) per unit of x.
+  const flat = Math.max(0, Math.min(E, sev.threshold) - A);
+  const tail = lo < E ? (10 ** (-sev.b * (lo - sev.threshold)) - 10 ** (-sev.b * (E - sev.threshold))) / beta : 0;
+  return (rate * limit * (flat + tail)) / (E - A);
 }
 
 export function unavailable(design: Structure['design'], method: FittedMethod, description: string, reason: string, sample: Record<string, unknown>, notes: string[] = []): FittedView {
@@ -465,7 +499,7 @@ export function empiricalView(input: FittedViewInput, found: EmpiricalOccurrence
   const payouts = values.map((v) => roundMoney(occurrenceAmount(s, v)));
   // Standard error of ν·E[payout] = Σ payouts / T under Poisson: √(Σ payout²) / T.
   const elSe = s.payout.basis === 'term_maximum' ? null : Math.sqrt(payouts.reduce((a, p) => a + p * p, 0)) / exposure;
-  const levels = s.payout.function === 'ladder' ? ladderSteps(s).map((l) => l.level) : [s.payout.attachment, s.payout.exhaustion];
+  const levels = structureLevels(s);
   const counts = covered.map((c) => list.filter((o) => o.year === c.year.year).length);
   const mean = values.reduce((a, v) => a + v, 0) / values.length;
   return {

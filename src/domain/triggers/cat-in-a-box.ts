@@ -18,7 +18,7 @@ import { boxContains, boxWithin, type Box } from '../geo.js';
 import { clusterOccurrences, type CatalogRow, type Occurrence } from '../occurrence.js';
 import type { QuakeEvent, ReportEvent } from '../hazard/records.js';
 import {
-  annualTermsOut, coveredYears, empiricalView, eventAnnualPayout, FITTED_VIEW_MINIMUMS, ladderSteps, money, param, poissonDispersion,
+  annualTermsOut, coveredYears, empiricalView, eventAnnualPayout, FITTED_VIEW_MINIMUMS, structureLevels, money, param, poissonDispersion,
   publish, unavailable, type EmpiricalOccurrence, type EmpiricalOccurrences, type FittedView, type FittedViewInput, type Severity,
 } from '../pricing/fitted-view.js';
 import {
@@ -214,7 +214,7 @@ function quakeView(input: FittedViewInput): FittedView {
   // Uncertainty: b (Shi & Bolt; Aki beside it), the rate at Mc (Poisson √N/T), a by the delta method.
   const rateSe = Math.sqrt(fit.n) / fit.years;
   const aSe = Math.sqrt(1 / (fit.n * LN10 * LN10) + (fit.mc * fit.standardErrorShiBolt) ** 2);
-  const levels = [...new Set([fit.mc, ...(s.payout.function === 'ladder' ? ladderSteps(s).map((l) => l.level) : [s.payout.attachment, s.payout.exhaustion])])].sort((a, b) => a - b);
+  const levels = [...new Set([fit.mc, ...structureLevels(s)])].sort((a, b) => a - b);
   const observedVsFitted = levels.map((m) => {
     const observed = occurrences.filter((o) => magnitudeBinIndex(o.magnitude, fit.binWidth) >= magnitudeBinIndex(m, fit.binWidth)).length;
     return { magnitude: m, observed_count: observed, observed_annual_rate: publish(observed / exposure), fitted_annual_rate: publish(annualExceedanceRate(fit, m)), fitted_count: publish(annualExceedanceRate(fit, m) * exposure) };

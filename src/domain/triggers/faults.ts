@@ -7,7 +7,8 @@
 //   structure at all, whatever the pinned data say: a block or member missing or of the wrong type,
 //   a member this schema does not know, a name outside the vocabulary (trigger type, measurement
 //   variable, unit, aggregation, payout function, basis), a ladder out of order or with fractions
-//   outside (0, 1], a linear exhaustion not above its attachment, a duration that is not ISO 8601
+//   outside (0, 1], a linear or step-and-linear exhaustion not above its attachment
+//   (linear_exhaustion_not_above_attachment), a step-and-linear step outside (0, 1), a duration that is not ISO 8601
 //   (or uses years/months, or is not whole days for a daily index), a period that is not a date
 //   range of at most one year, a region that is not a valid box or polygon, a box or gate missing.
 // - data   (on the job: 422 unbacktestable_structure on a backtest, 422 unpriceable_object on a
@@ -82,6 +83,7 @@ export const FAULT_CATALOGUE: Readonly<Record<string, FaultKind>> = {
   ladder_fractions_not_increasing: 'shape',
   linear_level_invalid: 'shape',
   linear_exhaustion_not_above_attachment: 'shape',
+  step_linear_step_out_of_range: 'shape',
   currency_invalid: 'shape',
   limit_invalid: 'shape',
   attachment_invalid: 'shape',

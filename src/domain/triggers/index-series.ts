@@ -13,7 +13,7 @@ import { dayEpoch, isoDay, DAY_MS } from '../../kernel/dates.js';
 import { nativeUnit as nativeUnitOf, statedUnit } from '../../kernel/units.js';
 import type { DailySeries } from '../hazard/records.js';
 import {
-  coveredYears, FITTED_VIEW_MINIMUMS, ladderSteps, money, netOf, occurrenceAmount, param, payoutBreakpoints, publish, sampleSd,
+  coveredYears, FITTED_VIEW_MINIMUMS, structureLevels, money, netOf, occurrenceAmount, param, payoutBreakpoints, publish, sampleSd,
   unavailable, type FittedView, type FittedViewInput,
 } from '../pricing/fitted-view.js';
 import type { YearOut } from '../backtest/artifact.js';
@@ -320,7 +320,7 @@ function indexView(input: FittedViewInput): FittedView {
   }
   const bootNote = `parametric bootstrap: ${parameters.bootstrap_replicates} samples of ${xs.length} from the fitted ${fit.distribution} (seed ${parameters.bootstrap_seed}), refitted by L-moments${failed > 0 ? `; ${failed} replicates without a usable fit left out` : ''}`;
   const ad = andersonDarling(xs, fit);
-  const levels = s.payout.function === 'ladder' ? ladderSteps(s).map((l) => l.level) : [s.payout.attachment, s.payout.exhaustion];
+  const levels = structureLevels(s);
   return {
     design: s.design,
     method: 'extreme_value_term_maxima',

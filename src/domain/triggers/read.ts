@@ -99,7 +99,7 @@ export interface PayoutRules {
 /** Reads trigger.payout; `rules` is null when the design cannot be told (no basis is then checked). */
 export function readPayout(f: Faults, v: unknown, path: string, rules: PayoutRules | null): (PayoutFunction & { basis: PayoutBasis }) | null {
   if (v === undefined || v === null) {
-    f.add('payout_missing', path, `${path} is missing: name a payout function (ladder or linear)`);
+    f.add('payout_missing', path, `${path} is missing: name a payout function (ladder, linear or step_linear)`);
     return null;
   }
   if (!isObj(v)) {
@@ -152,8 +152,9 @@ export function readPayout(f: Faults, v: unknown, path: string, rules: PayoutRul
     if (f.count > before) return null;
     return { function: 'ladder', levels: read, basis };
   }
-  if (v.function === 'linear') {
-    checkMembers(f, v, path, ['function', 'attachment', 'exhaustion', 'basis']);
+  if (v.function === 'linear' || v.function === 'step_linear') {
+    const stepped = v.function === 'step_linear';
+    checkMembers(f, v, path, stepped ? ['function', 'attachment', 'step', 'exhaustion', 'basis'] : ['function', 'attachment', 'exhaustion', 'basis']);
     for (const k of ['attachment', 'exhaustion'] as const) {
       if (!isNum(v[k])) f.add('linear_level_invalid', `${path}.${k}`, `${path}.${k} must be a finite number in the index's unit, got ${show(v[k])}`);
     }
@@ -161,10 +162,15 @@ export function readPayout(f: Faults, v: unknown, path: string, rules: PayoutRul
       f.add('linear_exhaustion_not_above_attachment', `${path}.exhaustion`,
         `${path}.exhaustion ${v.exhaustion} must be above ${path}.attachment ${v.attachment}`);
     }
+    if (stepped && !(isNum(v.step) && v.step > 0 && v.step < 1)) {
+      f.add('step_linear_step_out_of_range', `${path}.step`,
+        `${path}.step must be a number in (0, 1), the fraction of the limit paid on reaching the attachment, got ${show(v.step)}`);
+    }
     if (f.count > before) return null;
-    return { function: 'linear', attachment: v.attachment as number, exhaustion: v.exhaustion as number, basis };
+    const [attachment, exhaustion] = [v.attachment as number, v.exhaustion as number];
+    return stepped ? { function: 'step_linear', attachment, step: v.step as number, exhaustion, basis } : { function: 'linear', attachment, exhaustion, basis };
   }
-  f.add('payout_function_unknown', `${path}.function`, `${path}.function must be "ladder" or "linear", got ${show(v.function)}`);
+  f.add('payout_function_unknown', `${path}.function`, `${path}.function must be "ladder", "linear" or "step_linear", got ${show(v.function)}`);
   return null;
 }
 

@@ -83,13 +83,13 @@ export function textFormats(ajv: Ajv): Ajv {
   return ajv;
 }
 
-/** Which part of the request a schema checked (Fastify's names). */
-export type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring';
+/** Which part of the request a schema checked (Fastify's names; arguments: a tool's, on the tool server). */
+export type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring' | 'arguments';
 
 /** An Ajv error as the host's Ajv reports it (verbose: the value and the schema around it). */
 type SchemaFault = FastifySchemaValidationError & { data?: unknown; parentSchema?: { properties?: Record<string, unknown>; description?: string } };
 
-const PART: Record<SchemaErrorDataVar, string> = { querystring: 'query', body: 'body', params: 'path', headers: 'request headers' };
+const PART: Record<SchemaErrorDataVar, string> = { querystring: 'query', body: 'body', params: 'path', headers: 'request headers', arguments: 'arguments' };
 
 function typeWords(type: unknown): string {
   const words: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'null' };
@@ -165,8 +165,8 @@ export interface SchemaRefusal {
 /** Every fault of one request as one 422 refusal, each fault a detail. */
 export function schemaRefusal(faults: readonly FastifySchemaValidationError[], part: SchemaErrorDataVar, how: SchemaRefusal = {}): ApiError {
   const details = faults.map((f) => describeFault(f as SchemaFault, part));
-  const subject = part === 'body' && how.body !== undefined ? how.body : PART[part];
+  const subject = (part === 'body' || part === 'arguments') && how.body !== undefined ? how.body : PART[part];
   // A route's own code is about what it reads; a header it does not accept is an invalid request.
   const code = part === 'headers' ? 'invalid_request' : how.code ?? 'invalid_request';
-  return new ApiError(422, code, `The ${subject} ${part === 'headers' ? 'are' : 'is'} not acceptable: ${details.join('; ')}.`, details);
+  return new ApiError(422, code, `The ${subject} ${part === 'headers' || part === 'arguments' ? 'are' : 'is'} not acceptable: ${details.join('; ')}.`, details);
 }

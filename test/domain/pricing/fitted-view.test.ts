@@ -212,6 +212,40 @@ test('GR linear per occurrence: closed form ∫ λ(x) dx, and the seeded simulat
   assert.deepEqual(quakeView(linear), capped);
 });
 
+test('GR step-and-linear: EL before the annual terms equals the test\'s own numerical integration of the payout over the fitted law, per occurrence and on the term maximum', () => {
+  const own = ownFit();
+  const [A, s, E, limit] = [6.5, 0.3, 7.5, 1_000_000];
+  const stepLinear = { function: 'step_linear', attachment: A, step: s, exhaustion: E };
+  const beta = own.b * Math.LN10;
+  const g = (x: number): number => limit * (x < A ? 0 : x >= E ? 1 : s + ((1 - s) * (x - A)) / (E - A));
+
+  // Per occurrence: ν(A)·E[g(X)], X = A + Exp(β): ∫_A^E g(x)·β·e^(−β(x − A)) dx by Simpson (20 000
+  // intervals, error far below a cent) plus the whole limit times P(X ≥ E).
+  const perOccurrence = own.lambda(A) * (simpson((x) => g(x) * beta * Math.exp(-beta * (x - A)), A, E) + limit * Math.exp(-beta * (E - A)));
+  const wide = quakeView(stepLinear, { annual_limit: 100_000_000 });
+  close(wide.expected_annual_payout_before_annual_terms, perOccurrence, 0.006, 'per occurrence: module vs Simpson');
+  // The identity the module uses, read back from the two views it is made of (each rounded to the cent).
+  const ladderView = quakeView({ function: 'ladder', levels: [{ at_least: A, fraction: 1 }] }, { annual_limit: 100_000_000 });
+  const linearView = quakeView({ function: 'linear', attachment: A, exhaustion: E }, { annual_limit: 100_000_000 });
+  close(wide.expected_annual_payout_before_annual_terms,
+    s * ladderView.expected_annual_payout_before_annual_terms! + (1 - s) * linearView.expected_annual_payout_before_annual_terms!, 0.011, 'step × ladder + (1 − step) × linear');
+  // A continuous payout per occurrence: the annual terms are simulated, and agree when the cap cannot bind.
+  assert.equal(wide.annual_terms!.method, 'simulation');
+  const sim = wide.annual_terms!.simulation!;
+  assert.ok(Math.abs(wide.expected_annual_payout! - perOccurrence) < 4 * sim.standard_error_of_mean,
+    `simulated ${wide.expected_annual_payout} vs ${perOccurrence} ± 4·${sim.standard_error_of_mean}`);
+  assert.ok(quakeView(stepLinear).expected_annual_payout! < perOccurrence, 'the default cap (the limit) binds');
+
+  // Term maximum: P(max ≤ x) = exp(−λ(x)) for x ≥ A, density λ(x)·β·exp(−λ(x)); E[g(max)] =
+  // ∫_A^E g·density dx (Simpson) + limit·P(max ≥ E). The module integrates by Gauss–Legendre in
+  // probability: agreement within 1e−6 of the limit.
+  const termMax = simpson((x) => g(x) * own.lambda(x) * beta * Math.exp(-own.lambda(x)), A, E) + limit * -Math.expm1(-own.lambda(E));
+  const tm = quakeView({ ...stepLinear, basis: 'term_maximum' });
+  close(tm.expected_annual_payout_before_annual_terms, termMax, 1, 'term maximum: module vs Simpson');
+  close(tm.expected_annual_payout, termMax, 1, 'the cap (the limit) cannot bind on the term maximum');
+  assert.equal(tm.annual_terms!.method, 'numerical_integration');
+});
+
 // ---- 2. GEV sample with known parameters --------------------------------------------------------
 
 const GEV_TRUE = { location: 100, scale: 20, shape: 0.2 };
@@ -277,6 +311,25 @@ test('GEV sample (μ 100, σ 20, ξ 0.2): GEV chosen; linear EL = limit/(E − A
   const gof = view.goodness_of_fit!;
   assert.ok((gof.probability_plot_correlation as number) > 0.95, 'probability-plot correlation');
   assert.equal(typeof gof.anderson_darling, 'number');
+});
+
+test('GEV step-and-linear on the term maximum, with annual attachment and annual limit: E[h] = h(A)·S(A) + ∫ h\'·S by the test\'s own Simpson integral', () => {
+  const { data, f } = gevSeries();
+  const terms = indexTerms({ attachment: 100_000, annual_limit: 500_000 }) as any;
+  terms.trigger.payout = { function: 'step_linear', attachment: 150, step: 0.3, exhaustion: 250, basis: 'term_maximum' };
+  const { s, artifact } = replay(terms, data, f);
+  const view = fittedView({ structure: s, artifact, data, parameters: PARAMS });
+  assert.equal(view.method, 'extreme_value_term_maxima');
+  const fit = { location: paramOf(view, 'location'), scale: paramOf(view, 'scale'), shape: paramOf(view, 'shape') };
+  // g(x) = 1e6·(0.3 + 0.7·(x − 150)/100) from 150: before the annual terms E[g] = 0.3e6·S(150) + 7000·∫_150^250 S dx.
+  const before = 300_000 * gevS(150, fit) + 7_000 * simpson((x) => gevS(x, fit), 150, 250);
+  close(view.expected_annual_payout_before_annual_terms, before, 0.02, 'before the annual terms');
+  // h = min(500 000, max(0, g − 100 000)): jumps to 200 000 at 150, rises 7 000 a unit, reaches the cap
+  // where g = 600 000, x = 150 + 300 000/7 000 = 192.857…; E[h] = 200 000·S(150) + 7 000·∫_150^192.857 S dx.
+  const xCap = 150 + 300_000 / 7_000;
+  const after = 200_000 * gevS(150, fit) + 7_000 * simpson((x) => gevS(x, fit), 150, xCap);
+  close(view.expected_annual_payout, after, 0.02, 'after the annual attachment and limit');
+  assert.ok(view.expected_annual_payout! < before);
 });
 
 test('GEV with annual attachment and annual limit: h(x) = min(cap, max(0, g − att)) integrated as ∫ h\'·(1 − F)', () => {
