@@ -585,6 +585,47 @@ async function listsBench() {
   }
 }
 
+/** The tropical-cyclone history lane in process: 100 Atlantic storms over 10,000 places. */
+async function tcBench() {
+  const { readdirSync } = await import('node:fs');
+  const { parseHurdat2 } = await import('../src/feeds/parsers/hurdat2.js');
+  const { parseTcCalibration } = await import('../src/feeds/parsers/climada-tables.js');
+  const { runTcHistory, seasonOf } = await import('../src/domain/lab/lanes/tropical-cyclone/history-lane.js');
+  const feeds = process.env.CATRISK_FEEDS_DIR ?? join(process.cwd(), '../shared/feeds');
+  const dirOf = (id: string) => { const v = readdirSync(join(feeds, id)).sort().at(-1)!; return join(feeds, id, v); };
+  const atl = dirOf('noaa-nhc-hurdat2-atlantic');
+  const archive = parseHurdat2(readFileSync(join(atl, readdirSync(atl).find((n) => n.endsWith('.txt'))!), 'utf8'));
+  const tables = dirOf('tc-impact-functions');
+  const calibration = parseTcCalibration(Object.fromEntries(readdirSync(tables).filter((n) => n.endsWith('.csv')).map((n) => [n, readFileSync(join(tables, n), 'utf8')])));
+  // The first 100 storms of the 2000s seasons; 10,000 places on a 100 × 100 grid over the US Gulf and
+  // south-east coasts (lat 25 to 35, lon -98 to -75), made here for the bench.
+  const storms = archive.storms.filter((s) => seasonOf(s) >= 2000).slice(0, 100);
+  const years = [...new Set(storms.map(seasonOf))];
+  const points = Array.from({ length: 10_000 }, (_, i) => ({ lat: 25 + (Math.floor(i / 100) * 10) / 99, lon: -98 + ((i % 100) * 23) / 99, value: 1_000_000 }));
+  const identity = { feed_id: 'bench', version: 'bench', sha256: 'bench' };
+  for (const round of ['warm-up', 'measured']) {
+    const t = performance.now();
+    const r = runTcHistory({
+      spec: { impact_function: 'auto', hazard: { basin: 'NA', years, storms: [] }, exposure: { points } },
+      storms, calibration, identities: { tracks: identity, impact_functions: identity }, model: { id: 'climada-tc-history', version: 'bench', label: 'bench' },
+    });
+    const ms = performance.now() - t;
+    if (!r.ok) throw new Error(JSON.stringify(r.refusal));
+    const totals = (r.value as { totals: { storms: number; storms_reaching_places: number } }).totals;
+    if (round === 'measured') print({ bench: 'tc history: 100 Atlantic storms (2000-) x 10,000 places, in process', storms: totals.storms, storms_reaching_places: totals.storms_reaching_places, wall_s: Number((ms / 1000).toFixed(2)) });
+  }
+  // Synthetic: 10,000 sample years over 500 places on a 20 × 25 grid over south Florida (lat 25.5 to
+  // 27.5, lon -81.5 to -79.5), made here for the bench; one run (it is seeded, a second would repeat it).
+  const { runTcSynthetic } = await import('../src/domain/lab/lanes/tropical-cyclone/synthetic-lane.js');
+  const florida = Array.from({ length: 500 }, (_, i) => ({ lat: 25.5 + (Math.floor(i / 25) * 2) / 19, lon: -81.5 + ((i % 25) * 2) / 24, value: 1_000_000 }));
+  const t = performance.now();
+  const syn = runTcSynthetic({ spec: { impact_function: 'auto', hazard: { basin: 'NA', years: 10_000 }, exposure: { points: florida } }, storms: archive.storms, calibration });
+  const ms = performance.now() - t;
+  if (!syn.ok) throw new Error(JSON.stringify(syn.refusal));
+  const tracks = (syn.value as { tracks: { occurring: number; near: number; screened_far: number } }).tracks;
+  print({ bench: 'tc synthetic: 10,000 sample years x 500 places (Atlantic event set, south Florida), in process', ...tracks, wall_s: Number((ms / 1000).toFixed(2)) });
+}
+
 /** The tool server of issue 18: tools/list, and a read tool (get_dataset) with the key as a Bearer header. */
 async function mcpBench() {
   const svc = await startBuiltService();
@@ -960,7 +1001,7 @@ async function accumulationBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

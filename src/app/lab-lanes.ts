@@ -11,9 +11,12 @@ import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.
 import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
 import { readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../domain/lab/lanes/earthquake/scenario-lane.js';
 import { VULNERABILITY_CURVES } from '../domain/lab/lanes/earthquake/vulnerability.js';
-import { structuralVulnerability } from '../feeds/readers.js';
+import { structuralVulnerability, trackArchive } from '../feeds/readers.js';
 import type { LabLocation } from '../domain/lab/lanes/windstorm-piwind/lookup.js';
-import type { LabLaneName, LabModel } from '../domain/lab/models.js';
+import { TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
+import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
+import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
+import { tcCalibration } from '../feeds/climada.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { fireListSnapshots, fireRegion, floodMaps, floodMapSnapshots, jrcSnapshot, jrcTables } from '../feeds/lab-inputs.js';
 import type { FloodMapKind } from '../feeds/catalog.js';
@@ -37,6 +40,12 @@ export interface LabLane {
   run(spec: Record<string, unknown>, store: FeedStore, model: LabModel, progress?: ProgressCount): Promise<Result<string>>;
   /** The job's progress sentence over what run counts. */
   progress(c: Counted): JobProgress;
+  /**
+   * Checks of a normalised spec that need the pinned inputs, made in a compute thread while the
+   * request waits: a refusal answers the POST at once. Specs whose exposure is a stored object are
+   * checked on the job instead.
+   */
+  admit?(spec: Record<string, unknown>, store: FeedStore, model: LabModel): Promise<Result<unknown>>;
 }
 
 const snapshotListing = (s: Snapshot) => ({ feed_id: s.feed_id, version: s.version, sha256: s.sha256 });
@@ -263,10 +272,97 @@ const scenarioEarthquake: LabLane = {
   progress: placesProgress,
 };
 
+// ---- tropical-cyclone history (CLIMADA's method over the pinned best tracks) ----
+
+function pinned(store: FeedStore, input: { feed_id: string; version: string }): Snapshot {
+  const snapshot = store.get(input.feed_id, input.version);
+  if (!snapshot) throw new ApiError(503, 'server_error', `The lab input ${input.feed_id} ${input.version} is not pinned here.`);
+  return snapshot;
+}
+
+const tropicalCycloneHistory: LabLane = {
+  members: TC_HISTORY_MEMBERS,
+  normalize(spec, exposure, model) {
+    const details: string[] = [];
+    const members = readTcHistoryMembers(spec, details);
+    const ex = placeExposure(exposure, details);
+    const count = 'points' in ex ? (ex.points as unknown[]).length : 0;
+    if (count > TC_HISTORY_CAPS.places_max) details.push(`exposure may hold up to ${TC_HISTORY_CAPS.places_max} places; it holds ${count}`);
+    if (details.length > 0) return refused(runSpecRefusal(details));
+    return ok({ model: model.id, version: model.version, impact_function: members.impact_function, hazard: members.hazard, exposure: ex });
+  },
+  async listing(store, model) {
+    const listed = (input: { feed_id: string; version: string }) => {
+      const s = store?.get(input.feed_id, input.version);
+      return s ? snapshotListing(s) : { ...input, available: false };
+    };
+    return {
+      pinned_inputs: {
+        tracks: Object.fromEntries(TC_BASINS.map((b) => [b, listed(TC_TRACK_ARCHIVES[b])])),
+        impact_functions: listed(TC_IMPACT_FUNCTION_TABLES),
+      },
+      caps: { ...model.caps },
+    };
+  },
+  async run(spec, store, model, progress) {
+    const s = spec as unknown as TcHistorySpec;
+    const tracks = pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin]);
+    const tables = pinned(store, TC_IMPACT_FUNCTION_TABLES);
+    const [archive, calibration] = await Promise.all([trackArchive(store, tracks), tcCalibration(store, tables)]);
+    const result = runTcHistory({
+      spec: s, storms: archive.storms, calibration,
+      identities: { tracks: snapshotListing(tracks), impact_functions: snapshotListing(tables) },
+      model: { id: model.id, version: model.version, label: model.label },
+      ...(progress ? { onStorms: (done: number, total: number) => progress.set(done, total, done) } : {}),
+    });
+    if (!result.ok) return result;
+    return ok(canonicalJson(result.value));
+  },
+  progress: (c) => ({ fraction: fractionOf(c), sentence: `Replayed ${counted(c.done)} of ${counted(c.total)} storms.` }),
+};
+
+const tropicalCycloneSynthetic: LabLane = {
+  members: TC_SYNTHETIC_MEMBERS,
+  normalize(spec, exposure, model) {
+    const details: string[] = [];
+    const members = readTcSyntheticMembers(spec, details);
+    const ex = placeExposure(exposure, details);
+    const count = 'points' in ex ? (ex.points as unknown[]).length : 0;
+    if (count > TC_SYNTHETIC_CAPS.places_max) details.push(`exposure may hold up to ${TC_SYNTHETIC_CAPS.places_max} places; it holds ${count}`);
+    if (details.length > 0) return refused(runSpecRefusal(details));
+    return ok({ model: model.id, version: model.version, impact_function: members.impact_function, hazard: members.hazard, exposure: ex });
+  },
+  listing: (store, model) => tropicalCycloneHistory.listing(store, model),
+  async run(spec, store, model, progress) {
+    const s = spec as unknown as TcSyntheticSpec;
+    const tracks = pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin]);
+    const tables = pinned(store, TC_IMPACT_FUNCTION_TABLES);
+    const [archive, calibration] = await Promise.all([trackArchive(store, tracks), tcCalibration(store, tables)]);
+    const result = runTcSynthetic({
+      spec: s, storms: archive.storms, calibration,
+      ...(progress ? { onTracks: (done: number, total: number) => progress.set(done, total, done) } : {}),
+    });
+    if (!result.ok) return result;
+    return ok(canonicalJson({ ...result.value, model: { id: model.id, version: model.version, engine: model.engine, label: model.label }, inputs: { tracks: snapshotListing(tracks), impact_functions: snapshotListing(tables) } }));
+  },
+  progress: (c) => ({ fraction: fractionOf(c), sentence: `Computed the winds of ${counted(c.done)} of ${counted(c.total)} near tracks.` }),
+  // The near-track budget: the sample years and the screening are drawn as the run will draw them.
+  async admit(spec, store) {
+    const s = spec as unknown as TcSyntheticSpec;
+    const [archive, calibration] = await Promise.all([
+      trackArchive(store, pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin])), tcCalibration(store, pinned(store, TC_IMPACT_FUNCTION_TABLES)),
+    ]);
+    const sampled = syntheticSample({ spec: s, storms: archive.storms, calibration });
+    return sampled.ok ? ok({ near_tracks: sampled.value.near.length }) : sampled;
+  },
+};
+
 export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
   windstorm,
   'river-flood': floodLane('river'),
   'coastal-flood': floodLane('coastal'),
   wildfire,
   'scenario-earthquake': scenarioEarthquake,
+  'tropical-cyclone-history': tropicalCycloneHistory,
+  'tropical-cyclone-synthetic': tropicalCycloneSynthetic,
 };

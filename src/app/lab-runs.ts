@@ -44,7 +44,7 @@ export type JobLink = (jobId: string) => string;
  * failed, or that has none yet, is queued.
  */
 export async function submitRun(
-  deps: Pick<AppDeps, 'accounts' | 'objects' | 'labRuns' | 'jobs' | 'wakeWorker' | 'now'>,
+  deps: Pick<AppDeps, 'accounts' | 'objects' | 'labRuns' | 'jobs' | 'wakeWorker' | 'now' | 'compute' | 'config'>,
   input: { accountId: string; body: unknown; jobLink: JobLink },
 ): Promise<Result<Record<string, unknown>>> {
   const { accountId } = input;
@@ -58,6 +58,12 @@ export async function submitRun(
     return refused(refusals.notFound(`No object ${exposure.object_id} for this key`));
   }
   const id = `run_${contentAddress(spec).slice(0, 32)}`;
+  // A lane that checks a spec against its pinned inputs does so in a compute thread, before the run is owned or metered.
+  const lane = LAB_LANES[labModel(spec.model)!.lane];
+  if (lane.admit && exposure.object_id === undefined && (await deps.labRuns.result(id)) === undefined) {
+    const admitted = await deps.compute<unknown>('lab-run', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir, admit: true } satisfies LabRunTaskInput);
+    if (!admitted.ok) return admitted;
+  }
   await deps.labRuns.addOwner({
     run_id: id, account_id: accountId, job_id: null, spec: canonicalJson(spec), created_at: deps.now().toISOString(), model: spec.model as string,
   });
@@ -126,14 +132,18 @@ export interface LabRunTaskInput {
   feedsDir: string | undefined;
   /** Where the lane counts its work done, of all (a ProgressCount's buffer). */
   progress?: SharedArrayBuffer;
+  /** Only the lane's admission checks of the spec (lab-lanes.ts admit), not the run. */
+  admit?: boolean;
 }
 
 /** Runs in a compute thread: the model's lane, its result as canonical JSON. */
 export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
   const model = labModel(input.model);
   if (!model || !store) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
+  const lane = LAB_LANES[model.lane];
+  if (input.admit) return lane.admit ? (await lane.admit(input.spec, store, model)) as Result<string> : ok('admitted');
   const count = input.progress ? new ProgressCount(input.progress) : undefined;
-  return LAB_LANES[model.lane].run(input.spec, store, model, count);
+  return lane.run(input.spec, store, model, count);
 }
 
 /** A stored object's schedule as the lab's lookup reads it. */

@@ -18,7 +18,8 @@ export type DatasetKind =
 /** The parser (src/feeds/parsers/) that reads a family's files; null where the API reads none. */
 export type ParserName =
   | 'comcat' | 'spc' | 'ncei' | 'mtbs' | 'ghcnd' | 'nwis' | 'knmi' | 'bom'
-  | 'gema' | 'hurdat2' | 'jtwc' | 'hazard-hdf5' | 'geotiff-raster' | 'depth-damage-tables' | 'gmpe-tables' | 'nrml-vulnerability';
+  | 'gema' | 'hurdat2' | 'jtwc' | 'hazard-hdf5' | 'geotiff-raster' | 'depth-damage-tables' | 'gmpe-tables' | 'nrml-vulnerability'
+  | 'climada' | 'tc-impact-functions';
 
 export type CoverageShape = 'box' | 'point' | 'basin';
 
@@ -59,6 +60,10 @@ const FAMILIES: readonly Family[] = [
   { family: 'wri-aqueduct-inunriver', key: /^wri-aqueduct-inunriver-/, manifest_kind: 'model_data', publisher: /Aqueduct/, dataset: 'model_data', parser: 'geotiff-raster', coverage: 'box', flood_map: 'river' },
   { family: 'wri-aqueduct-inuncoast', key: /^wri-aqueduct-inuncoast-/, manifest_kind: 'model_data', publisher: /Aqueduct/, dataset: 'model_data', parser: 'geotiff-raster', coverage: 'box', flood_map: 'coastal' },
   { family: 'jrc-depth-damage', key: /^jrc-depth-damage$/, manifest_kind: 'reference_table', publisher: /Joint Research Centre/, dataset: 'reference_table', parser: 'depth-damage-tables', coverage: 'box' },
+  // Pinned for the lab: CLIMADA's tropical-cyclone demo and test data (MAT v7.3 hazard and centroids,
+  // entity workbook, processed track CSV) and the calibrated impact-function tables.
+  { family: 'climada-demo-tc', key: /^climada-demo-tc$/, manifest_kind: 'model_data', publisher: /CLIMADA project/, dataset: 'model_data', parser: 'climada', coverage: 'box' },
+  { family: 'tc-impact-functions', key: /^tc-impact-functions$/, manifest_kind: 'reference_table', publisher: /CLIMADA project/, dataset: 'reference_table', parser: 'tc-impact-functions', coverage: 'box' },
   // Pinned for the lab and ingest, not read by a hazard route: no parser here.
   { family: 'oed-spec', key: /^oed-spec$/, manifest_kind: 'reference_table', publisher: /Open Data Standards/, dataset: 'reference_table', parser: null, coverage: 'box' },
   // OpenQuake's GMPE verification tables: what the lab's ground-motion models are checked against.

@@ -8,8 +8,8 @@ import { feedClass, feedEntry, floodMapFacts } from '../../src/feeds/catalog.js'
 
 /** Pinned for the lab (model data, vulnerability and verification tables) with no catalog family: no hazard route reads them. */
 const NOT_READ_BY_THE_API = new Set([
-  'climada-demo-tc', 'esrm20-scenario-events',
-  'oasis-piwind', 'tc-impact-functions', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-loma-prieta-1989',
+  'esrm20-scenario-events',
+  'oasis-piwind', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-loma-prieta-1989',
   'usgs-shakemap-northridge-1994', 'usgs-shakemap-ridgecrest-2019',
 ]);
 
@@ -59,6 +59,10 @@ test('families, parsers and units of the pinned feeds', () => {
   assert.equal(of('oed-spec').dataset, 'reference_table');
   assert.equal(of('oq-gmpe-verification').parser, 'gmpe-tables');
   assert.equal(of('gem-vulnerability-europe').parser, 'nrml-vulnerability');
+  assert.equal(of('climada-demo-tc').parser, 'climada');
+  assert.equal(of('climada-demo-tc').dataset, 'model_data');
+  assert.equal(of('tc-impact-functions').parser, 'tc-impact-functions');
+  assert.equal(of('tc-impact-functions').dataset, 'reference_table');
 });
 
 test('the manifest must agree with the key: an id alone does not make a feed a member of a family', () => {

@@ -6,8 +6,26 @@ import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
 import { DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE } from './lanes/earthquake/scenario-lane.js';
 import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES } from './lanes/earthquake/vulnerability.js';
 import { DEEPEST_HYPOCENTRE_KM, TECTONIC_REGION_BASIS } from './lanes/earthquake/logic-tree.js';
+import { TC_BASIN_NAMES, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './lanes/tropical-cyclone/history-lane.js';
+import { IMPACT_FUNCTION_CHOICES } from './lanes/tropical-cyclone/impact-functions.js';
+import { WINDFIELD_DEFAULTS } from './lanes/tropical-cyclone/holland-2008.js';
+import { MAX_SAMPLE_YEARS, REFERENCE_FROM_SEASON, TC_SYNTHETIC_CAPS } from './lanes/tropical-cyclone/synthetic-lane.js';
+import { SYNTHETIC_DEFAULTS } from './lanes/tropical-cyclone/synthetic-tracks.js';
 
-export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake';
+export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic';
+
+/** The pinned inputs of the tropical-cyclone lanes: one best-track archive per basin, and the impact-function tables. */
+export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, { readonly feed_id: string; readonly version: string }>> = {
+  NA: { feed_id: 'noaa-nhc-hurdat2-atlantic', version: '2024-11-18' },
+  EP: { feed_id: 'noaa-nhc-hurdat2-northeast-central-pacific', version: '2024-11-07' },
+  WP: { feed_id: 'jtwc-best-track-western-north-pacific', version: '2024-12-25' },
+  NI: { feed_id: 'jtwc-best-track-north-indian', version: '2024-12-04' },
+  SH: { feed_id: 'jtwc-best-track-southern-hemisphere', version: '2024-05-22' },
+};
+/** The engine whose method the tropical-cyclone lanes re-implement. */
+const CLIMADA_ENGINE = 'climada';
+
+export const TC_IMPACT_FUNCTION_TABLES = { feed_id: 'tc-impact-functions', version: '2025-09-30' } as const;
 
 export interface LabModel {
   /** <engine>-<lane> for third-party engine lanes. */
@@ -102,6 +120,42 @@ export const LAB_MODELS: readonly LabModel[] = [
       vulnerability: `optional, one of ${VULNERABILITY_CURVES.map((c) => `${c.id} (${c.function_id})`).join(', ')}; default ${DEFAULT_VULNERABILITY}`,
     },
     label: 'Scenario earthquake computed by this service in the manner of the OpenQuake engine\'s scenario calculator: ground-motion models implemented from their papers and checked against OpenQuake\'s verification tables, seeded correlated ground-motion fields, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
+  },
+  {
+    // <engine>-<lane>, as SPEC names the third-party engine lanes.
+    id: `${CLIMADA_ENGINE}-tc-history`,
+    lane: 'tropical-cyclone-history',
+    engine: CLIMADA_ENGINE,
+    version: 'h08-1.0.0-r1',
+    revision: 'r1',
+    caps: { ...TC_HISTORY_CAPS },
+    spec: {
+      model: 'this identifier',
+      impact_function: `${IMPACT_FUNCTION_CHOICES.join(' | ')} (default auto: the US curve, emanuel-2011-usa, at places in the United States; the regional TDR 1.0 curve, eberenz-2021-tdr1.0, elsewhere, by the country of each point; the global calibration at sea and in countries of no calibrated region)`,
+      hazard: `{basin: ${TC_BASINS.map((b) => `${b} (${TC_BASIN_NAMES[b]})`).join(', ')}; years: [seasons, integers, up to ${TC_HISTORY_CAPS.years_max}]; storms: optional [names or publisher ids]; default every storm of the seasons}`,
+      exposure: `{points: [{lat, lon, value}]} (up to ${TC_HISTORY_CAPS.places_max}) or {object_id} (a location's value is its buildings plus contents value); a place beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude or without coordinates is unmodeled`,
+      wind_field: `Holland (2008) as CLIMADA computes it: tracks on ${WINDFIELD_DEFAULTS.time_step_h}-hour steps, missing central pressure and radius of maximum wind estimated as CLIMADA does, translational wind added, intensity threshold ${WINDFIELD_DEFAULTS.intensity_threshold_m_s} m/s, ${WINDFIELD_DEFAULTS.max_dist_eye_km} km from the eye, gradient-to-surface factor ${WINDFIELD_DEFAULTS.gradient_to_surface} (Holland 1980 variant only), air density ${WINDFIELD_DEFAULTS.rho_air_kg_m3} kg/m³`,
+      result: 'a season-by-season replay: season totals, each storm with its publisher id, dates, peak wind at each place and loss; no return periods',
+    },
+    label: 'Externally built open method (CLIMADA\'s tropical-cyclone wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
+  },
+  {
+    id: `${CLIMADA_ENGINE}-tc-synthetic`,
+    lane: 'tropical-cyclone-synthetic',
+    engine: CLIMADA_ENGINE,
+    version: 'h08-synthetic-1.0.0-r1',
+    revision: 'r1',
+    caps: { ...TC_SYNTHETIC_CAPS },
+    spec: {
+      model: 'this identifier',
+      impact_function: `${IMPACT_FUNCTION_CHOICES.join(' | ')} (default auto, as the history lane)`,
+      hazard: `{basin: ${TC_BASINS.join(' | ')}; years: optional number of sample years, 1 to ${MAX_SAMPLE_YEARS} (default ${MAX_SAMPLE_YEARS})}`,
+      exposure: `{points: [{lat, lon, value}]} (up to ${TC_SYNTHETIC_CAPS.places_max}) or {object_id}`,
+      event_set: `the basin's tracks of seasons ${REFERENCE_FROM_SEASON} on, each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk (start shift ±${SYNTHETIC_DEFAULTS.max_shift_ini_deg}°, speed ±${SYNTHETIC_DEFAULTS.max_dspeed_rel * 100}%, direction ±π/360 per hour) with decay over land; sample years draw a Poisson number of storms at the historical rate, seeded`,
+      near_tracks: `tracks never within ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the places are screened out and counted; a run needing more near tracks than caps.near_tracks is refused (levers: fewer sample years, tighter exposure clusters)`,
+      result: 'lab-metrics/1 (AAL with standard deviation and error, OEP/AEP with TVaR, 1,000-year blocks, per-place shares, largest events, event and year loss tables, damage-curve sensitivity)',
+    },
+    label: 'Externally built open method (CLIMADA\'s probabilistic tropical-cyclone tracks, wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
   },
 ];
 

@@ -42,6 +42,8 @@ export const submitRun = operation({
       sector: { description: 'Flood lanes: residential (default), commercial or industrial, the depth-damage curve\'s sector.' },
       rupture: { description: 'Scenario earthquake: {magnitude, lat, lon, depth_km, strike?, dip?, rake?, mechanism?}.' },
       vulnerability: { description: 'Scenario earthquake: the vulnerability curve (GET /models lists the five; default rc_frame_mid_rise_moderate_code).' },
+      impact_function: { description: 'Tropical-cyclone lanes: auto (default) or one of the named curves GET /models lists.' },
+      hazard: { description: 'Tropical-cyclone lanes: {basin, years, storms?} (history: seasons) or {basin, years?} (synthetic: a number of sample years), as GET /models states.' },
     },
   },
   refusal: { body: 'run spec' },
