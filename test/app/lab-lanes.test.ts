@@ -12,7 +12,7 @@ import { FeedStore } from '../../src/feeds/store.js';
 import { labRunTask, normalizedSpec, submitRun } from '../../src/app/lab-runs.js';
 import { signup } from '../../src/app/accounts.js';
 import { unwrap } from '../../src/kernel/result.js';
-import { FEEDS_DIR, rawFile } from '../support/feeds.js';
+import { FEEDS_DIR, rawFile, rawPath } from '../support/feeds.js';
 import { eachDialect } from '../support/service.js';
 import { withDeps } from './support.js';
 
@@ -50,13 +50,12 @@ function aalOf(rps: number[], losses: number[]): number {
 }
 
 async function rawSanSalvador() {
-  const module = await h5wasm.ready;
-  module.FS.writeFile('/lanes-test.h5', new Uint8Array(rawFile(SAN_SALVADOR, 'Salvador_hazard_FL_2015.hdf5')));
-  const f = new h5wasm.File('/lanes-test.h5', 'r');
+  // Opened in place, read-only, by h5wasm's node build (which reads the real disk).
+  await h5wasm.ready;
+  const f = new h5wasm.File(rawPath(SAN_SALVADOR, 'Salvador_hazard_FL_2015.hdf5'), 'r');
   const v = (name: string) => (f.get(name) as any).value;
   const out = { lat: v('centroids/lat') as Float64Array, lon: v('centroids/lon') as Float64Array, indptr: Array.from(v('intensity/indptr') as Int32Array), indices: v('intensity/indices') as Int32Array, data: v('intensity/data') as Float64Array };
   f.close();
-  module.FS.unlink('/lanes-test.h5');
   const depthsAt = (centroid: number) => [0, 1, 2, 3, 4, 5].map((e) => {
     for (let j = out.indptr[e]!; j < out.indptr[e + 1]!; j++) if (out.indices[j] === centroid) return out.data[j]!;
     return 0;

@@ -9,7 +9,7 @@ import { FeedStore } from '../../src/feeds/store.js';
 import { depthMap, floodMapSnapshots, jrcSnapshot, jrcTables } from '../../src/feeds/lab-inputs.js';
 import { sampleDepths } from '../../src/domain/lab/lanes/flood/depth-map.js';
 import { curveFor, damageFraction } from '../../src/domain/lab/lanes/flood/depth-damage.js';
-import { FEEDS_DIR, manifestOf, rawFile } from '../support/feeds.js';
+import { FEEDS_DIR, manifestOf, rawFile, rawPath } from '../support/feeds.js';
 
 const SAN_SALVADOR = 'climada-flood-san-salvador';
 const DJIBOUTI = 'wri-aqueduct-inunriver-djibouti';
@@ -19,16 +19,15 @@ const store = FeedStore.open(FEEDS_DIR, { feeds: [SAN_SALVADOR, DJIBOUTI, JRC] }
 
 /** The hazard file read here on its own: CSR rows, centroid coordinates, frequencies. */
 async function rawHazard() {
-  const module = await h5wasm.ready;
-  module.FS.writeFile('/raw-test.h5', new Uint8Array(rawFile(SAN_SALVADOR, 'Salvador_hazard_FL_2015.hdf5')));
-  const f = new h5wasm.File('/raw-test.h5', 'r');
+  // Opened in place, read-only, by h5wasm's node build (which reads the real disk).
+  await h5wasm.ready;
+  const f = new h5wasm.File(rawPath(SAN_SALVADOR, 'Salvador_hazard_FL_2015.hdf5'), 'r');
   const v = (name: string) => (f.get(name) as any).value;
   const out = {
     frequency: Array.from(v('frequency') as Float64Array), lat: v('centroids/lat') as Float64Array, lon: v('centroids/lon') as Float64Array,
     indptr: Array.from(v('intensity/indptr') as Int32Array), indices: v('intensity/indices') as Int32Array, data: v('intensity/data') as Float64Array,
   };
   f.close();
-  module.FS.unlink('/raw-test.h5');
   return out;
 }
 

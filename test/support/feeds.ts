@@ -14,8 +14,12 @@ export function manifestOf(feedId: string): any {
 }
 
 export function rawFile(feedId: string, name?: string): Buffer {
-  const m = manifestOf(feedId);
-  return readFileSync(join(FEEDS_DIR, feedId, latestVersion(feedId), name ?? m.files[0].name));
+  return readFileSync(rawPath(feedId, name));
+}
+
+/** Where a pinned file lies on disk (for readers that open a path, never to write there). */
+export function rawPath(feedId: string, name?: string): string {
+  return join(FEEDS_DIR, feedId, latestVersion(feedId), name ?? manifestOf(feedId).files[0].name);
 }
 
 /** A pinned snapshot's manifest (as JSON, so every member is there) and its first file's text. */

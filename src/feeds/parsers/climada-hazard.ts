@@ -2,7 +2,7 @@
 // frequency (per year), centroids/lat and centroids/lon, and the intensity as a compressed-sparse-row
 // matrix (group intensity: data, indices, indptr; one row per event, 0-based centroid indices).
 // Read with h5wasm from the verified bytes; the record is plain arrays, no HDF5 object escapes.
-import h5wasm from 'h5wasm/node';
+import { withHdf5, type H5File } from './hdf5.js';
 
 export interface ClimadaHazardRecord {
   readonly haz_type: string | null;
@@ -19,8 +19,6 @@ export interface ClimadaHazardRecord {
   readonly value: Float64Array;
 }
 
-let files = 0;
-
 function scalarText(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (Array.isArray(v)) return v.length > 0 ? String(v[0]) : null;
@@ -29,43 +27,38 @@ function scalarText(v: unknown): string | null {
 
 /** Reads a CLIMADA hazard file's bytes; throws naming what is missing when the layout is not CLIMADA's. */
 export async function parseClimadaHazard(bytes: Uint8Array): Promise<ClimadaHazardRecord> {
-  const module = await h5wasm.ready;
-  const path = `/hazard-${process.pid}-${files++}.h5`;
-  module.FS.writeFile(path, bytes);
-  const file = new h5wasm.File(path, 'r');
-  try {
-    const read = (name: string): unknown => {
-      const d = file.get(name) as { value?: unknown } | null;
-      if (!d || !('value' in d)) throw new Error(`not a CLIMADA hazard file: no dataset ${name}`);
-      return d.value;
-    };
-    const optional = (name: string): unknown => (file.keys().includes(name) ? read(name) : null);
-    const numbers = (name: string): number[] => Array.from(read(name) as ArrayLike<number | bigint>, Number);
-    const names = read('event_name');
-    const record: ClimadaHazardRecord = {
-      haz_type: scalarText(optional('haz_type')),
-      units: scalarText(optional('units')),
-      frequency_unit: scalarText(optional('frequency_unit')),
-      event_ids: numbers('event_id'),
-      event_names: Array.isArray(names) ? names.map(String) : [String(names)],
-      frequency: numbers('frequency'),
-      lat: Float64Array.from(read('centroids/lat') as ArrayLike<number>),
-      lon: Float64Array.from(read('centroids/lon') as ArrayLike<number>),
-      indptr: Int32Array.from(numbers('intensity/indptr')),
-      index: Int32Array.from(numbers('intensity/indices')),
-      value: Float64Array.from(read('intensity/data') as ArrayLike<number>),
-    };
-    const events = record.event_ids.length;
-    const faults: string[] = [];
-    if (record.frequency.length !== events) faults.push(`${events} events but ${record.frequency.length} frequencies`);
-    if (record.event_names.length !== events) faults.push(`${events} events but ${record.event_names.length} names`);
-    if (record.lat.length !== record.lon.length) faults.push('centroids/lat and centroids/lon differ in length');
-    if (record.indptr.length !== events + 1 || record.indptr[events] !== record.index.length) faults.push('intensity/indptr is not one row per event over the stored values');
-    if (record.index.length !== record.value.length) faults.push('intensity/indices and intensity/data differ in length');
-    if (faults.length > 0) throw new Error(`not a usable CLIMADA hazard file: ${faults.join('; ')}`);
-    return record;
-  } finally {
-    file.close();
-    module.FS.unlink(path);
-  }
+  return withHdf5(bytes, (file) => readHazard(file));
+}
+
+function readHazard(file: H5File): ClimadaHazardRecord {
+  const read = (name: string): unknown => {
+    const d = file.get(name) as { value?: unknown } | null;
+    if (!d || !('value' in d)) throw new Error(`not a CLIMADA hazard file: no dataset ${name}`);
+    return d.value;
+  };
+  const optional = (name: string): unknown => (file.keys().includes(name) ? read(name) : null);
+  const numbers = (name: string): number[] => Array.from(read(name) as ArrayLike<number | bigint>, Number);
+  const names = read('event_name');
+  const record: ClimadaHazardRecord = {
+    haz_type: scalarText(optional('haz_type')),
+    units: scalarText(optional('units')),
+    frequency_unit: scalarText(optional('frequency_unit')),
+    event_ids: numbers('event_id'),
+    event_names: Array.isArray(names) ? names.map(String) : [String(names)],
+    frequency: numbers('frequency'),
+    lat: Float64Array.from(read('centroids/lat') as ArrayLike<number>),
+    lon: Float64Array.from(read('centroids/lon') as ArrayLike<number>),
+    indptr: Int32Array.from(numbers('intensity/indptr')),
+    index: Int32Array.from(numbers('intensity/indices')),
+    value: Float64Array.from(read('intensity/data') as ArrayLike<number>),
+  };
+  const events = record.event_ids.length;
+  const faults: string[] = [];
+  if (record.frequency.length !== events) faults.push(`${events} events but ${record.frequency.length} frequencies`);
+  if (record.event_names.length !== events) faults.push(`${events} events but ${record.event_names.length} names`);
+  if (record.lat.length !== record.lon.length) faults.push('centroids/lat and centroids/lon differ in length');
+  if (record.indptr.length !== events + 1 || record.indptr[events] !== record.index.length) faults.push('intensity/indptr is not one row per event over the stored values');
+  if (record.index.length !== record.value.length) faults.push('intensity/indices and intensity/data differ in length');
+  if (faults.length > 0) throw new Error(`not a usable CLIMADA hazard file: ${faults.join('; ')}`);
+  return record;
 }

@@ -6,36 +6,13 @@
 //     yyyy/mm/dd and orig_event_flag per event;
 //   centroids (struct "centroids"): centroid_ID, lat, lon, distance2coast_km, onLand.
 // The column-compressed matrix is turned into rows (one per event) here, the shape the impact
-// kernel reads (domain/lab/kernel/impact.ts). The package's ESM build is used for its in-memory file
-// system: its node build writes the bytes through to the real disk.
-import h5wasm from 'h5wasm';
+// kernel reads (domain/lab/kernel/impact.ts).
+import { Dataset, Group, withHdf5, type H5File } from './hdf5.js';
 import type { Hazard } from '../../domain/lab/kernel/impact.js';
 
-type H5 = typeof h5wasm;
-
-let ready: Promise<Awaited<H5['ready']>> | undefined;
-let sequence = 0;
-
-/** Opens bytes as an HDF5 file in h5wasm's in-memory file system, hands it to read, and removes it. */
-export async function withHdf5<T>(bytes: Uint8Array, read: (file: InstanceType<H5['File']>) => T): Promise<T> {
-  ready ??= h5wasm.ready;
-  const module = await ready;
-  const path = `/catrisk-${++sequence}.h5`;
-  module.FS.writeFile(path, bytes);
-  const file = new h5wasm.File(path, 'r');
-  try {
-    return read(file);
-  } finally {
-    file.close();
-    module.FS.unlink(path);
-  }
-}
-
-type H5File = InstanceType<H5['File']>;
-
-function dataset(file: H5File, path: string): InstanceType<H5['Dataset']> {
+function dataset(file: H5File, path: string): InstanceType<typeof Dataset> {
   const d = file.get(path);
-  if (!(d instanceof h5wasm.Dataset)) throw new Error(`MAT file: no dataset ${path}`);
+  if (!(d instanceof Dataset)) throw new Error(`MAT file: no dataset ${path}`);
   return d;
 }
 
@@ -59,7 +36,7 @@ function has(file: H5File, path: string): boolean {
 /** A MATLAB sparse matrix (rows × columns, column-compressed) as compressed rows. */
 function sparseRows(file: H5File, group: string, rows: number): { rowStart: Int32Array; column: Int32Array; value: Float64Array } {
   const g = file.get(group);
-  if (!(g instanceof h5wasm.Group)) throw new Error(`MAT file: no sparse matrix ${group}`);
+  if (!(g instanceof Group)) throw new Error(`MAT file: no sparse matrix ${group}`);
   const stated = Number(g.attrs.MATLAB_sparse?.value);
   if (stated !== rows) throw new Error(`MAT file: ${group} has ${stated} rows, expected ${rows}`);
   const data = numbers(file, `${group}/data`);
