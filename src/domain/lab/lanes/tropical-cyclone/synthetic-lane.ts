@@ -16,7 +16,8 @@ import { placesOf, type PlaceExposure } from '../../kernel/places.js';
 import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm, type TcTrack } from './track.js';
 import { applyLandDecay, countryLandMask, perturbedTracks, SYNTHETIC_DEFAULTS } from './synthetic-tracks.js';
-import { countryOf, impactFunctionsFor, type Calibration, type ImpactFunctionChoice } from './impact-functions.js';
+import { countryAlpha3 } from '../../../country.js';
+import { impactFunctionsFor, type Calibration, type ImpactFunctionChoice } from './impact-functions.js';
 import { seasonOf, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './impact-functions.js';
 
@@ -182,7 +183,7 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
     if ((e + 1) % 50 === 0 || e + 1 === near.length) input.onTracks?.(e + 1, near.length);
   });
   const hazard: Hazard = { event_ids: near.map((n) => n.id), frequency: near.map(() => 1 / (refYears * members)), centroidCount: places.length, intensity: { kind: 'sparse', rowStart, centroid, value: wind } };
-  const countries = places.map((p) => (p.lat === null || p.lon === null ? null : countryOf(p.lat, p.lon)));
+  const countries = places.map((p) => (p.lat === null || p.lon === null ? null : countryAlpha3(p.lat, p.lon)));
   const curves = impactFunctionsFor(spec.impact_function, countries, input.calibration);
   const exposure = { points: places.map((p, i) => ({ value: p.value, centroid: p.lat === null || Math.abs(p.lat) > WINDFIELD_DEFAULTS.max_latitude ? -1 : i, impf_id: curves.impf[i]! })) };
   const lossesWith = (functions: ImpactFunction[]) => {

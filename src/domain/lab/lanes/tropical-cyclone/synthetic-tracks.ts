@@ -9,7 +9,7 @@
 import type { SeededRandom } from '../../../stats/random.js';
 import type { TcTrack } from './track.js';
 import { lonNormalize } from './holland-2008.js';
-import { countryOf } from './impact-functions.js';
+import { countryAlpha3 } from '../../../country.js';
 
 export const SYNTHETIC_DEFAULTS = {
   members: 9,
@@ -196,7 +196,7 @@ export function distanceSinceLandfall(lat: readonly number[], lon: readonly numb
 
 /** The land mask of the decay: a point in a country or territory of the offline lookup. */
 export function countryLandMask(lat: number, lon: number): boolean {
-  return countryOf(lat, lon) !== null;
+  return countryAlpha3(lat, lon) !== null;
 }
 
 /** A member's wind and pressure decayed over land; isLand says where land is. */
