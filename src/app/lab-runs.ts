@@ -90,8 +90,10 @@ export async function readRun(
 async function runDocument(deps: Pick<AppDeps, 'labRuns' | 'jobs'>, id: string, accountId: string, jobLink: JobLink) {
   const owner = (await deps.labRuns.owner(id, accountId))!;
   const spec = JSON.parse(owner.spec) as Record<string, unknown>;
-  const stored = await deps.labRuns.result(id);
+  // The job before the result: a job read as succeeded stored its result first, so a result read
+  // after it is there (read the other way round, a job ending between the reads showed no result).
   const job = owner.job_id ? await deps.jobs.get(owner.job_id, accountId) : undefined;
+  const stored = await deps.labRuns.result(id);
   const document: Record<string, unknown> = {
     schema_version: LAB_RUN_SCHEMA_VERSION,
     id,

@@ -31,12 +31,12 @@ const GRID = (() => {
 
 async function finished(svc: TestService, key: string, path: string): Promise<any> {
   const until = Date.now() + 120_000;
-  for (;;) {
+  for (let pause = 50; ; pause = Math.min(500, pause * 1.5)) {
     const run = await call(svc.urls.lab, 'GET', path, { key });
     assert.equal(run.status, 200, run.text);
     if (run.body.status === 'succeeded' || run.body.status === 'failed') return run.body;
     assert.ok(Date.now() < until, 'run did not finish');
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
 

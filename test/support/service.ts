@@ -123,15 +123,18 @@ export async function signup(base: string, body: unknown = {}): Promise<{ key: s
   return { key: answer.body.api_key.secret, accountId: answer.body.id, body: answer.body };
 }
 
-/** Polls a job until it is terminal. */
-export async function waitForJob(base: string, key: string, jobPath: string, timeoutMs = 20_000): Promise<any> {
+/**
+ * Polls a job until it is terminal: quickly at first, then less often (a loaded machine runs jobs
+ * slowly, and many callers polling every few milliseconds would meet the key's rate limit).
+ */
+export async function waitForJob(base: string, key: string, jobPath: string, timeoutMs = 60_000): Promise<any> {
   const until = Date.now() + timeoutMs;
-  for (;;) {
+  for (let pause = 25; ; pause = Math.min(500, pause * 1.5)) {
     const answer = await call(base, 'GET', jobPath, { key });
     if (answer.status !== 200) throw new Error(`job read failed: ${answer.status} ${answer.text}`);
     if (answer.body.status === 'succeeded' || answer.body.status === 'failed') return answer.body;
     if (Date.now() > until) throw new Error(`job ${jobPath} still ${answer.body.status}`);
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
 
