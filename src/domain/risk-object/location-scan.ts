@@ -1,7 +1,7 @@
 // Finds exposure.locations[] in a risk object's JSON bytes without parsing the document: a byte
 // scanner fed chunk by chunk, so a page of a 300,000-location object costs one page of parsing.
 // Pure.
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, KEY_LIMIT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, isSpace, JsonPathTracker, OPEN_ARRAY, OPEN_OBJECT } from './json-bytes.js';
 
 /** The byte offset where location `index` starts: lets the next page resume without rescanning. */
 export interface LocationMark { index: number; offset: number }
@@ -22,12 +22,7 @@ const PATH = ['exposure', 'locations'];
  * then begin at that offset.
  */
 export class LocationScanner {
-  private readonly stack: number[] = [];
-  private readonly keys: Array<string | undefined> = [];
-  private inString = false;
-  private escaped = false;
-  private expectKey = false;
-  private keyBytes: number[] | undefined;
+  private readonly path: JsonPathTracker;
   /** Depth of the locations array while inside it, else -1. */
   private arrayDepth = -1;
   private index: number;
@@ -41,10 +36,8 @@ export class LocationScanner {
   constructor(private readonly start: number, private readonly limit: number, from?: LocationMark) {
     this.index = from?.index ?? 0;
     this.offset = from?.offset ?? 0;
-    if (from) {
-      this.stack.push(OPEN_OBJECT, OPEN_OBJECT, OPEN_ARRAY);
-      this.arrayDepth = 3;
-    }
+    this.path = new JsonPathTracker(PATH.length, from ? [OPEN_OBJECT, OPEN_OBJECT, OPEN_ARRAY] : []);
+    if (from) this.arrayDepth = 3;
   }
 
   get done(): boolean { return this.finished; }
@@ -72,58 +65,25 @@ export class LocationScanner {
   }
 
   private step(b: number, at: number, chunk: Buffer, i: number): void {
-    if (this.inString) {
-      if (this.escaped) this.escaped = false;
-      else if (b === BACKSLASH) {
-        this.escaped = true;
-        // Never matched: the two names read are written without escapes.
-        if (this.keyBytes) this.keyBytes.length = KEY_LIMIT + 1;
-      }
-      else if (b === QUOTE) this.inString = false;
-      else if (this.keyBytes && this.keyBytes.length <= KEY_LIMIT) this.keyBytes.push(b);
-      if (!this.inString && this.keyBytes) {
-        this.keys[this.stack.length] = this.keyBytes.length <= KEY_LIMIT ? Buffer.from(this.keyBytes).toString('utf8') : undefined;
-        this.keyBytes = undefined;
-      }
-      return;
-    }
-    if (isSpace(b)) return;
-    const depth = this.stack.length;
+    const depth = this.path.step(b);
+    if (depth < 0) return;
     // The first byte of a location: at the array's own depth, after '[' or ','.
     if (depth === this.arrayDepth && this.elementStart < 0 && b !== CLOSE_ARRAY && b !== COMMA) this.elementStart = at;
     switch (b) {
-      case QUOTE:
-        this.inString = true;
-        if (this.expectKey && depth <= PATH.length) this.keyBytes = [];
-        this.expectKey = false;
-        return;
-      case OPEN_OBJECT:
-        this.stack.push(b);
-        this.expectKey = true;
-        return;
       case OPEN_ARRAY:
-        this.stack.push(b);
-        this.expectKey = false;
-        if (depth === PATH.length && this.arrayDepth < 0 && PATH.every((k, d) => this.keys[d + 1] === k && this.stack[d] === OPEN_OBJECT)) {
-          this.arrayDepth = depth + 1;
-        }
+        if (this.arrayDepth < 0 && this.path.at(PATH)) this.arrayDepth = depth + 1;
         return;
       case CLOSE_OBJECT:
       case CLOSE_ARRAY:
-        this.expectKey = false;
         if (depth === this.arrayDepth && b === CLOSE_ARRAY) {
           this.endElement(at, chunk, i, false);
           this.finished = true;
           return;
         }
-        this.stack.pop();
-        if (this.stack.length === 0) this.finished = true;
+        if (this.path.stack.length === 0) this.finished = true;
         return;
       case COMMA:
-        if (depth === this.arrayDepth) { this.endElement(at, chunk, i, true); return; }
-        if (this.stack[depth - 1] === OPEN_OBJECT) this.expectKey = true;
-        return;
-      case COLON:
+        if (depth === this.arrayDepth) this.endElement(at, chunk, i, true);
         return;
       default:
         return;

@@ -3,7 +3,7 @@
 // together by the native JSON parser), and everything else is kept as the document's skeleton
 // (peril, region, currency, source fidelity, values, provenance) with its locations counted. A
 // schedule is never held whole: memory is one chunk and one run of locations. Pure.
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, isSpace, KEY_LIMIT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, isSpace, JsonPathTracker, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
 
 export interface ObjectSkeleton {
   /** The document with exposure.locations read as []. */
@@ -14,14 +14,11 @@ export interface ObjectSkeleton {
 
 const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
+const LOCATIONS = ['exposure', 'locations'];
 
 export class ObjectScanner {
-  private readonly stack: number[] = [];
-  private readonly keys: Array<string | undefined> = [];
-  private inString = false;
-  private escaped = false;
-  private expectKey = false;
-  private keyBytes: number[] | undefined;
+  /** Where the skeleton's bytes stand; the locations array's bytes bypass it (scanArray). */
+  private readonly path = new JsonPathTracker(LOCATIONS.length);
   /** Pieces of the skeleton's bytes, in order. */
   private readonly kept: Buffer[] = [];
   /** Inside the locations array. */
@@ -46,59 +43,17 @@ export class ObjectScanner {
       if (this.inArray) {
         const end = this.scanArray(chunk, i);
         if (end < 0) return;
-        // The array's closing ']' is kept with what follows.
+        // The array's closing ']' is kept with what follows, and stepped over next to close it.
         this.inArray = false;
-        this.stack.pop();
         keptFrom = end;
-        i = end + 1;
+        i = end;
         continue;
       }
       const b = chunk[i]!;
       i += 1;
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (b === BACKSLASH) {
-          this.escaped = true;
-          if (this.keyBytes) this.keyBytes.length = KEY_LIMIT + 1;
-        } else if (b === QUOTE) {
-          this.inString = false;
-          if (this.keyBytes) {
-            this.keys[this.stack.length] = this.keyBytes.length <= KEY_LIMIT ? Buffer.from(this.keyBytes).toString('utf8') : undefined;
-            this.keyBytes = undefined;
-          }
-        } else if (this.keyBytes && this.keyBytes.length <= KEY_LIMIT) this.keyBytes.push(b);
-        continue;
-      }
-      if (isSpace(b)) continue;
-      const depth = this.stack.length;
-      switch (b) {
-        case QUOTE:
-          this.inString = true;
-          if (this.expectKey && depth <= 2) this.keyBytes = [];
-          this.expectKey = false;
-          break;
-        case OPEN_OBJECT:
-          this.stack.push(b);
-          this.expectKey = true;
-          break;
-        case OPEN_ARRAY:
-          this.stack.push(b);
-          this.expectKey = false;
-          if (depth === 2 && this.stack[0] === OPEN_OBJECT && this.stack[1] === OPEN_OBJECT && this.keys[1] === 'exposure' && this.keys[2] === 'locations') {
-            this.kept.push(Buffer.from(chunk.subarray(keptFrom, i)));
-            this.inArray = true;
-          }
-          break;
-        case CLOSE_OBJECT:
-        case CLOSE_ARRAY:
-          this.expectKey = false;
-          this.stack.pop();
-          break;
-        case COMMA:
-          if (this.stack[depth - 1] === OPEN_OBJECT) this.expectKey = true;
-          break;
-        default:
-          break;
+      if (this.path.step(b) === LOCATIONS.length && b === OPEN_ARRAY && this.path.at(LOCATIONS)) {
+        this.kept.push(Buffer.from(chunk.subarray(keptFrom, i)));
+        this.inArray = true;
       }
     }
     if (!this.inArray) this.kept.push(Buffer.from(chunk.subarray(keptFrom)));
