@@ -6,7 +6,6 @@
 import { assemblePack, packJson, PACK_DOCUMENTS, type Pack, type PackDocumentName, type PriceRun } from '../domain/packages/pack.js';
 import { packageGaps, priceRunOf, unpackageable } from '../domain/packages/gaps.js';
 import type { BacktestArtifact } from '../domain/backtest/artifact.js';
-import { packPdf } from '../render/pdf.js';
 import { pdfFonts } from '../fonts.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';
@@ -104,5 +103,7 @@ export async function packagePdf(deps: Pick<AppDeps, 'packages'>, input: { accou
     return refused(refusals.notFound(`Package ${input.id} holds no ${document}: ${why}.`));
   }
   const names = document === undefined ? PACK_DOCUMENTS.filter((d) => pack.documents[d]) : [document];
+  // pdfkit is loaded when a PDF is first drawn, not by every process that serves the API.
+  const { packPdf } = await import('../render/pdf.js');
   return ok(await packPdf(pack, names, pdfFonts()));
 }

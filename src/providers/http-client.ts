@@ -5,7 +5,7 @@
 // usage policies ask),
 // and takes an undici Dispatcher for whatever a caller must decide at connect time.
 // It never logs: a header it sends may carry a key.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 export type OutboundFailure = 'timeout' | 'unreachable' | 'status' | 'too_large' | 'malformed';
 
@@ -70,6 +70,8 @@ export class OutboundClient {
     const release = await this.turn();
     const signal = AbortSignal.timeout(timeoutMs);
     try {
+      // undici is loaded by the first outbound request, not by every process that serves the API.
+      const { request } = await import('undici');
       const response = await request(url, {
         method: init.method,
         headers: { 'user-agent': userAgent, accept: 'application/json', ...init.headers },

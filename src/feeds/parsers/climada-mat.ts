@@ -7,12 +7,12 @@
 //   centroids (struct "centroids"): centroid_ID, lat, lon, distance2coast_km, onLand.
 // The column-compressed matrix is turned into rows (one per event) here, the shape the impact
 // kernel reads (domain/lab/kernel/impact.ts).
-import { Dataset, Group, withHdf5, type H5File } from './hdf5.js';
+import { datasetAt, groupAt, withHdf5, type H5Dataset, type H5File } from './hdf5.js';
 import type { Hazard } from '../../domain/lab/kernel/impact.js';
 
-function dataset(file: H5File, path: string): InstanceType<typeof Dataset> {
-  const d = file.get(path);
-  if (!(d instanceof Dataset)) throw new Error(`MAT file: no dataset ${path}`);
+function dataset(file: H5File, path: string): H5Dataset {
+  const d = datasetAt(file, path);
+  if (!d) throw new Error(`MAT file: no dataset ${path}`);
   return d;
 }
 
@@ -35,8 +35,8 @@ function has(file: H5File, path: string): boolean {
 
 /** A MATLAB sparse matrix (rows × columns, column-compressed) as compressed rows. */
 function sparseRows(file: H5File, group: string, rows: number): { rowStart: Int32Array; column: Int32Array; value: Float64Array } {
-  const g = file.get(group);
-  if (!(g instanceof Group)) throw new Error(`MAT file: no sparse matrix ${group}`);
+  const g = groupAt(file, group);
+  if (!g) throw new Error(`MAT file: no sparse matrix ${group}`);
   const stated = Number(g.attrs.MATLAB_sparse?.value);
   if (stated !== rows) throw new Error(`MAT file: ${group} has ${stated} rows, expected ${rows}`);
   const data = numbers(file, `${group}/data`);

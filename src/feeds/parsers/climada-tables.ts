@@ -2,7 +2,6 @@
 // the processed IBTrACS track CSV (trac_brb_test.csv), and the calibrated tropical-cyclone impact
 // function tables (regional v_half per calibration approach, country → calibration region).
 import { parse } from 'csv-parse/sync';
-import readXlsxFile from 'read-excel-file/universal';
 import type { ImpactFunction } from '../../domain/lab/kernel/impact.js';
 import { estimatePressure, type TcTrack } from '../../domain/lab/lanes/tropical-cyclone/track.js';
 
@@ -38,6 +37,7 @@ function num(v: Cell, where: string): number {
 /** A CLIMADA entity workbook: sheet assets (latitude, longitude, value, deductible, cover, impf_TC) and impact_functions. */
 export async function parseClimadaEntityXlsx(bytes: Uint8Array): Promise<ClimadaEntity> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const { default: readXlsxFile } = await import('read-excel-file/universal');
   const sheets = await readXlsxFile(buffer);
   const sheet = (name: string) => {
     const s = sheets.find((x) => x.sheet === name);

@@ -1,6 +1,5 @@
 // A single-band georeferenced GeoTIFF (WGS 84 geographic, as the Aqueduct Floods maps are) read with
 // geotiff from the verified bytes: the grid's corner, cell size, no-data value and the values row by row.
-import { fromArrayBuffer } from 'geotiff';
 
 export interface RasterRecord {
   readonly width: number;
@@ -23,7 +22,7 @@ const DEGREE = 9102;
 
 export async function parseGeoTiffRaster(bytes: Uint8Array): Promise<RasterRecord> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const tiff = await fromArrayBuffer(buffer);
+  const tiff = await (await import('geotiff')).fromArrayBuffer(buffer);
   const image = await tiff.getImage();
   if (image.getSamplesPerPixel() !== 1) throw new Error(`not a single-band raster: ${image.getSamplesPerPixel()} samples per pixel`);
   const [originLon, originLat] = image.getOrigin();

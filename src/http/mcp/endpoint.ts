@@ -7,7 +7,6 @@
 // batch under a protocol version that has none (-32600), and, by the SDK's transport, a malformed
 // message or an unsupported MCP-Protocol-Version (HTTP 400).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ApiError } from '../../kernel/refusal.js';
 import type { Services } from '../../services.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
@@ -15,7 +14,14 @@ import { envelope } from '../errors.js';
 import { toApiError } from '../host.js';
 import type { HostDirectory } from '../servers.js';
 import * as schema from '../schemas/mcp.js';
-import { toolServer } from './server.js';
+
+// The protocol SDK is loaded by the first tool call, not by every process that serves the API.
+let protocol: Promise<{ toolServer: typeof import('./server.js').toolServer; Transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport }> | undefined;
+function loadProtocol() {
+  protocol ??= Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')])
+    .then(([server, transport]) => ({ toolServer: server.toolServer, Transport: transport.StreamableHTTPServerTransport }));
+  return protocol;
+}
 
 /** The first protocol version without JSON-RPC batches (2025-06-18 removed them). */
 const FIRST_WITHOUT_BATCHES = '2025-06-18';
@@ -78,8 +84,9 @@ export function mcpRoutes(app: FastifyInstance, services: Services, directory: H
         }
       }
       const urls = { api: directory.baseUrl('api', request), lab: directory.baseUrl('lab', request), data: directory.baseUrl('data', request) };
+      const { toolServer, Transport } = await loadProtocol();
       const server = toolServer({ app, services, request, urls });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // The edge's headers (RateLimit) go out with whatever the transport writes.
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
