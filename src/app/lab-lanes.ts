@@ -12,7 +12,7 @@ import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lan
 import { readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../domain/lab/lanes/earthquake/scenario-lane.js';
 import { VULNERABILITY_CURVES } from '../domain/lab/lanes/earthquake/vulnerability.js';
 import { structuralVulnerability, trackArchive } from '../feeds/readers.js';
-import type { LabLocation } from '../domain/lab/lanes/windstorm-piwind/lookup.js';
+import type { LabLocation } from '../domain/lab/kernel/places.js';
 import { TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
 import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
 import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';

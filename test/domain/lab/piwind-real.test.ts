@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parsePiwindModel, readOccurrenceBinHeader } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
-import type { LabLocation } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
+import type { LabLocation } from '../../../src/domain/lab/kernel/places.js';
 
 const DIR = path.join(process.env.CATRISK_FEEDS_DIR ?? path.resolve(process.cwd(), '../shared/feeds'), 'oasis-piwind', '2026-07-30');
 const FILES = ['events_p.csv', 'occurrence_lt.csv', 'footprint.csv', 'vulnerability.csv', 'damage_bin_dict.csv', 'intensity_bin_dict.csv',

@@ -1,7 +1,19 @@
 // The exposure of the lanes that read places as points with a value (flood, wildfire): bare points
 // {lat, lon, value}, or a stored object's schedule as locations (the value of a location is its
 // buildings value plus its contents value; a location without coordinates is unmodeled, not refused).
-import type { LabLocation } from '../lanes/windstorm-piwind/lookup.js';
+
+/** A stored schedule's location as the lab reads it (the lanes state their own defaults for what is absent). */
+export interface LabLocation {
+  ref?: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** LocPerilsCovered text, e.g. "WTC;WSS" or "WW1". */
+  perils_covered?: string | null;
+  /** OED occupancy code. */
+  occupancy_code?: number | null;
+  buildings_value?: number | null;
+  contents_value?: number | null;
+}
 
 export interface LabPlace {
   readonly index: number;

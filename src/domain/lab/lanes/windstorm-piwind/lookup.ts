@@ -21,6 +21,7 @@
 
 import type { AreaPerilCell, GridExtent, PiwindModel } from './piwind-model.js';
 import type { AreaPerilLookup, KeyedPortfolio, UnmodeledPlace } from '../../kernel/model-data.js';
+import type { LabLocation } from '../../kernel/places.js';
 
 /** LocPerilsCovered when a location states none: WW1, windstorm with storm surge (both model perils). */
 export const DEFAULT_PERILS_COVERED = 'WW1';
@@ -28,18 +29,6 @@ export const DEFAULT_PERILS_COVERED = 'WW1';
 export const DEFAULT_OCCUPANCY_CODE = 1000;
 /** Bare points: the value is the buildings value of a residential (OED 1050) location covering WW1. */
 export const POINT_OCCUPANCY_CODE = 1050;
-
-export interface LabLocation {
-  ref?: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  /** LocPerilsCovered text, e.g. "WTC;WSS" or "WW1"; DEFAULT_PERILS_COVERED when absent. */
-  perils_covered?: string | null;
-  /** OED occupancy code; DEFAULT_OCCUPANCY_CODE when absent. */
-  occupancy_code?: number | null;
-  buildings_value?: number | null;
-  contents_value?: number | null;
-}
 
 export type UnmodeledReason =
   | 'no_coordinates'

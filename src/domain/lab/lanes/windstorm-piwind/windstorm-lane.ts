@@ -10,7 +10,8 @@
 //   terms_summary    with terms: where the ground-up AAL went
 //   unmodeled        count and places [{index, reason}]
 
-import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE, type LabLocation } from './lookup.js';
+import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE } from './lookup.js';
+import type { LabLocation } from '../../kernel/places.js';
 import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from '../../kernel/ground-up.js';
 import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from '../../kernel/financial.js';
 import { ok, refused, unwrap, type Result } from '../../../../kernel/result.js';
