@@ -3,7 +3,7 @@
 // licence stated), the same spec read back as one run, a run over a stored OED schedule, and
 // refusals on the request (422 invalid_request naming each fault).
 import assert from 'node:assert/strict';
-import { call, eachDialect, envelopeFaults, sharedService, signup, waitForJob, type TestService } from '../support/service.js';
+import { call, eachDialect, envelopeFaults, sharedService, signup, waitForJob, finishedRun, type TestService } from '../support/service.js';
 import { form } from '../support/schedules.js';
 import { manifestOf } from '../support/feeds.js';
 
@@ -16,17 +16,6 @@ const POINTS = [
   { lat: 34.05, lon: -118.25, value: 2_000_000 },
   { lat: 37.78, lon: -122.42, value: 5_000_000 },
 ];
-
-async function finished(svc: TestService, key: string, path: string): Promise<any> {
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const run = await call(svc.urls.lab, 'GET', path, { key });
-    assert.equal(run.status, 200, run.text);
-    if (run.body.status === 'succeeded' || run.body.status === 'failed') return run.body;
-    assert.ok(Date.now() < until, 'run did not finish');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 eachDialect('GET /models lists the scenario earthquake lane with its pinned vulnerability functions and curves', async (dialect) => {
   const svc = await sharedService(dialect);
@@ -50,7 +39,7 @@ eachDialect('a scenario run by points: per-place ground motion and loss, the agg
   const { key } = await signup(svc.api);
   const first = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, rupture: RUPTURE, exposure: { points: POINTS } } });
   assert.ok(first.status === 202 || first.status === 200, first.text);
-  const done = await finished(svc, key, `/runs/${first.body.id}`);
+  const done = await finishedRun(svc, key, `/runs/${first.body.id}`);
   assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
   const r = done.result;
   assert.equal(r.lane, 'scenario_earthquake');
@@ -82,7 +71,7 @@ eachDialect('a scenario run over a stored OED schedule: a place value is its bui
   const objectId = job.result.objects[0].id;
   const run = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, rupture: RUPTURE, exposure: { object_id: objectId }, vulnerability: 'demo_wood' } });
   assert.equal(run.status, 202, run.text);
-  const done = await finished(svc, key, `/runs/${run.body.id}`);
+  const done = await finishedRun(svc, key, `/runs/${run.body.id}`);
   assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
   assert.equal(done.result.places.length, 2);
   assert.equal(done.result.places[0].value, 1_200_000, 'buildings plus contents');

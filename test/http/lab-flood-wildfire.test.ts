@@ -2,20 +2,9 @@
 // lane's list empty), runs go through the job and come back with their maps named, a bad sector is
 // refused on the request.
 import assert from 'node:assert/strict';
-import { call, eachDialect, sharedService, signup, type TestService } from '../support/service.js';
+import { call, eachDialect, sharedService, signup, finishedRun, type TestService } from '../support/service.js';
 import { manifestOf } from '../support/feeds.js';
 import { snapshotDigest } from '../../src/feeds/store.js';
-
-async function finished(svc: TestService, key: string, path: string): Promise<any> {
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const run = await call(svc.urls.lab, 'GET', path, { key });
-    assert.equal(run.status, 200, run.text);
-    if (run.body.status === 'succeeded' || run.body.status === 'failed') return run.body;
-    assert.ok(Date.now() < until, 'run did not finish');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 eachDialect('GET /models lists the maps each flood lane reads and the wildfire lane\'s fire lists', async (dialect) => {
   const svc = await sharedService(dialect);
@@ -43,7 +32,7 @@ eachDialect('river-flood, coastal-flood and wildfire runs through the job; a bad
   const points = [{ lat: 13.6905, lon: -89.1995, value: 50_000 }, { lat: 11.957, lon: 42.2912, value: 80_000 }, { lat: 0, lon: -150, value: 1 }];
   const river = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'river-flood', sector: 'commercial', exposure: { points } } });
   assert.ok([200, 202].includes(river.status), river.text);
-  const done = await finished(svc, key, `/runs/${river.body.id}`);
+  const done = await finishedRun(svc, key, `/runs/${river.body.id}`);
   assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
   assert.equal(done.result.sector, 'commercial');
   assert.equal(done.result.unmodeled.count, 1);
@@ -65,13 +54,13 @@ eachDialect('river-flood, coastal-flood and wildfire runs through the job; a bad
   assert.match(chart.body.error.message, /no exceedance curves/);
 
   const coastal = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'coastal-flood', exposure: { points } } });
-  const coastalDone = await finished(svc, key, `/runs/${coastal.body.id}`);
+  const coastalDone = await finishedRun(svc, key, `/runs/${coastal.body.id}`);
   assert.equal(coastalDone.status, 'succeeded');
   assert.equal(coastalDone.result.unmodeled.count, 3);
   assert.equal(coastalDone.result.aal, null);
 
   const fire = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'wildfire', exposure: { points: [{ lat: 40.6, lon: -105.9, value: 1_000_000 }] } } });
-  const fireDone = await finished(svc, key, `/runs/${fire.body.id}`);
+  const fireDone = await finishedRun(svc, key, `/runs/${fire.body.id}`);
   assert.equal(fireDone.status, 'succeeded', JSON.stringify(fireDone.error));
   assert.equal(fireDone.result.aal, null);
   assert.ok(fireDone.result.loss_ceiling > 0);

@@ -3,7 +3,7 @@
 // at once, a storm the seasons do not hold refused on the job; a synthetic run's lab-metrics/1, and a
 // synthetic run attracting more near tracks than caps.near_tracks refused at once, naming its levers.
 import assert from 'node:assert/strict';
-import { call, eachDialect, envelopeFaults, sharedService, signup, type TestService } from '../support/service.js';
+import { call, eachDialect, envelopeFaults, sharedService, signup, finishedRun, type TestService } from '../support/service.js';
 import { manifestOf } from '../support/feeds.js';
 
 const MODEL = 'climada-tc-history';
@@ -12,17 +12,6 @@ const POINTS = [
   { lat: 25.47, lon: -80.48, value: 1_000_000 },
   { lat: 25.76, lon: -80.19, value: 5_000_000 },
 ];
-
-async function finished(svc: TestService, key: string, path: string): Promise<any> {
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const run = await call(svc.urls.lab, 'GET', path, { key });
-    assert.equal(run.status, 200, run.text);
-    if (run.body.status === 'succeeded' || run.body.status === 'failed') return run.body;
-    assert.ok(Date.now() < until, 'run did not finish');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 eachDialect('GET /models lists the tropical-cyclone history lane with its pinned track archives and impact-function tables', async (dialect) => {
   const svc = await sharedService(dialect);
@@ -48,7 +37,7 @@ eachDialect('a history run replays Andrew 1992 over south Florida; a bad spec is
   // Defaults spelled out in the normalised spec: impact_function auto, storm names upper-cased.
   assert.deepEqual(submitted.body.spec.hazard, { basin: 'NA', years: [1992], storms: ['ANDREW'] });
   assert.equal(submitted.body.spec.impact_function, 'auto');
-  const done = await finished(svc, key, `/runs/${submitted.body.id}`);
+  const done = await finishedRun(svc, key, `/runs/${submitted.body.id}`);
   assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
   const r = done.result;
   assert.equal(r.lane, 'tropical_cyclone_history');
@@ -73,7 +62,7 @@ eachDialect('a history run replays Andrew 1992 over south Florida; a bad spec is
   // A storm the seasons do not hold: the job fails with the refusal, naming the storm.
   const unknown = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, hazard: { basin: 'NA', years: [1992], storms: ['KATRINA'] }, exposure: { points: POINTS } } });
   assert.equal(unknown.status, 202, unknown.text);
-  const failed = await finished(svc, key, `/runs/${unknown.body.id}`);
+  const failed = await finishedRun(svc, key, `/runs/${unknown.body.id}`);
   assert.equal(failed.status, 'failed');
   assert.equal(failed.error.code, 'invalid_request');
   assert.match(JSON.stringify(failed.error), /KATRINA/);
@@ -91,7 +80,7 @@ eachDialect('the synthetic lane: lab-metrics/1 over sample years; more near trac
   const submitted = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: 'climada-tc-synthetic', hazard: { basin: 'NA', years: 300 }, exposure: { points: POINTS } } });
   assert.equal(submitted.status, 202, submitted.text);
   assert.deepEqual(submitted.body.spec.hazard, { basin: 'NA', years: 300 });
-  const done = await finished(svc, key, `/runs/${submitted.body.id}`);
+  const done = await finishedRun(svc, key, `/runs/${submitted.body.id}`);
   assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
   assert.equal(done.result.metrics.schema, 'lab-metrics/1');
   assert.equal(done.result.hazard.sample_years, 300);

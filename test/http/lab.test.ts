@@ -1,7 +1,7 @@
 // The model lab host over real HTTP: models, content-addressed runs, the windstorm lane over the
 // pinned PiWind data by points and by a stored OED schedule, refusals, metering and tenancy.
 import assert from 'node:assert/strict';
-import { call, eachDialect, envelopeFaults, sharedService, signup, startService, waitForJob, type TestService } from '../support/service.js';
+import { call, eachDialect, envelopeFaults, sharedService, signup, startService, waitForJob, finishedRun, type TestService } from '../support/service.js';
 import { form } from '../support/schedules.js';
 import { manifestOf, rawFile } from '../support/feeds.js';
 
@@ -28,17 +28,6 @@ const GRID = (() => {
   }
   return { min_lat: Math.min(...lats), max_lat: Math.max(...lats), min_lon: Math.min(...lons), max_lon: Math.max(...lons) };
 })();
-
-async function finished(svc: TestService, key: string, path: string): Promise<any> {
-  const until = Date.now() + 120_000;
-  for (let pause = 50; ; pause = Math.min(500, pause * 1.5)) {
-    const run = await call(svc.urls.lab, 'GET', path, { key });
-    assert.equal(run.status, 200, run.text);
-    if (run.body.status === 'succeeded' || run.body.status === 'failed') return run.body;
-    assert.ok(Date.now() < until, 'run did not finish');
-    await new Promise((r) => setTimeout(r, pause));
-  }
-}
 
 eachDialect('GET /models lists the windstorm lane with its revision, pinned inputs and caps', async (dialect) => {
   const svc = await sharedService(dialect);
@@ -68,7 +57,7 @@ eachDialect('equivalent specs share one content-addressed run; a resubmission re
     const job = await fetch(first.body.links.job, { headers: { 'user-agent': 'catrisk-tests/1.0', authorization: `Bearer ${key}` } });
     assert.equal(job.status, 200);
     await job.arrayBuffer();
-    const done = await finished(svc, key, `/runs/${first.body.id}`);
+    const done = await finishedRun(svc, key, `/runs/${first.body.id}`);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
     const metrics = done.result.metrics;
     assert.equal(metrics.schema, 'lab-metrics/1');
@@ -106,7 +95,7 @@ eachDialect('a stored OED schedule runs by object_id: ground-up AAL in the sched
   const objectId = job.result.objects[0].id;
   const run = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { object_id: objectId } } });
   assert.equal(run.status, 202, run.text);
-  const done = await finished(svc, key, `/runs/${run.body.id}`);
+  const done = await finishedRun(svc, key, `/runs/${run.body.id}`);
   assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
   assert.ok(done.result.metrics.average_annual_loss.mean > 0);
   assert.equal(done.result.unmodeled.count, 1, 'London is outside the footprint');
@@ -114,7 +103,7 @@ eachDialect('a stored OED schedule runs by object_id: ground-up AAL in the sched
 
   // No place inside: succeeds, every place unmodeled, no loss figure.
   const outside = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [{ lat: 51.5, lon: -0.12, value: 1 }] } } });
-  const none = await finished(svc, key, `/runs/${outside.body.id}`);
+  const none = await finishedRun(svc, key, `/runs/${outside.body.id}`);
   assert.equal(none.status, 'succeeded');
   assert.equal(none.result.unmodeled.count, 1);
   assert.equal(none.result.metrics, null);
@@ -185,7 +174,7 @@ eachDialect('r3 terms run over HTTP: perspectives and terms_summary match the te
   const submit = async (body: unknown) => {
     const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body });
     assert.ok(answer.status === 200 || answer.status === 202, answer.text);
-    const done = await finished(svc, key, `/runs/${answer.body.id}`);
+    const done = await finishedRun(svc, key, `/runs/${answer.body.id}`);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
     return done;
   };
@@ -266,14 +255,14 @@ eachDialect('points exactly on the edges of the published footprint are modeled;
     { lat: midLat, lon: footprint.min_lon, value: 1_000_000 }, { lat: midLat, lon: footprint.max_lon, value: 1_000_000 },
   ];
   const answer = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [...edges, { lat: footprint.min_lat - 1e-6, lon: midLon, value: 1 }] } } });
-  const done = await finished(svc, key, `/runs/${answer.body.id}`);
+  const done = await finishedRun(svc, key, `/runs/${answer.body.id}`);
   assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
   assert.deepEqual(done.result.unmodeled.places, [{ index: 4, reason: 'outside_demonstration_footprint' }]);
   assert.equal(done.result.exposure.modeled, 4);
   assert.deepEqual(done.result.model_data.footprint, GRID);
   // The southern edge alone carries its own loss.
   const south = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: [edges[0]] } } });
-  const southDone = await finished(svc, key, `/runs/${south.body.id}`);
+  const southDone = await finishedRun(svc, key, `/runs/${south.body.id}`);
   assert.equal(southDone.result.unmodeled.count, 0);
   assert.ok(southDone.result.metrics.average_annual_loss.mean > 0);
 });
@@ -291,8 +280,8 @@ eachDialect('the damage correlation rule is part of the spec: stated, content-ad
     assert.equal(spelled.body.id, first.body.id);
     const shared = await post({ model: MODEL, samples: 10, exposure: { points: INSIDE }, correlation: { damage_group: 'location' } });
     assert.notEqual(shared.body.id, first.body.id);
-    const a = await finished(svc, key, `/runs/${first.body.id}`);
-    const b = await finished(svc, key, `/runs/${shared.body.id}`);
+    const a = await finishedRun(svc, key, `/runs/${first.body.id}`);
+    const b = await finishedRun(svc, key, `/runs/${shared.body.id}`);
     assert.equal(a.status, 'succeeded', JSON.stringify(a.error));
     assert.equal(b.status, 'succeeded', JSON.stringify(b.error));
     assert.deepEqual(a.result.run.correlation, { damage_group: 'location_peril_group' });

@@ -138,6 +138,18 @@ export async function waitForJob(base: string, key: string, jobPath: string, tim
   }
 }
 
+/** Reads a lab run until it has succeeded or failed, backing off as waitForJob does. */
+export async function finishedRun(svc: TestService, key: string, path: string, timeoutMs = 120_000): Promise<any> {
+  const until = Date.now() + timeoutMs;
+  for (let pause = 50; ; pause = Math.min(500, pause * 1.5)) {
+    const run = await call(svc.urls.lab, 'GET', path, { key });
+    if (run.status !== 200) throw new Error(`run read failed: ${run.status} ${run.text}`);
+    if (run.body.status === 'succeeded' || run.body.status === 'failed') return run.body;
+    if (Date.now() > until) throw new Error(`run ${path} did not finish: still ${run.body.status}`);
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}
+
 /** Asserts the SPEC error envelope exactly: two members, three or four in error, code pattern. */
 export function envelopeFaults(answer: Answer): string[] {
   const faults: string[] = [];
