@@ -280,17 +280,25 @@ function pinned(store: FeedStore, input: { feed_id: string; version: string }): 
   return snapshot;
 }
 
-const tropicalCycloneHistory: LabLane = {
-  members: TC_HISTORY_MEMBERS,
-  normalize(spec, exposure, model) {
+/** Both tropical-cyclone lanes: their members read by the lane's reader, places as points or a schedule, at most placesMax. */
+function tropicalCycloneNormalize(
+  readMembers: (spec: Readonly<Record<string, unknown>>, details: string[]) => { impact_function: unknown; hazard: unknown },
+  placesMax: number,
+): LabLane['normalize'] {
+  return (spec, exposure, model) => {
     const details: string[] = [];
-    const members = readTcHistoryMembers(spec, details);
+    const members = readMembers(spec, details);
     const ex = placeExposure(exposure, details);
     const count = 'points' in ex ? (ex.points as unknown[]).length : 0;
-    if (count > TC_HISTORY_CAPS.places_max) details.push(`exposure may hold up to ${TC_HISTORY_CAPS.places_max} places; it holds ${count}`);
+    if (count > placesMax) details.push(`exposure may hold up to ${placesMax} places; it holds ${count}`);
     if (details.length > 0) return refused(runSpecRefusal(details));
     return ok({ model: model.id, version: model.version, impact_function: members.impact_function, hazard: members.hazard, exposure: ex });
-  },
+  };
+}
+
+const tropicalCycloneHistory: LabLane = {
+  members: TC_HISTORY_MEMBERS,
+  normalize: tropicalCycloneNormalize(readTcHistoryMembers, TC_HISTORY_CAPS.places_max),
   async listing(store, model) {
     const listed = (input: { feed_id: string; version: string }) => {
       const s = store?.get(input.feed_id, input.version);
@@ -323,15 +331,7 @@ const tropicalCycloneHistory: LabLane = {
 
 const tropicalCycloneSynthetic: LabLane = {
   members: TC_SYNTHETIC_MEMBERS,
-  normalize(spec, exposure, model) {
-    const details: string[] = [];
-    const members = readTcSyntheticMembers(spec, details);
-    const ex = placeExposure(exposure, details);
-    const count = 'points' in ex ? (ex.points as unknown[]).length : 0;
-    if (count > TC_SYNTHETIC_CAPS.places_max) details.push(`exposure may hold up to ${TC_SYNTHETIC_CAPS.places_max} places; it holds ${count}`);
-    if (details.length > 0) return refused(runSpecRefusal(details));
-    return ok({ model: model.id, version: model.version, impact_function: members.impact_function, hazard: members.hazard, exposure: ex });
-  },
+  normalize: tropicalCycloneNormalize(readTcSyntheticMembers, TC_SYNTHETIC_CAPS.places_max),
   listing: (store, model) => tropicalCycloneHistory.listing(store, model),
   async run(spec, store, model, progress) {
     const s = spec as unknown as TcSyntheticSpec;
