@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
+import { jobResult, startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
 import { largeSchedule } from '../test/support/schedules.js';
 import pg from 'pg';
 import { startStallingProxy } from '../test/support/tcp-proxy.js';
@@ -683,12 +683,7 @@ async function modelsBench() {
       const t = performance.now();
       const accepted = await fetch(`${api}/models/${ids.earthquake}/runs`, { method: 'POST', headers, body: JSON.stringify({ object_id: created.id }) });
       const location = accepted.headers.get('location')!;
-      for (;;) {
-        const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; error?: unknown };
-        if (job.status === 'failed') throw new Error(`model run failed: ${JSON.stringify(job.error)}`);
-        if (job.status === 'succeeded') break;
-        await new Promise((r) => setTimeout(r, 2));
-      }
+      await jobResult(api, headers, location, 'model run');
       times.push(performance.now() - t);
     }
     print({ bench: 'model run job end to end, warm (earthquake)', median_ms: median(times.slice(2)), max_ms: Math.round(Math.max(...times.slice(2))) });
@@ -729,12 +724,7 @@ async function stepLinearBench() {
         const t = performance.now();
         const accepted = await fetch(`${api}/objects/${created.id}/price`, { method: 'POST', headers, body: '{}' });
         const location = accepted.headers.get('location')!;
-        for (;;) {
-          const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; error?: unknown; result?: typeof result };
-          if (job.status === 'failed') throw new Error(`price ${label} failed: ${JSON.stringify(job.error)}`);
-          if (job.status === 'succeeded') { result = job.result; break; }
-          await new Promise((r) => setTimeout(r, 2));
-        }
+        result = await jobResult(api, headers, location, `price ${label}`);
         times.push(performance.now() - t);
       }
       const warm = times.slice(2);
@@ -772,13 +762,7 @@ async function packagesBench() {
     const { form } = await import('../test/support/schedules.js');
     const ingest = await fetch(`${api}/ingest`, { method: 'POST', headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` }, body: form(largeSchedule(10_000), { type: 'text/csv', currency: 'EUR' }) });
     if (ingest.status !== 202) throw new Error(`POST /ingest answered ${ingest.status}: ${await ingest.text()}`);
-    let objectPath = '';
-    for (;;) {
-      const read = await (await fetch(`${api}${ingest.headers.get('location')!}`, { headers })).json() as { status: string; result: any; error: unknown };
-      if (read.status === 'failed') throw new Error(`ingest failed: ${JSON.stringify(read.error)}`);
-      if (read.status === 'succeeded') { objectPath = read.result.objects[0].links.self; break; }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const objectPath: string = (await jobResult(api, headers, ingest.headers.get('location')!, 'ingest', 20)).objects[0].links.self;
     const id = objectPath.split('/').pop()!;
     const terms = { ...(ACCEPTANCE_BODIES.earthquake as object), parties: { insured: { name: 'Société Coopérative de Sète' }, broker: { name: 'Courtage Éole' } }, jurisdiction: { country: 'FR', governing_law: 'droit français' } };
     const patched = await fetch(`${api}${objectPath}`, { method: 'PATCH', headers, body: JSON.stringify(terms) });
@@ -788,12 +772,8 @@ async function packagesBench() {
       const accepted = await fetch(`${api}${path}`, { method: 'POST', headers, body });
       if (accepted.status !== 202) throw new Error(`POST ${path} answered ${accepted.status}: ${await accepted.text()}`);
       const location = accepted.headers.get('location')!;
-      for (;;) {
-        const read = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; result: any; error: unknown };
-        if (read.status === 'failed') throw new Error(`${path} failed: ${JSON.stringify(read.error)}`);
-        if (read.status === 'succeeded') return { ms: performance.now() - t, result: read.result };
-        await new Promise((r) => setTimeout(r, 2));
-      }
+      const result = await jobResult(api, headers, location, path);
+      return { ms: performance.now() - t, result };
     };
     await job(`/objects/${id}/price`);
     const cut = await (await fetch(`${api}/objects/${id}/structures`, { method: 'POST', headers, body: '{}' })).json() as { links: { self: string } };
@@ -972,12 +952,7 @@ async function accumulationBench() {
       const t = performance.now();
       const accepted = await fetch(`${api}/objects/${created.id}/analyse`, { method: 'POST', headers, body: JSON.stringify({ analyses }) });
       const location = accepted.headers.get('location')!;
-      for (;;) {
-        const job = (await (await fetch(`${api}${location}`, { headers })).json()) as { status: string };
-        if (job.status === 'failed') throw new Error('analyse failed');
-        if (job.status === 'succeeded') break;
-        await new Promise((r) => setTimeout(r, 2));
-      }
+      await jobResult(api, headers, location, 'analyse');
       jobTimes.push(performance.now() - t);
     }
     const warmJobs = jobTimes.slice(2).sort((a, b) => a - b);

@@ -67,3 +67,13 @@ export async function startHelloWorld(): Promise<{ url: string; stop(): Promise<
     },
   };
 }
+
+/** Reads a job at `location` until it ends: its result, or an Error naming `what` and the job's error. */
+export async function jobResult(api: string, headers: Record<string, string>, location: string, what: string, pollMs = 2): Promise<any> {
+  for (;;) {
+    const job = await (await fetch(`${api}${location}`, { headers })).json() as { status: string; result?: unknown; error?: unknown };
+    if (job.status === 'failed') throw new Error(`${what} failed: ${JSON.stringify(job.error)}`);
+    if (job.status === 'succeeded') return job.result;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
