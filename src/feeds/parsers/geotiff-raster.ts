@@ -1,17 +1,9 @@
 // A single-band georeferenced GeoTIFF (WGS 84 geographic, as the Aqueduct Floods maps are) read with
 // geotiff from the verified bytes: the grid's corner, cell size, no-data value and the values row by row.
 
-export interface RasterRecord {
-  readonly width: number;
-  readonly height: number;
-  /** Outer corner of the first cell (north-west for a north-up grid), degrees. */
-  readonly origin_lon: number;
-  readonly origin_lat: number;
-  /** Cell size in degrees; lat step negative for a north-up grid. */
-  readonly step_lon: number;
-  readonly step_lat: number;
-  readonly nodata: number | null;
-  /** Row-major, first row at origin_lat. */
+import type { Raster } from '../../domain/lab/lanes/flood/depth-map.js';
+
+export interface RasterRecord extends Raster {
   readonly values: Float32Array;
 }
 

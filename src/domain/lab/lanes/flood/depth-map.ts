@@ -63,16 +63,23 @@ export interface CentroidHazard {
   readonly value: ArrayLike<number>;
 }
 
-export interface RasterLayer {
-  readonly return_period: number;
+/** A single-band geographic grid (WGS 84 degrees), as a GeoTIFF reader hands it over. */
+export interface Raster {
   readonly width: number;
   readonly height: number;
+  /** Outer corner of the first cell (north-west for a north-up grid), degrees. */
   readonly origin_lon: number;
   readonly origin_lat: number;
+  /** Cell size in degrees; lat step negative for a north-up grid. */
   readonly step_lon: number;
   readonly step_lat: number;
   readonly nodata: number | null;
+  /** Row-major, first row at origin_lat. */
   readonly values: ArrayLike<number>;
+}
+
+export interface RasterLayer extends Raster {
+  readonly return_period: number;
 }
 
 interface MapFacts {
