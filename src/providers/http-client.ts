@@ -6,7 +6,7 @@
 // and takes an undici Dispatcher for whatever a caller must decide at connect time.
 // It never logs: a header it sends may carry a key.
 import type { Dispatcher } from 'undici';
-import { UNSAFE_ADDRESS } from './safe-outbound.js';
+import { UNSAFE_ADDRESS } from './public-address.js';
 
 export type OutboundFailure = 'timeout' | 'unreachable' | 'unsafe_address' | 'status' | 'too_large' | 'malformed';
 

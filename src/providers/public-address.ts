@@ -115,3 +115,14 @@ export function localNameRefusal(hostname: string): string | null {
   if (!host.includes('.')) return `${hostname} is a single-label name, resolved only on a local network`;
   return null;
 }
+
+/** The code carried by an error raised when a connection is refused by the address rule. */
+export const UNSAFE_ADDRESS = 'CATRISK_UNSAFE_ADDRESS';
+
+export class UnsafeAddressError extends Error {
+  readonly code = UNSAFE_ADDRESS;
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafeAddressError';
+  }
+}

@@ -10,7 +10,9 @@
 import dns from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
-import { addressRefusal, localNameRefusal, type AddressRules } from './public-address.js';
+import { addressRefusal, localNameRefusal, UnsafeAddressError, type AddressRules } from './public-address.js';
+import { OutboundClient } from './http-client.js';
+import type { UserNamedTargets } from './ports.js';
 
 export interface OutboundPolicy extends AddressRules {
   /** Tests only: plain http targets are accepted. */
@@ -19,17 +21,6 @@ export interface OutboundPolicy extends AddressRules {
   readonly extraCa: string | undefined;
   /** Host name resolution; the system resolver unless a test gives a table. */
   readonly resolve?: (hostname: string) => Promise<readonly string[]>;
-}
-
-/** The code carried by an error raised when a connection is refused by the address rule. */
-export const UNSAFE_ADDRESS = 'CATRISK_UNSAFE_ADDRESS';
-
-export class UnsafeAddressError extends Error {
-  readonly code = UNSAFE_ADDRESS;
-  constructor(message: string) {
-    super(message);
-    this.name = 'UnsafeAddressError';
-  }
 }
 
 export interface UrlRules {
@@ -137,4 +128,20 @@ export async function safeDispatcher(policy: OutboundPolicy): Promise<Dispatcher
     });
   };
   return new Agent({ connect });
+}
+
+/** The port use cases are handed for user-named URLs (ports.ts), over one connect-time-checked dispatcher. */
+export function userNamedTargets(policy: OutboundPolicy, userAgent: string): UserNamedTargets {
+  let dispatcher: Promise<Dispatcher> | undefined;
+  return {
+    async faults(url, rules) {
+      const written = urlFaults(url, policy, rules);
+      return written.length > 0 ? written : resolvedFaults(url, policy);
+    },
+    async send(url, request, limits) {
+      dispatcher ??= safeDispatcher(policy);
+      const client = new OutboundClient({ ...limits, userAgent, minIntervalMs: 0, dispatcher: await dispatcher });
+      return client.send(url, request);
+    },
+  };
 }
