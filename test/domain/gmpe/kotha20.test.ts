@@ -4,7 +4,7 @@
 // arguments are those the manifest names for each table (files[].gsim_arguments).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Kotha2020Variant, type KothaSite, type PerImt, kotha2020 } from '../../../src/domain/hazard/gmpe/kotha20.js';
+import { type Kotha2020Variant, type KothaSite, type PerImt, kotha2020, kotha2020Variant } from '../../../src/domain/hazard/gmpe/kotha20.js';
 import { KOTHA20_COLUMNS, KOTHA20_ROWS } from '../../../src/domain/hazard/gmpe/kotha20-coefficients.js';
 import { type GmpeContext, type Imt, PGA, imtName, sa } from '../../../src/domain/hazard/gmpe/types.js';
 import { type VerificationRow, contextOfRow, discrepancyPercent } from '../../../src/domain/hazard/gmpe/verification.js';
@@ -97,4 +97,25 @@ test('Kotha 2020 sigma_mu scaling above M 7.4: max(tau_L2L, sigma_mu), capped at
   assert.ok(Math.abs(shift(7.7) - 0.3046) < 1e-12);
   assert.ok(Math.abs(shift(8.3) - 0.3525) < 1e-12);
   assert.ok(Math.abs(shift(7.3) - 0.195572800413952) < 1e-12);
+});
+
+test('a branch as OpenQuake logic trees write it becomes a variant; an ESRM20 Iceland dL2L branch shifts ln Y by its value', () => {
+  assert.deepEqual(kotha2020Variant('KothaEtAl2020ESHM20SlopeGeology', { sigma_mu_epsilon: -2.85697, c3_epsilon: 1.732051 }), { form: 'eshm20-slope-geology', sigmaMuEpsilon: -2.85697, c3Epsilon: 1.732051 });
+  assert.deepEqual(kotha2020Variant('KothaEtAl2020ESHM20', { ergodic: false }), { form: 'eshm20', ergodic: false });
+  assert.equal(kotha2020Variant('AkkarEtAlRjb2014'), undefined);
+  // Two values of the ESRM20 Iceland tree's "VLowStress" dL2L (PGA -1.320714, SA(0.1) -1.869080), and
+  // SA(0.073) between SA(0.07) -1.846624 and SA(0.1), linear in ln(period).
+  const dl2l = { PGA: -1.320714, 'SA(0.07)': -1.846624, 'SA(0.1)': -1.86908 };
+  const central = kotha2020({ form: 'eshm20' });
+  const iceland = kotha2020(kotha2020Variant('KothaEtAl2020ESHM20', { dl2l, sigma_mu_epsilon: 2 })!);
+  const ctx: GmpeContext = {
+    rupture: { mag: 6, rake: 0, dip: 90, ztor: 0, width: 10, hypo_depth: 8 },
+    site: { vs30: 500, vs30measured: true, z1pt0: Number.NaN, z2pt5: Number.NaN, backarc: false },
+    distances: { rjb: 20, rrup: 20, rx: 0, ry0: 0, rhypo: 20 },
+  };
+  const shift = (imt: Imt) => iceland.predict(ctx, imt).mean - central.predict(ctx, imt).mean;
+  assert.ok(Math.abs(shift(PGA) - -1.320714) < 1e-12, 'dL2L replaces the sigma_mu scaling');
+  const w = Math.log(0.073 / 0.07) / Math.log(0.1 / 0.07);
+  assert.ok(Math.abs(shift(sa(0.073)) - (-1.846624 + w * (-1.86908 - -1.846624))) < 1e-12);
+  assert.throws(() => iceland.predict(ctx, { kind: 'PGV' }), /no dl2l given for PGV/);
 });

@@ -276,3 +276,35 @@ export function kotha2020(variant: Kotha2020Variant = {}): Gmpe {
     },
   };
 }
+
+/** The model forms by the class names OpenQuake logic trees (e.g. ESRM20's) give them. */
+export const KOTHA2020_FORM_OF_GSIM: Readonly<Record<string, Kotha2020Form>> = {
+  KothaEtAl2020: 'base',
+  KothaEtAl2020Site: 'vs30',
+  KothaEtAl2020Slope: 'slope',
+  KothaEtAl2020ESHM20: 'eshm20',
+  KothaEtAl2020ESHM20SlopeGeology: 'eshm20-slope-geology',
+};
+
+/**
+ * A logic-tree branch written as OpenQuake writes it (class name and arguments sigma_mu_epsilon,
+ * c3_epsilon, ergodic, dl2l and c3 per IMT) as a variant; undefined for another model.
+ */
+export function kotha2020Variant(gsim: string, args: Readonly<Record<string, unknown>> = {}): Kotha2020Variant | undefined {
+  const form = KOTHA2020_FORM_OF_GSIM[gsim];
+  if (!form) return undefined;
+  const num = (k: string) => (typeof args[k] === 'number' ? (args[k] as number) : undefined);
+  const table = (k: string) => (args[k] && typeof args[k] === 'object' ? (args[k] as PerImt) : undefined);
+  const sigmaMuEpsilon = num('sigma_mu_epsilon');
+  const c3Epsilon = num('c3_epsilon');
+  const dl2l = table('dl2l');
+  const c3 = table('c3');
+  return {
+    form,
+    ...(sigmaMuEpsilon !== undefined && { sigmaMuEpsilon }),
+    ...(c3Epsilon !== undefined && { c3Epsilon }),
+    ...(args.ergodic === false && { ergodic: false }),
+    ...(dl2l && { dl2l }),
+    ...(c3 && { c3 }),
+  };
+}
