@@ -1,10 +1,13 @@
 // The ground-motion logic tree of the earthquake lanes and the tectonic region a rupture falls in,
-// by its hypocentral depth. Active shallow crust takes the NGA-West2 models with equal weights; a
-// model joins the tree only once it passes every row of its OpenQuake verification tables
-// (test/domain/gmpe/). Today that is BSSA14 and CB14: CY14 and ASK14 join at equal weights as they
-// land. Deeper ruptures are in-slab: BC Hydro 2016, central branch, sites taken as forearc.
+// by its hypocentral depth. Active shallow crust takes the four NGA-West2 models with equal weights
+// (ASK14, BSSA14 without its basin term, CB14, CY14; each passes every row of its OpenQuake
+// verification tables, test/domain/gmpe/), California/global coefficients, z1.0 and z2.5 unknown so
+// each model takes its own mean for the Vs30. Deeper ruptures are in-slab: BC Hydro 2016, central
+// branch, sites taken as forearc.
+import { ask14 } from '../../../hazard/gmpe/ask14.js';
 import { bssa14 } from '../../../hazard/gmpe/bssa14.js';
 import { cb14 } from '../../../hazard/gmpe/cb14.js';
+import { cy14 } from '../../../hazard/gmpe/cy14.js';
 import { bcHydro2016 } from '../../../hazard/gmpe/bchydro16.js';
 import type { Gmpe } from '../../../hazard/gmpe/types.js';
 
@@ -26,7 +29,7 @@ export function tectonicRegion(depthKm: number): TectonicRegion {
   return depthKm <= SHALLOW_CRUST_MAX_DEPTH_KM ? 'active_shallow_crust' : 'subduction_inslab';
 }
 
-const NGA_WEST2: readonly Gmpe[] = [bssa14('global'), cb14()];
+const NGA_WEST2: readonly Gmpe[] = [ask14(), bssa14('global'), cb14(), cy14()];
 const INSLAB: readonly Gmpe[] = [bcHydro2016('slab')];
 
 export function logicTree(region: TectonicRegion): readonly Branch[] {
