@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cy14, cy14MeanZ1M } from '../../../src/domain/hazard/gmpe/cy14.js';
 import { PGA, sa } from '../../../src/domain/hazard/gmpe/types.js';
-import { assertTable } from './support.js';
+import { checkTable } from '../../../src/domain/hazard/gmpe/verification.js';
+import { assertTable, table } from './support.js';
 
 const model = cy14();
 const GSIM = 'ChiouYoungs2014';
@@ -31,6 +32,9 @@ for (const [name, tol] of [
 test('CY14 with near-fault directivity (centred DPP) matches CY14_MEDIAN_RCDPP.csv within 0.05%', async (t) => {
   const check = await assertTable('CY14_MEDIAN_RCDPP.csv', (ctx, imt) => model.predict(ctx, imt), { gsim: 'ChiouYoungs2014NearFaultEffect', tolerance_percent: 0.05 });
   t.diagnostic(`${check.values_checked} values, largest discrepancy ${check.max_percent.toFixed(4)}%`);
+  // The directivity term is what the table tests: without the DPP column read, rows fail.
+  const without = checkTable(await table('CY14_MEDIAN_RCDPP.csv'), (ctx, imt) => model.predict({ ...ctx, distances: { ...ctx.distances, rcdpp: 0 } }, imt));
+  assert.ok(without.failures.length > 100, `${without.failures.length} values fail without the DPP`);
 });
 
 test('CY14 PEER variant (total sigma 0.65) matches CY14_TOTAL_EVENT_SIGMA_PEER.csv within 0.05%', async (t) => {
