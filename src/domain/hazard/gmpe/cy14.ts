@@ -6,7 +6,8 @@
 // parameter (Delta DPP; zero when not given); the site term (eq. 12) of linear and nonlinear
 // response and sediment depth over Delta z1, z1 taken from the paper's California (or Japan) mean
 // for the Vs30 (eqs 1-2) when unknown or not positive, so the term vanishes (the California mean
-// with 570.94 m/s, as the authors' reference tables compute it); the aleatory model (eq. 13) with the
+// with 570.94 m/s and the Japan one with 412.39 m/s, as the authors' reference tables compute
+// them); the aleatory model (eq. 13) with the
 // nonlinear site response's NL0 and the Vs30 measured or inferred. Regional variants as the paper:
 // California/global; Japan (its site coefficients, z1 mean, sigma2 and the Japan-Italy anelastic
 // factor); Italy (that factor); Wenchuan (its factor). The Japan-Italy factor applies for
@@ -38,7 +39,7 @@ const SA_FLOOR_PERIOD = 0.3;
 
 /** The paper's mean depth to Vs = 1 km/s for a Vs30, metres: California (eq. 1) or Japan (eq. 2). */
 export function cy14MeanZ1M(vs30: number, region: Cy14Region = 'california'): number {
-  if (region === 'japan') return Math.exp((-5.23 / 2) * Math.log((vs30 ** 2 + 412 ** 2) / (1360 ** 2 + 412 ** 2)));
+  if (region === 'japan') return Math.exp((-5.23 / 2) * Math.log((vs30 ** 2 + 412.39 ** 2) / (1360 ** 2 + 412.39 ** 2)));
   return Math.exp((-7.15 / 4) * Math.log((vs30 ** 4 + 570.94 ** 4) / (1360 ** 4 + 570.94 ** 4)));
 }
 
