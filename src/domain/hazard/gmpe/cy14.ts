@@ -7,8 +7,8 @@
 // response and sediment depth over Delta z1, z1 taken from the paper's California (or Japan) mean
 // for the Vs30 (eqs 1-2) when unknown or not positive, so the term vanishes (the California mean
 // with 570.94 m/s and the Japan one with 412.39 m/s, as the authors' reference tables compute
-// them); the aleatory model (eq. 13) with the
-// nonlinear site response's NL0 and the Vs30 measured or inferred. Regional variants as the paper:
+// them); the aleatory model (eq. 13) with the nonlinear site response's NL0 and the Vs30 measured
+// or inferred. Regional variants as the paper:
 // California/global; Japan (its site coefficients, z1 mean, sigma2 and the Japan-Italy anelastic
 // factor); Italy (that factor); Wenchuan (its factor). The Japan-Italy factor applies for
 // 6 < M < 6.9 only, as the paper fits it. Style of faulting as the paper classes it: reverse for
