@@ -7,9 +7,10 @@
 // depth term f10 over z1 against the paper's California mean z1 for the Vs30 (eq. 18), which an
 // unknown z1 takes, so the term vanishes; its slope is a43, a44, a45, a46 at Vs30 = 150, 250, 400
 // and 700 m/s, linear in Vs30 between them and held beyond (the form the authors' reference table
-// ASK14_ResMEAN_RegCAL carries: with a step at 200, 300 and 500 m/s it is up to 8% apart). California (no regional term) and mainshocks (the
-// aftershock term f11 is zero). Aleatory model (eqs 20-25): within-event phi by the Vs30 measured or
-// estimated, between-event tau, both through the nonlinear site response's derivative.
+// ASK14_ResMEAN_RegCAL carries: with a step at 200, 300 and 500 m/s it is up to 8% apart).
+// California (no regional term) and mainshocks (the aftershock term f11 is zero). Aleatory model
+// (eqs 20-25): within-event phi by the Vs30 measured or estimated, between-event tau, both through
+// the nonlinear site response's derivative.
 // Style of faulting as the paper classes it: reverse for 30 < rake < 150, normal for
 // -150 < rake < -30, strike-slip otherwise.
 import { coefficientTable, coefficientsFor, interpolatedPeriod, periodsOf, requireCoefficients } from './coefficients.js';
