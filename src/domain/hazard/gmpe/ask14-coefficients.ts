@@ -1,6 +1,6 @@
 // Abrahamson, N. A., Silva, W. J., Kamai, R. (2014) Summary of the ASK14 ground motion relation for
 // active crustal regions. Earthquake Spectra 30(3), 1025-1055, doi:10.1193/070913EQS198M: the
-// coefficients of the paper's electronic supplement (ask14_coeffs.m.txt, Tables 4 to 6: median,
+// coefficients of the paper's electronic supplement (ask14_coeffs.m.txt: median,
 // regional and aleatory), as reproduced in the coefficient file of pygmm (A. Kottke, MIT licence,
 // src/pygmm/data/abrahamson_silva_kamai_2014.csv). Period -1 is PGV, 0 is PGA. m1 and m2 are the
 // magnitude hinges M1 and M2; s1e/s2e and s1m/s2m the within-event standard deviations for an

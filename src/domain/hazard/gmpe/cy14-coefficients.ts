@@ -1,6 +1,6 @@
 // Chiou, B. S.-J., Youngs, R. R. (2014) Update of the Chiou and Youngs NGA model for the average
 // horizontal component of peak ground motion and response spectra. Earthquake Spectra 30(3),
-// 1117-1153, doi:10.1193/072813EQS219M: the coefficients of the paper's Tables 1 to 4 (median,
+// 1117-1153, doi:10.1193/072813EQS219M: the coefficients of the paper's coefficient tables (median,
 // regional and aleatory), as reproduced in the coefficient file of pygmm (A. Kottke, MIT licence,
 // src/pygmm/data/chiou_youngs_2014.csv, "updated from NGA-West2 spreadsheet v5.7 (041415)").
 // Period -1 is PGV, 0 is PGA. gamma_ji is the paper's gamma_Jp-It (Japan and Italy), gamma_c its
