@@ -1,5 +1,5 @@
 // Abrahamson, Silva and Kamai (2014), NGA-West2 model for shallow crustal earthquakes in active
-// regions (Earthquake Spectra 30(3), 1025-1055). Functional form of the paper (eqs 1-25): magnitude
+// regions (Earthquake Spectra 30(3), 1025-1055). Functional form of the paper: magnitude
 // and distance scaling f1 with its magnitude-dependent finite-fault term c4M and hinges M1, M2;
 // style of faulting f7, f8; the hanging-wall term f4 as the product of its dip, magnitude, Rx,
 // top-depth and Ry0 tapers; top-of-rupture depth f6; the site term f5 of linear and nonlinear
@@ -9,7 +9,7 @@
 // and 700 m/s, linear in Vs30 between them and held beyond (the form the authors' reference table
 // ASK14_ResMEAN_RegCAL carries: with a step at 200, 300 and 500 m/s it is up to 8% apart).
 // California (no regional term) and mainshocks (the aftershock term f11 is zero). Aleatory model
-// (eqs 20-25): within-event phi by the Vs30 measured or estimated, between-event tau, both through
+// of the paper: within-event phi by the Vs30 measured or estimated, between-event tau, both through
 // the nonlinear site response's derivative.
 // Style of faulting as the paper classes it: reverse for 30 < rake < 150, normal for
 // -150 < rake < -30, strike-slip otherwise.
@@ -106,7 +106,7 @@ function lnSourcePath(c: C, ctx: GmpeContext): number {
   return f;
 }
 
-/** ln(amplification) derivative with respect to ln(Sa1180) (eq. 25). */
+/** ln(amplification) derivative with respect to ln(Sa1180). */
 function nonlinearSlope(c: C, vs30: number, saRef: number): number {
   if (vs30 >= c.v_lin) return 0;
   return (-c.b * saRef) / (saRef + c.c) + (c.b * saRef) / (saRef + c.c * (vs30 / c.v_lin) ** c.n);
