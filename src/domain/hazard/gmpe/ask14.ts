@@ -35,7 +35,7 @@ export function ask14MeanZ1Km(vs30: number): number {
   return Math.exp((-7.67 / 4) * Math.log((vs30 ** 4 + 610 ** 4) / (1360 ** 4 + 610 ** 4))) / 1000;
 }
 
-/** The Vs30 above which the site response no longer grows (V1 of eq. 8), by period. */
+/** The Vs30 above which the site response no longer grows (the paper's V1), by period. */
 function v1(period: number): number {
   if (period <= 0.5) return 1500;
   if (period >= 3) return 800;
