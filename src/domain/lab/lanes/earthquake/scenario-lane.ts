@@ -12,12 +12,12 @@
 import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../kernel/spec-refusal.js';
 import { seededRandom } from '../../../stats/random.js';
-import { quantileSorted } from '../../../stats/quantiles.js';
 import { distancesTo, MAGNITUDE_SCALING, mechanismOfRake, planarRupture, type Mechanism, type PlanarRupture } from '../../../hazard/gmpe/rupture.js';
 import { imtName, type Distances, type GmpeContext, type Imt } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION, type FieldInputs } from './fields.js';
 import { branchAt, DEEPEST_HYPOCENTRE_KM, logicTree, tectonicRegion, TECTONIC_REGION_BASIS } from './logic-tree.js';
-import { DEFAULT_VULNERABILITY, meanLossRatio, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
+import { fieldLosses, round } from './field-losses.js';
+import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
 export const SCENARIO_FIELDS = 100;
 export const SCENARIO_SEED = 20090101;
@@ -26,8 +26,6 @@ export const SCENARIO_PLACES_MAX = 2000;
 export const DEFAULT_VS30 = 760;
 export const VS30_RANGE = [150, 1500] as const;
 export const MAGNITUDE_RANGE = [4.5, 8.5] as const;
-export const PERCENTILES = [0.05, 0.16, 0.5, 0.84, 0.95] as const;
-const PERCENTILE_KEYS = ['p5', 'p16', 'p50', 'p84', 'p95'] as const;
 
 /** Default rake and dip by mechanism, when the spec names a mechanism and not the angle. */
 export const MECHANISM_DEFAULTS: Readonly<Record<Mechanism, { rake: number; dip: number }>> = {
@@ -139,12 +137,6 @@ export interface ScenarioOptions {
   readonly fields?: number;
 }
 
-const round = (x: number, digits = 6) => Number(x.toPrecision(digits));
-
-function percentilesOf(sorted: Float64Array): Record<(typeof PERCENTILE_KEYS)[number], number> {
-  return Object.fromEntries(PERCENTILES.map((p, i) => [PERCENTILE_KEYS[i], round(quantileSorted(sorted, p))])) as never;
-}
-
 export function ruptureOf(r: ScenarioRupture): PlanarRupture {
   return planarRupture({ mag: r.magnitude, lat: r.lat, lon: r.lon, depth_km: r.depth_km, strike: r.strike, dip: r.dip, rake: r.rake });
 }
@@ -194,32 +186,13 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const factor = correlationFactor(modeled.map((m) => ({ latitude: m.place.lat, longitude: m.place.lon })), imt);
   const lnIm = n ? sampleFields(factor, n, fieldCount, (f) => branchInputs[branches[f]!]!, seed) : new Float64Array(0);
 
-  const aggregate = new Float64Array(fieldCount);
-  const im = new Float64Array(fieldCount);
-  const lr = new Float64Array(fieldCount);
-  const placeRows = modeled.map((m, i) => {
-    let lossSum = 0;
-    for (let f = 0; f < fieldCount; f++) {
-      im[f] = Math.exp(lnIm[f * n + i]!);
-      lr[f] = meanLossRatio(fn, im[f]!);
-      const loss = m.place.value * lr[f]!;
-      aggregate[f] = aggregate[f]! + loss;
-      lossSum += loss;
-    }
-    const lrMean = lr.reduce((a, b) => a + b, 0) / fieldCount;
-    const imSorted = Float64Array.from(im).sort();
-    const lrSorted = Float64Array.from(lr).sort();
-    return {
-      index: m.index, lat: m.place.lat, lon: m.place.lon, value: m.place.value,
-      vs30: m.vs30, vs30_source: m.place.vs30 === undefined ? 'default' : 'given',
-      distances_km: { rjb: round(m.d.rjb), rrup: round(m.d.rrup), rx: round(m.d.rx), ry0: round(m.d.ry0) },
-      ground_motion: { median: round(quantileSorted(imSorted, 0.5)), percentiles: percentilesOf(imSorted) },
-      loss_ratio: { mean: round(lrMean), median: round(quantileSorted(lrSorted, 0.5)), percentiles: percentilesOf(lrSorted) },
-      loss: { mean: round(lossSum / fieldCount), median: round(m.place.value * quantileSorted(lrSorted, 0.5)) },
-    };
-  });
-  const aggSorted = Float64Array.from(aggregate).sort();
-  const aggMean = aggregate.reduce((a, b) => a + b, 0) / fieldCount;
+  const figures = fieldLosses(lnIm, modeled.map((m) => m.place.value), fieldCount, fn);
+  const placeRows = modeled.map((m, i) => ({
+    index: m.index, lat: m.place.lat, lon: m.place.lon, value: m.place.value,
+    vs30: m.vs30, vs30_source: m.place.vs30 === undefined ? 'default' : 'given',
+    distances_km: { rjb: round(m.d.rjb), rrup: round(m.d.rrup), rx: round(m.d.rx), ry0: round(m.d.ry0) },
+    ...figures.places[i]!,
+  }));
   return {
     lane: 'scenario_earthquake',
     rupture: {
@@ -248,7 +221,7 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
       licence: VULNERABILITY_LICENCE,
     },
     places: placeRows,
-    aggregate: n ? { mean: round(aggMean), median: round(quantileSorted(aggSorted, 0.5)), percentiles: percentilesOf(aggSorted), unit: 'the unit of the exposure values' } : null,
+    aggregate: figures.aggregate,
     frequency: 'one event carries no frequency: no exceedance curve and no annual figure',
     unmodeled: { count: unmodeled.length, places: unmodeled },
     licence: VULNERABILITY_LICENCE,
