@@ -19,7 +19,7 @@ import { readPoints, type LabPoint } from '../../kernel/places.js';
 import { imtName } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION } from './fields.js';
 import { fieldLosses, round } from './field-losses.js';
-import { imtReading, readingBasis, sampleShakeMap, shakeMapExtent, type ShakeMap } from './shakemap.js';
+import { imtReading, readingBasis, sampleShakeMap, shakeMapExtent, type ImtReading, type ShakeMap } from './shakemap.js';
 import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
 export const HISTORICAL_EVENTS = [
@@ -106,17 +106,29 @@ export interface HistoricalOptions {
 
 export const CONDITIONING_METHOD = 'ln(ground motion) at a place = the ShakeMap\'s mean there + the ShakeMap\'s standard deviation there x epsilon, epsilon standard normal and correlated between places; the ShakeMap\'s mean and standard deviation are already conditioned on the event\'s recordings, so no further between-event term is drawn (as OpenQuake\'s ShakeMap-based scenario, Silva and Horspool 2019). A place reads the ShakeMap grid point of the cell it lies in.';
 
-/** Runs the event over places (the spec's points, or an object's schedule read into points). */
-export function runHistoricalQuake(spec: HistoricalSpec, places: readonly HistoricalPlace[], options: HistoricalOptions): Record<string, unknown> {
+export interface HistoricalFields {
+  readonly fn: VulnerabilityFunction;
+  readonly reading: ImtReading;
+  readonly fields: number;
+  readonly seed: number;
+  /** The places inside the map, with the ShakeMap's mean of ln(ground motion) and its standard deviation there. */
+  readonly modeled: readonly { index: number; lat: number; lon: number; value: number; mean: number; std: number }[];
+  readonly unmodeled: readonly { index: number; reason: string }[];
+  /** ln(ground motion), row-major fields x modeled places. */
+  readonly lnIm: Float64Array;
+}
+
+/** The event's conditioned fields at the places inside its map, in the curve's intensity measure. */
+export function historicalFields(spec: HistoricalSpec, places: readonly HistoricalPlace[], options: HistoricalOptions): HistoricalFields {
   const curve = VULNERABILITY_CURVES.find((c) => c.id === spec.vulnerability)!;
   const fn = options.functions.get(curve.function_id);
   if (!fn) throw new Error(`vulnerability function ${curve.function_id} is not in the pinned functions`);
   const reading = imtReading(options.map, fn.imt);
   if (!reading) throw new Error(`the ShakeMap of ${spec.event} holds no ${imtName(fn.imt)} and no SA periods around it`);
-  const fieldCount = options.fields ?? HISTORICAL_FIELDS;
+  const fields = options.fields ?? HISTORICAL_FIELDS;
   const seed = options.seed ?? HISTORICAL_SEED;
 
-  const modeled: { index: number; lat: number; lon: number; value: number; mean: number; std: number }[] = [];
+  const modeled: HistoricalFields['modeled'][number][] = [];
   const unmodeled: { index: number; reason: string }[] = [];
   places.forEach((p, index) => {
     if (p.lat === null || p.lon === null) { unmodeled.push({ index, reason: 'no coordinates' }); return; }
@@ -128,7 +140,14 @@ export function runHistoricalQuake(spec: HistoricalSpec, places: readonly Histor
   const n = modeled.length;
   const inputs = { mean: Float64Array.from(modeled, (m) => m.mean), tau: new Float64Array(n), phi: Float64Array.from(modeled, (m) => m.std) };
   const factor = correlationFactor(modeled.map((m) => ({ latitude: m.lat, longitude: m.lon })), fn.imt);
-  const lnIm = n ? sampleFields(factor, n, fieldCount, () => inputs, seed) : new Float64Array(0);
+  const lnIm = n ? sampleFields(factor, n, fields, () => inputs, seed) : new Float64Array(0);
+  return { fn, reading, fields, seed, modeled, unmodeled, lnIm };
+}
+
+/** Runs the event over places (the spec's points, or an object's schedule read into points). */
+export function runHistoricalQuake(spec: HistoricalSpec, places: readonly HistoricalPlace[], options: HistoricalOptions): Record<string, unknown> {
+  const curve = VULNERABILITY_CURVES.find((c) => c.id === spec.vulnerability)!;
+  const { fn, reading, fields: fieldCount, seed, modeled, unmodeled, lnIm } = historicalFields(spec, places, options);
   const figures = fieldLosses(lnIm, modeled.map((m) => m.value), fieldCount, fn);
   const extent = shakeMapExtent(options.map);
 
