@@ -372,6 +372,41 @@ async function quakeBench() {
   }
 }
 
+/** The historical earthquake lane: 200 places x 100 fields conditioned on the Northridge ShakeMap. */
+async function quakeHistoricalBench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { structuralVulnerability } = await import('../src/feeds/readers.js');
+  const { shakeMap } = await import('../src/feeds/lab-inputs.js');
+  const { readHistoricalSpec, runHistoricalQuake } = await import('../src/domain/lab/lanes/earthquake/historical-lane.js');
+  const { HISTORICAL_SHAKEMAPS } = await import('../src/domain/lab/models.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const vulnFeed = 'gem-vulnerability-europe';
+  const pin = HISTORICAL_SHAKEMAPS['northridge-1994']!;
+  const store = await FeedStore.open(dir, { feeds: [vulnFeed, pin.feed_id] });
+  const functions = await structuralVulnerability(store, store.get(vulnFeed)!);
+  let t = performance.now();
+  const map = await shakeMap(store, store.get(pin.feed_id, pin.version)!);
+  print({ bench: 'historical earthquake lane, Northridge ShakeMap rasters read and parsed (cold)', seconds: Number(((performance.now() - t) / 1000).toFixed(3)) });
+  // 200 places on a 20 x 10 grid of 0.05 degrees over the San Fernando Valley and Los Angeles.
+  const grid = (count: number, cols: number) => Array.from({ length: count }, (_, i) => ({ lat: 34.0 + Math.floor(i / cols) * 0.05, lon: -119.0 + (i % cols) * 0.05, value: 1_000_000 }));
+  for (const [count, cols, vulnerability] of [[200, 20, 'rc_frame_mid_rise_moderate_code'], [200, 20, 'demo_wood'], [2000, 50, 'rc_frame_mid_rise_moderate_code']] as const) {
+    const points = count === 2000 ? Array.from({ length: count }, (_, i) => ({ lat: 33.6 + Math.floor(i / cols) * 0.025, lon: -119.2 + (i % cols) * 0.025, value: 1_000_000 })) : grid(count, cols);
+    const read = readHistoricalSpec({ event: 'northridge-1994', exposure: { points }, vulnerability }, HISTORICAL_SHAKEMAPS);
+    if (!read.ok) throw new Error('bench spec refused');
+    const times: number[] = [];
+    let aggregate: unknown = null;
+    const runs = count === 2000 ? 1 : 5;
+    for (let k = 0; k < runs; k++) {
+      t = performance.now();
+      const result = runHistoricalQuake(read.value, points, { map, functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench' } }) as { aggregate: unknown };
+      times.push(performance.now() - t);
+      aggregate = result.aggregate;
+    }
+    times.sort((a, b) => a - b);
+    print({ bench: `historical earthquake lane (northridge-1994), ${count} places x 100 fields, ${vulnerability}`, median_s: Number((times[Math.floor(runs / 2)]! / 1000).toFixed(3)), max_s: Number((times[runs - 1]! / 1000).toFixed(3)), rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), aggregate });
+  }
+}
+
 /**
  * The flood lanes over every pinned river map (10,000 places) and the wildfire lane, as a compute
  * thread runs them: the maps parsed from the verified store first (cold), then a second run over
@@ -976,7 +1011,7 @@ async function accumulationBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
