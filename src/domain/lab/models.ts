@@ -6,7 +6,8 @@ import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
 import { DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE } from './lanes/earthquake/scenario-lane.js';
 import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES } from './lanes/earthquake/vulnerability.js';
 import { HISTORICAL_EVENTS, HISTORICAL_FIELDS, HISTORICAL_PLACES_MAX, runnableEvents, type ShakeMapPins } from './lanes/earthquake/historical-lane.js';
-import { DEEPEST_HYPOCENTRE_KM, TECTONIC_REGION_BASIS } from './lanes/earthquake/logic-tree.js';
+import { DEEPEST_HYPOCENTRE_KM } from './lanes/earthquake/logic-tree.js';
+import { TECTONIC_REGION_RULE } from './lanes/earthquake/tectonic-regions.js';
 import { TC_BASIN_NAMES, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './lanes/tropical-cyclone/history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './lanes/tropical-cyclone/impact-functions.js';
 import { WINDFIELD_DEFAULTS } from './lanes/tropical-cyclone/holland-2008.js';
@@ -128,7 +129,7 @@ export const LAB_MODELS: readonly LabModel[] = [
     caps: { places_max: SCENARIO_PLACES_MAX, reach_km: SCENARIO_REACH_KM, fields: SCENARIO_FIELDS, magnitude: [...MAGNITUDE_RANGE], depth_km_max: DEEPEST_HYPOCENTRE_KM },
     spec: {
       model: 'this identifier',
-      rupture: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_BASIS}), strike? (degrees, default 0), dip? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.dip}`).join(', ')}), rake? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.rake}`).join(', ')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
+      rupture: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_RULE}), strike? (degrees, default 0), dip? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.dip}`).join(', ')}), rake? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.rake}`).join(', ')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
       exposure: `{points: [{lat, lon, value, vs30?}]} (vs30 in m/s, ${VS30_RANGE[0]} to ${VS30_RANGE[1]}, default ${DEFAULT_VS30}) or {object_id} (a location's value is its buildings plus contents value, vs30 ${DEFAULT_VS30}); a place more than ${SCENARIO_REACH_KM} km from the rupture is unmodeled`,
       vulnerability: `optional, one of ${VULNERABILITY_CURVES.map((c) => `${c.id} (${c.function_id})`).join(', ')}; default ${DEFAULT_VULNERABILITY}`,
     },

@@ -1,8 +1,8 @@
-// The ground-motion logic tree of the earthquake lanes and the tectonic region a rupture falls in,
-// by its hypocentral depth. Active shallow crust takes the NGA-West2 models with equal weights; a
+// The ground-motion logic tree of the earthquake lanes and the tectonic region by hypocentral depth
+// alone (tectonic-regions.ts chooses by location, depth and mechanism, and falls back on it). Active shallow crust takes the NGA-West2 models with equal weights; a
 // model joins the tree only once it passes every row of its OpenQuake verification tables
 // (test/domain/gmpe/). Today that is BSSA14 and CB14: CY14 and ASK14 join at equal weights as they
-// land. Deeper ruptures are in-slab: BC Hydro 2016, central branch, sites taken as forearc.
+// land. Subduction interface and in-slab ruptures: BC Hydro 2016, central branch, sites taken as forearc.
 import { bssa14 } from '../../../hazard/gmpe/bssa14.js';
 import { cb14 } from '../../../hazard/gmpe/cb14.js';
 import { bcHydro2016 } from '../../../hazard/gmpe/bchydro16.js';
@@ -13,25 +13,26 @@ export interface Branch {
   readonly weight: number;
 }
 
-export type TectonicRegion = 'active_shallow_crust' | 'subduction_inslab';
+export type TectonicRegion = 'active_shallow_crust' | 'subduction_interface' | 'subduction_inslab';
 
-/** Deepest hypocentre read as shallow crust, km; deeper ruptures are subduction interface or in-slab. */
+/** Deepest hypocentre read as shallow crust, km, outside a subduction interface (tectonic-regions.ts). */
 export const SHALLOW_CRUST_MAX_DEPTH_KM = 35;
 
 export const DEEPEST_HYPOCENTRE_KM = 200;
 
-export const TECTONIC_REGION_BASIS = `by hypocentral depth: active shallow crust at most ${SHALLOW_CRUST_MAX_DEPTH_KM} km deep, subduction in-slab deeper (to ${DEEPEST_HYPOCENTRE_KM} km); subduction interface events are not told apart from crustal ones without a slab model, and are modelled by their depth`;
-
+/** The region by hypocentral depth alone, where tectonic-regions.ts finds no subduction interface. */
 export function tectonicRegion(depthKm: number): TectonicRegion {
   return depthKm <= SHALLOW_CRUST_MAX_DEPTH_KM ? 'active_shallow_crust' : 'subduction_inslab';
 }
 
 const NGA_WEST2: readonly Gmpe[] = [bssa14('global'), cb14()];
 const INSLAB: readonly Gmpe[] = [bcHydro2016('slab')];
+const INTERFACE: readonly Gmpe[] = [bcHydro2016('interface')];
 
 export function logicTree(region: TectonicRegion): readonly Branch[] {
   switch (region) {
     case 'active_shallow_crust': return NGA_WEST2.map((gmpe) => ({ gmpe, weight: 1 / NGA_WEST2.length }));
+    case 'subduction_interface': return INTERFACE.map((gmpe) => ({ gmpe, weight: 1 / INTERFACE.length }));
     case 'subduction_inslab': return INSLAB.map((gmpe) => ({ gmpe, weight: 1 / INSLAB.length }));
   }
 }

@@ -1,5 +1,6 @@
 // The scenario earthquake lane: one rupture, a finite plane sized by Wells and Coppersmith (1994)
-// (hazard/gmpe/rupture.ts), the active-shallow-crust GMPE logic tree (logic-tree.ts), 100 seeded
+// (hazard/gmpe/rupture.ts), the GMPE logic tree of its tectonic region, chosen by location, depth and
+// mechanism (tectonic-regions.ts, logic-tree.ts), 100 seeded
 // ground-motion fields with between- and within-event variability and Jayaram and Baker (2009)
 // spatial correlation (fields.ts), and loss by one vulnerability curve (vulnerability.ts). One event
 // carries no frequency: the result has no exceedance curve and no annual figure. Places farther than
@@ -15,7 +16,8 @@ import { seededRandom } from '../../../stats/random.js';
 import { distancesTo, MAGNITUDE_SCALING, mechanismOfRake, planarRupture, type Mechanism, type PlanarRupture } from '../../../hazard/gmpe/rupture.js';
 import { imtName, type Distances, type GmpeContext, type Imt } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION, type FieldInputs } from './fields.js';
-import { branchAt, DEEPEST_HYPOCENTRE_KM, logicTree, tectonicRegion, TECTONIC_REGION_BASIS } from './logic-tree.js';
+import { branchAt, DEEPEST_HYPOCENTRE_KM, logicTree } from './logic-tree.js';
+import { chooseRegion, TECTONIC_REGION_RULE } from './tectonic-regions.js';
 import { fieldLosses, round } from './field-losses.js';
 import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
@@ -150,7 +152,8 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const fieldCount = options.fields ?? SCENARIO_FIELDS;
   const seed = options.seed ?? SCENARIO_SEED;
   const rupture = ruptureOf(spec.rupture);
-  const region = tectonicRegion(spec.rupture.depth_km);
+  const choice = chooseRegion(spec.rupture);
+  const region = choice.region;
   const tree = logicTree(region);
 
   const modeled: { index: number; place: ScenarioPlace & { lat: number; lon: number }; d: Distances; vs30: number }[] = [];
@@ -201,13 +204,13 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
       magnitude_scaling: MAGNITUDE_SCALING,
       placement: 'hypocentre at the centre of the plane, moved only as far as keeps the plane between the surface and 20 km for a hypocentre in that layer, below the surface for a deeper one',
     },
-    tectonic_region: { region, basis: TECTONIC_REGION_BASIS },
+    tectonic_region: { region, margin: choice.margin, reason: choice.reason, basis: TECTONIC_REGION_RULE },
     ground_motion: {
       imt: imtName(imt), unit: 'g',
       logic_tree: tree.map((b) => ({ model: b.gmpe.id, weight: b.weight, citation: b.gmpe.citation })),
       logic_tree_note: region === 'active_shallow_crust'
         ? 'NGA-West2 models at equal weights, each once it passes every row of its OpenQuake verification tables; so far BSSA14 (no basin term) and CB14 (z2.5 from the paper\'s California default for the Vs30)'
-        : 'BC Hydro 2016 in-slab, central magnitude-scaling branch, every place taken as forearc (no back-arc term)',
+        : `BC Hydro 2016 ${region === 'subduction_interface' ? 'interface' : 'in-slab'}, central magnitude-scaling branch, every place taken as forearc (no back-arc term)`,
       fields: fieldCount,
       seed,
       variability: 'ln(ground motion) = model mean + tau x eta (one draw per field) + phi x epsilon (correlated between places); each field draws its logic-tree branch by weight',
