@@ -1,6 +1,6 @@
 // The pinned inputs of the lab's flood and wildfire lanes, read from the verified store into the
 // lanes' plain records: flood depth maps (CLIMADA hazard HDF5, GeoTIFF per return period), the JRC
-// depth-damage tables, the MTBS mapped-fire lists and the ShakeMaps of historical earthquakes. Which snapshot is which comes from the catalog;
+// depth-damage tables, the MTBS mapped-fire lists, the ShakeMaps of historical earthquakes and the ESRM20 scenario events. Which snapshot is which comes from the catalog;
 // each view is parsed once per snapshot identity by the store's cache.
 import type { FeedStore, Snapshot } from './store.js';
 import { feedEntry, floodMapFacts, type FloodMapKind } from './catalog.js';
@@ -16,6 +16,8 @@ import type { ShakeMap, ShakeMapLayer } from '../domain/lab/lanes/earthquake/sha
 import { PGA, sa, type Imt } from '../domain/hazard/gmpe/types.js';
 import { parseEsriFloatGrid } from './parsers/esri-float-grid.js';
 import { parseShakemapGridXml } from './parsers/shakemap-grid-xml.js';
+import { parseNrmlPlaneRupture, type NrmlPlaneRupture } from './parsers/nrml-rupture.js';
+import { parseEsrm20Losses, type Esrm20LossRow } from './parsers/esrm20-losses.js';
 
 export function identityOf(s: Snapshot, read?: (name: string) => boolean): MapIdentity {
   return {
@@ -215,5 +217,29 @@ export function shakeMap(store: FeedStore, s: Snapshot): Promise<ShakeMap> {
         ? 'each intensity measure\'s own standard-deviation field'
         : 'the grid.xml carries the standard deviation of ln(PGA) only (STDPGA; the other fields\' are in the unpinned uncertainty.xml): it is taken for ln(SA) too, an approximation stated here',
     };
+  });
+}
+
+// ---- ESRM20 scenario events (the earthquake lanes' report against reported losses) ----
+
+export interface Esrm20Scenario {
+  readonly scenario_id: string;
+  readonly rupture: NrmlPlaneRupture;
+  readonly losses: Esrm20LossRow | null;
+}
+
+/** The pinned ESRM20 scenario events: each rupture_<id>.xml with its row of the losses workbook. */
+export function esrm20Scenarios(store: FeedStore, s: Snapshot): Promise<Esrm20Scenario[]> {
+  return store.parsed(s, 'esrm20 scenarios', async (snap, files) => {
+    const workbook = files.get('losses_selected_damaging_events.xlsx');
+    if (!workbook) throw new Error(`${snap.feed_id}/${snap.version}: no losses workbook`);
+    const losses = new Map((await parseEsrm20Losses(workbook)).map((r) => [r.scenario_id, r]));
+    const out: Esrm20Scenario[] = [];
+    for (const [name, bytes] of files) {
+      const m = /^rupture_(.+)\.xml$/.exec(name);
+      if (!m) continue;
+      out.push({ scenario_id: m[1]!, rupture: parseNrmlPlaneRupture(bytes.toString('utf8')), losses: losses.get(m[1]!) ?? null });
+    }
+    return out.sort((a, b) => a.scenario_id.localeCompare(b.scenario_id));
   });
 }
