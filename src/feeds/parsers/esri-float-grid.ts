@@ -26,17 +26,17 @@ export function parseEsriHeader(text: string): EsriHeader {
     const m = /^\s*(\S+)\s+(\S+)\s*$/.exec(line);
     if (m) keys.set(m[1]!.toUpperCase(), m[2]!);
   }
-  const text_ = (k: string) => {
+  const field = (k: string) => {
     const v = keys.get(k);
     if (v === undefined) throw new Error(`ESRI header: no ${k}`);
     return v;
   };
   const num = (k: string) => {
-    const v = Number(text_(k));
+    const v = Number(field(k));
     if (!Number.isFinite(v)) throw new Error(`ESRI header: ${k} is not a number`);
     return v;
   };
-  const order = text_('BYTEORDER').toUpperCase();
+  const order = field('BYTEORDER').toUpperCase();
   if (order !== 'LSBFIRST' && order !== 'I' && order !== 'MSBFIRST' && order !== 'M') throw new Error(`ESRI header: byte order ${order}`);
   const layout = (keys.get('LAYOUT') ?? 'BIL').toUpperCase();
   if (layout !== 'BIL') throw new Error(`ESRI header: layout ${layout} is not BIL`);
