@@ -395,6 +395,81 @@ async function quakeBench() {
   }
 }
 
+/** The historical earthquake lane: 200 places x 100 fields conditioned on the Northridge ShakeMap. */
+async function quakeHistoricalBench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { structuralVulnerability } = await import('../src/feeds/readers.js');
+  const { shakeMap } = await import('../src/feeds/lab-inputs.js');
+  const { readHistoricalSpec, runHistoricalQuake } = await import('../src/domain/lab/lanes/earthquake/historical-lane.js');
+  const { HISTORICAL_SHAKEMAPS } = await import('../src/domain/lab/models.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const vulnFeed = 'gem-vulnerability-europe';
+  const pin = HISTORICAL_SHAKEMAPS['northridge-1994']!;
+  const store = await FeedStore.open(dir, { feeds: [vulnFeed, pin.feed_id] });
+  const functions = await structuralVulnerability(store, store.get(vulnFeed)!);
+  let t = performance.now();
+  const map = await shakeMap(store, store.get(pin.feed_id, pin.version)!);
+  print({ bench: 'historical earthquake lane, Northridge ShakeMap rasters read and parsed (cold)', seconds: Number(((performance.now() - t) / 1000).toFixed(3)) });
+  // 200 places on a 20 x 10 grid of 0.05 degrees over the San Fernando Valley and Los Angeles.
+  const grid = (count: number, cols: number) => Array.from({ length: count }, (_, i) => ({ lat: 34.0 + Math.floor(i / cols) * 0.05, lon: -119.0 + (i % cols) * 0.05, value: 1_000_000 }));
+  for (const [count, cols, vulnerability] of [[200, 20, 'rc_frame_mid_rise_moderate_code'], [200, 20, 'demo_wood'], [2000, 50, 'rc_frame_mid_rise_moderate_code']] as const) {
+    const points = count === 2000 ? Array.from({ length: count }, (_, i) => ({ lat: 33.6 + Math.floor(i / cols) * 0.025, lon: -119.2 + (i % cols) * 0.025, value: 1_000_000 })) : grid(count, cols);
+    const read = readHistoricalSpec({ event: 'northridge-1994', exposure: { points }, vulnerability }, HISTORICAL_SHAKEMAPS);
+    if (!read.ok) throw new Error('bench spec refused');
+    const times: number[] = [];
+    let aggregate: unknown = null;
+    const runs = count === 2000 ? 1 : 5;
+    for (let k = 0; k < runs; k++) {
+      t = performance.now();
+      const result = runHistoricalQuake(read.value, points, { map, functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench' } }) as { aggregate: unknown };
+      times.push(performance.now() - t);
+      aggregate = result.aggregate;
+    }
+    times.sort((a, b) => a - b);
+    print({ bench: `historical earthquake lane (northridge-1994), ${count} places x 100 fields, ${vulnerability}`, median_s: Number((times[Math.floor(runs / 2)]! / 1000).toFixed(3)), max_s: Number((times[runs - 1]! / 1000).toFixed(3)), rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), aggregate });
+  }
+}
+
+/**
+ * ESRM20 scenario events (a report, not an assertion): the scenario lane's ground motion for pinned
+ * European ruptures beside the reported and ESRM20-modelled losses. The ESRM20 exposure and site
+ * models are not pinned, so no modelled loss is made here: ground motions only, Vs30 760 m/s.
+ */
+async function esrm20Bench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { structuralVulnerability } = await import('../src/feeds/readers.js');
+  const { esrm20Scenarios } = await import('../src/feeds/lab-inputs.js');
+  const { readScenarioSpec, ruptureOf, runScenarioQuake } = await import('../src/domain/lab/lanes/earthquake/scenario-lane.js');
+  const { haversineKm } = await import('../src/domain/geo.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const store = await FeedStore.open(dir, { feeds: ['gem-vulnerability-europe', 'esrm20-scenario-events'] });
+  const functions = await structuralVulnerability(store, store.get('gem-vulnerability-europe')!);
+  const scenarios = await esrm20Scenarios(store, store.get('esrm20-scenario-events')!);
+  const chosen = (process.env.ESRM20_EVENTS ?? 'Italy_23-11-1980,Italy_06-4-2009_1,Italy_20-5-2012_1,Italy_24-8-2016,Italy_30-10-2016_2,Greece_07-9-1999,Turkey_17-8-1999,Turkey_30-10-2020,Albania_26-11-2019,Croatia_29-12-2020').split(',');
+  const KM_PER_DEG = 111.195;
+  for (const id of chosen) {
+    const e = scenarios.find((x) => x.scenario_id === id);
+    if (!e) { print({ bench: `ESRM20 ${id}`, missing: true }); continue; }
+    const r = e.rupture;
+    const { lat, lon, depth_km } = r.hypocentre;
+    // The epicentre, and 10 and 30 km north of it.
+    const points = [0, 10, 30].map((km) => ({ lat: lat + km / KM_PER_DEG, lon, value: 1 }));
+    const read = readScenarioSpec({ rupture: { magnitude: r.magnitude, lat, lon, depth_km, strike: r.strike % 360, dip: r.dip, rake: r.rake }, exposure: { points } });
+    if (!read.ok) { print({ bench: `ESRM20 ${id}`, refused: read.refusal.details }); continue; }
+    const result = runScenarioQuake(read.value, points, { functions, vulnerabilityData: { feed_id: 'gem-vulnerability-europe', version: 'bench' } }) as any;
+    const c = r.corners;
+    const esrmLength = haversineKm({ latitude: c.topLeft.lat, longitude: c.topLeft.lon }, { latitude: c.topRight.lat, longitude: c.topRight.lon });
+    print({
+      bench: `ESRM20 ${id}`, mw: r.magnitude, depth_km, rake: r.rake, region: result.tectonic_region.region,
+      length_km: { esrm20: Number(esrmLength.toFixed(1)), here: Number(result.rupture.length_km.toFixed(1)) },
+      median_sa06_g: result.places.map((p: any) => p.ground_motion.median), p84_sa06_g: result.places.map((p: any) => p.ground_motion.percentiles.p84),
+      reported_musd: { ncei: e.losses?.ncei_damage_musd ?? null, emdat: e.losses?.emdat_damage_musd ?? null },
+      esrm20_meur: { rupture: e.losses?.esrm20_rupture_loss_meur ?? null, shakemap: e.losses?.esrm20_shakemap_loss_meur ?? null },
+    });
+  }
+  void ruptureOf;
+}
+
 /**
  * The flood lanes over every pinned river map (10,000 places) and the wildfire lane, as a compute
  * thread runs them: the maps parsed from the verified store first (cold), then a second run over
@@ -999,7 +1074,7 @@ async function accumulationBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -11,14 +11,15 @@ import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.
 import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
 import { readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../domain/lab/lanes/earthquake/scenario-lane.js';
 import { VULNERABILITY_CURVES } from '../domain/lab/lanes/earthquake/vulnerability.js';
+import { HISTORICAL_EVENTS, missingInput, readHistoricalSpec, runHistoricalQuake, type HistoricalPlace, type HistoricalSpec } from '../domain/lab/lanes/earthquake/historical-lane.js';
 import { structuralVulnerability, trackArchive } from '../feeds/readers.js';
 import type { LabLocation } from '../domain/lab/kernel/places.js';
-import { TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
+import { HISTORICAL_SHAKEMAPS, TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
 import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
 import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
 import { tcCalibration } from '../feeds/climada.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
-import { fireListSnapshots, fireRegion, floodMaps, floodMapSnapshots, jrcSnapshot, jrcTables } from '../feeds/lab-inputs.js';
+import { fireListSnapshots, fireRegion, floodMaps, floodMapSnapshots, jrcSnapshot, jrcTables, shakeMap, shakeMapProduct } from '../feeds/lab-inputs.js';
 import type { FloodMapKind } from '../feeds/catalog.js';
 import { coverageBox } from '../feeds/manifest.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -233,6 +234,18 @@ const wildfire: LabLane = {
 
 // ---- scenario earthquake ----
 
+/** The earthquake lanes' vulnerability listing: the pinned GEM functions read and the five curves. */
+function vulnerabilityListing(store: FeedStore | undefined, model: LabModel) {
+  const data = model.model_data!;
+  const snapshot = store?.get(data.feed_id, data.version);
+  return {
+    vulnerability: snapshot
+      ? { ...snapshotListing(snapshot), license: snapshot.manifest.license ?? null, files_read: snapshot.manifest.files.filter((f) => /_structural\.xml$/.test(f.name)).map((f) => ({ name: f.name, sha256: f.sha256 })) }
+      : { ...data, available: false },
+    curves: VULNERABILITY_CURVES.map((c) => ({ id: c.id, function_id: c.function_id, label: c.label })),
+  };
+}
+
 const scenarioEarthquake: LabLane = {
   members: ['rupture', 'vulnerability'],
   normalize(spec, exposure, model) {
@@ -242,17 +255,7 @@ const scenarioEarthquake: LabLane = {
     return ok({ model: model.id, version: model.version, rupture, vulnerability, exposure: read.value.exposure });
   },
   async listing(store, model) {
-    const data = model.model_data!;
-    const snapshot = store?.get(data.feed_id, data.version);
-    return {
-      pinned_inputs: {
-        vulnerability: snapshot
-          ? { ...snapshotListing(snapshot), license: snapshot.manifest.license ?? null, files_read: snapshot.manifest.files.filter((f) => /_structural\.xml$/.test(f.name)).map((f) => ({ name: f.name, sha256: f.sha256 })) }
-          : { ...data, available: false },
-        curves: VULNERABILITY_CURVES.map((c) => ({ id: c.id, function_id: c.function_id, label: c.label })),
-      },
-      caps: { ...model.caps },
-    };
+    return { pinned_inputs: vulnerabilityListing(store, model), caps: { ...model.caps } };
   },
   async run(spec, store, model, progress) {
     const data = model.model_data!;
@@ -266,6 +269,46 @@ const scenarioEarthquake: LabLane = {
       functions,
       vulnerabilityData: { feed_id: snapshot.feed_id, version: snapshot.version },
     });
+    progress?.set(places.length, places.length, places.length);
+    return ok(canonicalJson({ model: { id: model.id, version: model.version, label: model.label }, ...result }));
+  },
+  progress: placesProgress,
+};
+
+// ---- historical earthquake (ShakeMap-conditioned fields) ----
+
+const historicalEarthquake: LabLane = {
+  members: ['event', 'vulnerability'],
+  normalize(spec, exposure, model) {
+    const read = readHistoricalSpec({ event: spec.event, vulnerability: spec.vulnerability, exposure: exposure.byObject ? { object_id: exposure.object_id } : exposure.value }, HISTORICAL_SHAKEMAPS);
+    if (!read.ok) return read;
+    const { event, vulnerability } = read.value;
+    return ok({ model: model.id, version: model.version, event, vulnerability, exposure: read.value.exposure });
+  },
+  async listing(store, model) {
+    // Each event: runnable when its ShakeMap grid is pinned (and held by this store), else the missing input.
+    const events = HISTORICAL_EVENTS.map((event) => {
+      const pin = HISTORICAL_SHAKEMAPS[event];
+      const snapshot = pin ? store?.get(pin.feed_id, pin.version) : undefined;
+      const missing = missingInput(event, HISTORICAL_SHAKEMAPS) ?? (snapshot ? null : `event ${event} cannot run here: its ShakeMap ${pin!.feed_id} ${pin!.version} is not in this feed store`);
+      return {
+        event, runnable: missing === null,
+        shakemap: pin ? (snapshot ? { ...snapshotListing(snapshot), holds: shakeMapProduct(snapshot) } : { ...pin, available: false }) : null,
+        ...(missing ? { missing } : {}),
+      };
+    });
+    return { pinned_inputs: { events, ...vulnerabilityListing(store, model) }, caps: { ...model.caps } };
+  },
+  async run(spec, store, model, progress) {
+    const s = spec as unknown as HistoricalSpec;
+    const data = model.model_data!;
+    const pin = HISTORICAL_SHAKEMAPS[s.event];
+    if (!pin || pin.holds !== 'grid') throw new Error(`event ${s.event} has no pinned ShakeMap grid`);
+    const [functions, map] = await Promise.all([structuralVulnerability(store, pinned(store, data)), shakeMap(store, pinned(store, pin))]);
+    const ex = spec.exposure as { points: HistoricalPlace[] } | { locations: LabLocation[] };
+    const places: HistoricalPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
+    progress?.set(0, places.length, 0);
+    const result = runHistoricalQuake(s, places, { map, functions, vulnerabilityData: { feed_id: data.feed_id, version: data.version } });
     progress?.set(places.length, places.length, places.length);
     return ok(canonicalJson({ model: { id: model.id, version: model.version, label: model.label }, ...result }));
   },
@@ -363,6 +406,7 @@ export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
   'coastal-flood': floodLane('coastal'),
   wildfire,
   'scenario-earthquake': scenarioEarthquake,
+  'historical-earthquake': historicalEarthquake,
   'tropical-cyclone-history': tropicalCycloneHistory,
   'tropical-cyclone-synthetic': tropicalCycloneSynthetic,
 };

@@ -19,7 +19,7 @@ export type DatasetKind =
 export type ParserName =
   | 'comcat' | 'spc' | 'ncei' | 'mtbs' | 'ghcnd' | 'nwis' | 'knmi' | 'bom'
   | 'gema' | 'hurdat2' | 'jtwc' | 'hazard-hdf5' | 'geotiff-raster' | 'depth-damage-tables' | 'gmpe-tables' | 'nrml-vulnerability'
-  | 'climada' | 'tc-impact-functions';
+  | 'climada' | 'tc-impact-functions' | 'shakemap';
 
 export type CoverageShape = 'box' | 'point' | 'basin';
 
@@ -69,6 +69,9 @@ const FAMILIES: readonly Family[] = [
   // OpenQuake's GMPE verification tables: what the lab's ground-motion models are checked against.
   { family: 'oq-gmpe-verification', key: /^oq-gmpe-verification$/, manifest_kind: 'reference_table', publisher: /GEM Foundation/, dataset: 'reference_table', parser: 'gmpe-tables', coverage: 'box' },
   // GEM's vulnerability functions (NRML): the earthquake lanes' loss by curve. CC BY-NC-SA, not served.
+  // USGS ShakeMaps of historical earthquakes (the historical earthquake lane): a ShakeMap 4 raster
+  // product, a ShakeMap 3.5 grid.xml, or contour lines only (feeds/lab-inputs.ts tells them apart).
+  { family: 'usgs-shakemap', key: /^usgs-shakemap-/, manifest_kind: 'model_data', publisher: /ShakeMap/, dataset: 'model_data', parser: 'shakemap', coverage: 'box' },
   { family: 'gem-vulnerability', key: /^gem-vulnerability-europe$/, manifest_kind: 'reference_table', publisher: /Global Vulnerability Model/, dataset: 'reference_table', parser: 'nrml-vulnerability', coverage: 'box' },
 ];
 

@@ -1,6 +1,6 @@
 // The pinned inputs of the lab's flood and wildfire lanes, read from the verified store into the
 // lanes' plain records: flood depth maps (CLIMADA hazard HDF5, GeoTIFF per return period), the JRC
-// depth-damage tables and the MTBS mapped-fire lists. Which snapshot is which comes from the catalog;
+// depth-damage tables, the MTBS mapped-fire lists, the ShakeMaps of historical earthquakes and the ESRM20 scenario events. Which snapshot is which comes from the catalog;
 // each view is parsed once per snapshot identity by the store's cache.
 import type { FeedStore, Snapshot } from './store.js';
 import { feedEntry, floodMapFacts, type FloodMapKind } from './catalog.js';
@@ -9,9 +9,15 @@ import { eventCatalog } from './readers.js';
 import { parseClimadaHazard } from './parsers/climada-hazard.js';
 import { parseGeoTiffRaster } from './parsers/geotiff-raster.js';
 import { parseJrcBaseDamageValues, parseJrcDamageFunctions } from './parsers/jrc-depth-damage.js';
-import { depthMapFromCentroids, depthMapFromRasters, type DepthMap, type MapIdentity, type RasterLayer } from '../domain/lab/lanes/flood/depth-map.js';
+import { depthMapFromCentroids, depthMapFromRasters, type DepthMap, type MapIdentity, type Raster, type RasterLayer } from '../domain/lab/lanes/flood/depth-map.js';
 import type { CountryMaxDamage, DepthDamageCurve } from '../domain/lab/lanes/flood/depth-damage.js';
 import type { FireRegion } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
+import type { ShakeMap, ShakeMapLayer } from '../domain/lab/lanes/earthquake/shakemap.js';
+import { PGA, sa, type Imt } from '../domain/hazard/gmpe/types.js';
+import { parseEsriFloatGrid } from './parsers/esri-float-grid.js';
+import { parseShakemapGridXml } from './parsers/shakemap-grid-xml.js';
+import { parseNrmlPlaneRupture, type NrmlPlaneRupture } from './parsers/nrml-rupture.js';
+import { parseEsrm20Losses, type Esrm20LossRow } from './parsers/esrm20-losses.js';
 
 export function identityOf(s: Snapshot, read?: (name: string) => boolean): MapIdentity {
   return {
@@ -120,4 +126,120 @@ export async function fireRegion(store: FeedStore, s: Snapshot): Promise<FireReg
       event_id: e.event_id, lat: e.latitude, lon: e.longitude, acres: e.value, year: Number(e.date.slice(0, 4)), type: e.fields.Incid_Type ?? '',
     })),
   };
+}
+
+// ---- ShakeMaps (the historical earthquake lane) ----
+
+/** What a pinned ShakeMap snapshot holds, from its file names: a grid of means and deviations, or contour lines only. */
+export type ShakeMapProduct = 'raster' | 'grid.xml' | 'contours';
+
+export function shakeMapProduct(s: Snapshot): ShakeMapProduct | null {
+  if (feedEntry(s.manifest)?.parser !== 'shakemap') return null;
+  const names = new Set(s.manifest.files.map((f) => f.name));
+  if ([...names].some((n) => /_mean\.flt$/.test(n) && names.has(n.replace(/_mean\.flt$/, '_std.flt')))) return 'raster';
+  if (names.has('grid.xml')) return 'grid.xml';
+  return [...names].some((n) => /^cont_.*\.json$/.test(n)) ? 'contours' : null;
+}
+
+/** ShakeMap 4 raster names: pga, psa0p3 (SA 0.3 s), ...; PGV and MMI are not in g and are not read. */
+function rasterImt(stem: string): Imt | null {
+  if (stem === 'pga') return PGA;
+  const m = /^psa(\d+)p(\d+)$/.exec(stem);
+  return m ? sa(Number(`${m[1]}.${m[2]}`)) : null;
+}
+
+/** The manifest's unit of a raster (its units keys name files, several to a key, `*` standing for any text). */
+function rasterUnit(s: Snapshot, name: string): string {
+  const units = (s.manifest.raw.units ?? {}) as Record<string, unknown>;
+  for (const [key, unit] of Object.entries(units)) {
+    const names = key.split(',').map((k) => new RegExp(`^${k.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+    if (names.some((re) => re.test(name)) && typeof unit === 'string') return unit;
+  }
+  throw new Error(`${s.feed_id}/${s.version}: the manifest states no unit for ${name}`);
+}
+
+/** A grid.xml field's values as ln(g): the file states percent of g. */
+function lnG(values: Float32Array, unit: string, field: string): Float32Array {
+  const scale = unit === 'pctg' ? 0.01 : unit === 'g' ? 1 : Number.NaN;
+  if (Number.isNaN(scale)) throw new Error(`ShakeMap grid.xml: ${field} is in ${unit}, not pctg or g`);
+  return values.map((v) => Math.log(v * scale));
+}
+
+/** A pinned ShakeMap grid (raster or grid.xml) as the lane reads it: ln(g) means and ln standard deviations. */
+export function shakeMap(store: FeedStore, s: Snapshot): Promise<ShakeMap> {
+  const product = shakeMapProduct(s);
+  if (product !== 'raster' && product !== 'grid.xml') throw new Error(`${s.feed_id}/${s.version} holds no ShakeMap grid`);
+  return store.parsed(s, 'shakemap grids', (snap, files) => {
+    const layers: ShakeMapLayer[] = [];
+    if (product === 'raster') {
+      const read: string[] = [];
+      for (const name of files.keys()) {
+        const m = /^(.+)_mean\.flt$/.exec(name);
+        const imt = m ? rasterImt(m[1]!) : null;
+        if (!m || !imt) continue;
+        const grid = (which: 'mean' | 'std', unit: RegExp) => {
+          const flt = `${m[1]}_${which}.flt`;
+          const hdr = `${m[1]}_${which}.hdr`;
+          if (!unit.test(rasterUnit(snap, `${m[1]}_${which}`))) throw new Error(`${snap.feed_id}: ${m[1]}_${which} is in ${rasterUnit(snap, `${m[1]}_${which}`)}, not ${unit.source}`);
+          const h = files.get(hdr);
+          const b = files.get(flt);
+          if (!h || !b) throw new Error(`${snap.feed_id}/${snap.version}: ${flt} needs ${hdr}`);
+          read.push(flt, hdr);
+          return parseEsriFloatGrid(h.toString('utf8'), b);
+        };
+        layers.push({ imt, mean: grid('mean', /^ln\(g\)/), std: grid('std', /^ln units/) });
+      }
+      return {
+        identity: identityOf(snap, (n) => read.includes(n)),
+        product: 'USGS ShakeMap 4 raster product (ESRI .flt/.hdr grids of the mean of ln(g) and its standard deviation)',
+        layers: layers.sort((a, b) => (a.imt.kind === 'SA' ? a.imt.period : 0) - (b.imt.kind === 'SA' ? b.imt.period : 0)),
+        std_basis: 'each intensity measure\'s own standard-deviation grid',
+      };
+    }
+    const grid = parseShakemapGridXml(files.get('grid.xml')!.toString('utf8'));
+    const periods: Readonly<Record<string, Imt>> = { PGA, PSA03: sa(0.3), PSA10: sa(1.0), PSA30: sa(3.0) };
+    const stdPga = grid.fields.STDPGA;
+    if (!stdPga || !/^ln\(/.test(grid.units.STDPGA ?? '')) throw new Error(`${snap.feed_id}: grid.xml carries no STDPGA in ln units`);
+    let own = 0;
+    for (const [field, imt] of Object.entries(periods)) {
+      const mean = grid.fields[field];
+      if (!mean) continue;
+      const stdField = field === 'PGA' ? 'STDPGA' : `STD${field}`;
+      const std: Raster = grid.fields[stdField] && /^ln\(/.test(grid.units[stdField] ?? '') ? grid.fields[stdField]! : stdPga;
+      if (std !== stdPga || field === 'PGA') own++;
+      layers.push({ imt, mean: { ...mean, values: lnG(mean.values, grid.units[field]!, field) }, std });
+    }
+    return {
+      identity: identityOf(snap),
+      product: `USGS ShakeMap ${grid.shakemap.code_version ?? '3.5'} grid.xml (mean of each intensity measure in percent of g, read as ln(g))`,
+      layers,
+      std_basis: own === layers.length
+        ? 'each intensity measure\'s own standard-deviation field'
+        : 'the grid.xml carries the standard deviation of ln(PGA) only (STDPGA; the other fields\' are in the unpinned uncertainty.xml): it is taken for ln(SA) too, an approximation stated here',
+    };
+  });
+}
+
+// ---- ESRM20 scenario events (the earthquake lanes' report against reported losses) ----
+
+export interface Esrm20Scenario {
+  readonly scenario_id: string;
+  readonly rupture: NrmlPlaneRupture;
+  readonly losses: Esrm20LossRow | null;
+}
+
+/** The pinned ESRM20 scenario events: each rupture_<id>.xml with its row of the losses workbook. */
+export function esrm20Scenarios(store: FeedStore, s: Snapshot): Promise<Esrm20Scenario[]> {
+  return store.parsed(s, 'esrm20 scenarios', async (snap, files) => {
+    const workbook = files.get('losses_selected_damaging_events.xlsx');
+    if (!workbook) throw new Error(`${snap.feed_id}/${snap.version}: no losses workbook`);
+    const losses = new Map((await parseEsrm20Losses(workbook)).map((r) => [r.scenario_id, r]));
+    const out: Esrm20Scenario[] = [];
+    for (const [name, bytes] of files) {
+      const m = /^rupture_(.+)\.xml$/.exec(name);
+      if (!m) continue;
+      out.push({ scenario_id: m[1]!, rupture: parseNrmlPlaneRupture(bytes.toString('utf8')), losses: losses.get(m[1]!) ?? null });
+    }
+    return out.sort((a, b) => a.scenario_id.localeCompare(b.scenario_id));
+  });
 }

@@ -9,8 +9,7 @@ import { feedClass, feedEntry, floodMapFacts } from '../../src/feeds/catalog.js'
 /** Pinned for the lab (model data, vulnerability and verification tables) with no catalog family: no hazard route reads them. */
 const NOT_READ_BY_THE_API = new Set([
   'esrm20-scenario-events',
-  'oasis-piwind', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-loma-prieta-1989',
-  'usgs-shakemap-northridge-1994', 'usgs-shakemap-ridgecrest-2019',
+  'oasis-piwind',
 ]);
 
 const pinned = readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();

@@ -5,14 +5,16 @@ import { FLOOD_SECTORS } from './lanes/flood/depth-damage.js';
 import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
 import { DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE } from './lanes/earthquake/scenario-lane.js';
 import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES } from './lanes/earthquake/vulnerability.js';
-import { DEEPEST_HYPOCENTRE_KM, TECTONIC_REGION_BASIS } from './lanes/earthquake/logic-tree.js';
+import { HISTORICAL_EVENTS, HISTORICAL_FIELDS, HISTORICAL_PLACES_MAX, runnableEvents, type ShakeMapPins } from './lanes/earthquake/historical-lane.js';
+import { DEEPEST_HYPOCENTRE_KM } from './lanes/earthquake/logic-tree.js';
+import { TECTONIC_REGION_RULE } from './lanes/earthquake/tectonic-regions.js';
 import { TC_BASIN_NAMES, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './lanes/tropical-cyclone/history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './lanes/tropical-cyclone/impact-functions.js';
 import { WINDFIELD_DEFAULTS } from './lanes/tropical-cyclone/holland-2008.js';
 import { MAX_SAMPLE_YEARS, REFERENCE_FROM_SEASON, TC_SYNTHETIC_CAPS } from './lanes/tropical-cyclone/synthetic-lane.js';
 import { SYNTHETIC_DEFAULTS } from './lanes/tropical-cyclone/synthetic-tracks.js';
 
-export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic';
+export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake' | 'historical-earthquake' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic';
 
 /** The pinned inputs of the tropical-cyclone lanes: one best-track archive per basin, and the impact-function tables. */
 export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, { readonly feed_id: string; readonly version: string }>> = {
@@ -24,6 +26,18 @@ export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, { readonly feed_id: str
 };
 /** The engine whose method the tropical-cyclone lanes re-implement. */
 const CLIMADA_ENGINE = 'climada';
+
+/**
+ * The historical earthquake lane's ShakeMaps: the pinned snapshot of each event that has one, and
+ * whether it holds a grid of means and deviations (runnable) or contour lines only. An event absent
+ * here has none pinned. test/feeds/shakemap-grids.test.ts checks this table against the store.
+ */
+export const HISTORICAL_SHAKEMAPS: ShakeMapPins = {
+  'northridge-1994': { feed_id: 'usgs-shakemap-northridge-1994', version: '2026-04-02', holds: 'grid' },
+  'loma-prieta-1989': { feed_id: 'usgs-shakemap-loma-prieta-1989', version: '2014-10-25', holds: 'grid' },
+  'anchorage-2018': { feed_id: 'usgs-shakemap-anchorage-2018', version: '2019-03-08', holds: 'grid' },
+  'ridgecrest-2019': { feed_id: 'usgs-shakemap-ridgecrest-2019', version: '2019-08-15', holds: 'contours' },
+};
 
 export const TC_IMPACT_FUNCTION_TABLES = { feed_id: 'tc-impact-functions', version: '2025-09-30' } as const;
 
@@ -115,11 +129,28 @@ export const LAB_MODELS: readonly LabModel[] = [
     caps: { places_max: SCENARIO_PLACES_MAX, reach_km: SCENARIO_REACH_KM, fields: SCENARIO_FIELDS, magnitude: [...MAGNITUDE_RANGE], depth_km_max: DEEPEST_HYPOCENTRE_KM },
     spec: {
       model: 'this identifier',
-      rupture: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_BASIS}), strike? (degrees, default 0), dip? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.dip}`).join(', ')}), rake? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.rake}`).join(', ')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
+      rupture: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_RULE}), strike? (degrees, default 0), dip? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.dip}`).join(', ')}), rake? (default by mechanism: ${Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d.rake}`).join(', ')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
       exposure: `{points: [{lat, lon, value, vs30?}]} (vs30 in m/s, ${VS30_RANGE[0]} to ${VS30_RANGE[1]}, default ${DEFAULT_VS30}) or {object_id} (a location's value is its buildings plus contents value, vs30 ${DEFAULT_VS30}); a place more than ${SCENARIO_REACH_KM} km from the rupture is unmodeled`,
       vulnerability: `optional, one of ${VULNERABILITY_CURVES.map((c) => `${c.id} (${c.function_id})`).join(', ')}; default ${DEFAULT_VULNERABILITY}`,
     },
     label: 'Scenario earthquake computed by this service in the manner of the OpenQuake engine\'s scenario calculator: ground-motion models implemented from their papers and checked against OpenQuake\'s verification tables, seeded correlated ground-motion fields, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
+  },
+  {
+    id: 'openquake-historical-eq',
+    lane: 'historical-earthquake',
+    engine: 'openquake',
+    version: 'historical-eq-1.0.0-r1',
+    revision: 'r1',
+    model_data: { feed_id: 'gem-vulnerability-europe', version: '2024-07-29' },
+    caps: { places_max: HISTORICAL_PLACES_MAX, fields: HISTORICAL_FIELDS, events: [...HISTORICAL_EVENTS], runnable_events: runnableEvents(HISTORICAL_SHAKEMAPS) },
+    spec: {
+      model: 'this identifier',
+      event: `one of ${HISTORICAL_EVENTS.join(', ')}; runnable only where its ShakeMap grid (mean and standard deviation) is pinned: ${runnableEvents(HISTORICAL_SHAKEMAPS).join(', ')} (pinned_inputs.events says which and why)`,
+      exposure: `{points: [{lat, lon, value}]} (up to ${HISTORICAL_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid is unmodeled`,
+      vulnerability: `optional, one of ${VULNERABILITY_CURVES.map((c) => `${c.id} (${c.function_id})`).join(', ')}; default ${DEFAULT_VULNERABILITY}`,
+      ground_motion: `${HISTORICAL_FIELDS} seeded fields conditioned on the event's ShakeMap: its mean plus its standard deviation times a standard normal residual correlated between places after Jayaram and Baker (2009)`,
+    },
+    label: 'Historical earthquake computed by this service in the manner of the OpenQuake engine\'s ShakeMap-based scenario: seeded ground-motion fields conditioned on the event\'s pinned USGS ShakeMap, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
   },
   {
     // <engine>-<lane>, as SPEC names the third-party engine lanes.

@@ -1,9 +1,10 @@
-// The ground-motion logic tree of the earthquake lanes and the tectonic region a rupture falls in,
-// by its hypocentral depth and, for shallow ruptures, its place. Active shallow crust takes the four
-// NGA-West2 models with equal weights (ASK14, BSSA14 without its basin term, CB14, CY14; each passes
-// every row of its OpenQuake verification tables, test/domain/gmpe/), California/global
-// coefficients, z1.0 and z2.5 unknown so each model takes its own mean for the Vs30. Deeper ruptures
-// are in-slab: BC Hydro 2016, central branch, sites taken as forearc.
+// The ground-motion logic tree of the earthquake lanes, and the tectonic region by hypocentral depth
+// and epicentre (tectonic-regions.ts first looks for a subduction interface by location, depth and
+// mechanism, and falls back on this). Active shallow crust takes the four NGA-West2 models with equal
+// weights (ASK14, BSSA14 without its basin term, CB14, CY14; each passes every row of its OpenQuake
+// verification tables, test/domain/gmpe/), California/global coefficients, z1.0 and z2.5 unknown so
+// each model takes its own mean for the Vs30. Subduction interface and in-slab ruptures: BC Hydro
+// 2016, central branch, sites taken as forearc.
 // Shallow ruptures in Europe (a stated lon/lat box) take the ESHM20 scaled backbone instead: Kotha et
 // al. (2020) with its Vs30 site term and the 5 x 3 epistemic branches of regional-average scaling
 // (sigma_mu) and residual attenuation (c3), weighted by Gauss-Hermite quadrature as ESHM20 does.
@@ -20,9 +21,9 @@ export interface Branch {
   readonly weight: number;
 }
 
-export type TectonicRegion = 'active_shallow_crust' | 'europe_shallow_crust' | 'subduction_inslab';
+export type TectonicRegion = 'active_shallow_crust' | 'europe_shallow_crust' | 'subduction_interface' | 'subduction_inslab';
 
-/** Deepest hypocentre read as shallow crust, km; deeper ruptures are subduction interface or in-slab. */
+/** Deepest hypocentre read as shallow crust, km, outside a subduction interface (tectonic-regions.ts). */
 export const SHALLOW_CRUST_MAX_DEPTH_KM = 35;
 
 export const DEEPEST_HYPOCENTRE_KM = 200;
@@ -34,8 +35,7 @@ export const DEEPEST_HYPOCENTRE_KM = 200;
  */
 export const EUROPE_BOX = { lon_min: -25, lon_max: 45, lat_min: 34, lat_max: 72 } as const;
 
-export const TECTONIC_REGION_BASIS = `by hypocentral depth and place: shallow crust at most ${SHALLOW_CRUST_MAX_DEPTH_KM} km deep, in Europe when the epicentre is within lon ${EUROPE_BOX.lon_min} to ${EUROPE_BOX.lon_max}, lat ${EUROPE_BOX.lat_min} to ${EUROPE_BOX.lat_max} (the ESHM20 area, boxed), active shallow crust elsewhere; subduction in-slab deeper (to ${DEEPEST_HYPOCENTRE_KM} km); subduction interface events are not told apart from crustal ones without a slab model, and are modelled by their depth`;
-
+/** The region by hypocentral depth and epicentre, where tectonic-regions.ts finds no subduction interface. */
 export function tectonicRegion(depthKm: number, epicentre?: { readonly lat: number; readonly lon: number }): TectonicRegion {
   if (depthKm > SHALLOW_CRUST_MAX_DEPTH_KM) return 'subduction_inslab';
   return epicentre && inEurope(epicentre) ? 'europe_shallow_crust' : 'active_shallow_crust';
@@ -67,11 +67,13 @@ export const EUROPE_LOGIC_TREE_NOTE = 'ESHM20 scaled backbone: Kotha et al. (202
 
 const NGA_WEST2: readonly Gmpe[] = [ask14(), bssa14('global'), cb14(), cy14()];
 const INSLAB: readonly Gmpe[] = [bcHydro2016('slab')];
+const INTERFACE: readonly Gmpe[] = [bcHydro2016('interface')];
 
 export function logicTree(region: TectonicRegion): readonly Branch[] {
   switch (region) {
     case 'active_shallow_crust': return NGA_WEST2.map((gmpe) => ({ gmpe, weight: 1 / NGA_WEST2.length }));
     case 'europe_shallow_crust': return EUROPE;
+    case 'subduction_interface': return INTERFACE.map((gmpe) => ({ gmpe, weight: 1 / INTERFACE.length }));
     case 'subduction_inslab': return INSLAB.map((gmpe) => ({ gmpe, weight: 1 / INSLAB.length }));
   }
 }

@@ -1,5 +1,6 @@
 // The scenario earthquake lane: one rupture, a finite plane sized by Wells and Coppersmith (1994)
-// (hazard/gmpe/rupture.ts), the active-shallow-crust GMPE logic tree (logic-tree.ts), 100 seeded
+// (hazard/gmpe/rupture.ts), the GMPE logic tree of its tectonic region, chosen by location, depth and
+// mechanism (tectonic-regions.ts, logic-tree.ts), 100 seeded
 // ground-motion fields with between- and within-event variability and Jayaram and Baker (2009)
 // spatial correlation (fields.ts), and loss by one vulnerability curve (vulnerability.ts). One event
 // carries no frequency: the result has no exceedance curve and no annual figure. Places farther than
@@ -12,12 +13,13 @@
 import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../kernel/spec-refusal.js';
 import { seededRandom } from '../../../stats/random.js';
-import { quantileSorted } from '../../../stats/quantiles.js';
 import { distancesTo, MAGNITUDE_SCALING, mechanismOfRake, planarRupture, type Mechanism, type PlanarRupture } from '../../../hazard/gmpe/rupture.js';
 import { imtName, type Distances, type GmpeContext, type Imt } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION, type FieldInputs } from './fields.js';
-import { branchAt, DEEPEST_HYPOCENTRE_KM, EUROPE_LOGIC_TREE_NOTE, logicTree, tectonicRegion, TECTONIC_REGION_BASIS } from './logic-tree.js';
-import { DEFAULT_VULNERABILITY, meanLossRatio, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
+import { branchAt, DEEPEST_HYPOCENTRE_KM, EUROPE_LOGIC_TREE_NOTE, logicTree } from './logic-tree.js';
+import { chooseRegion, TECTONIC_REGION_RULE } from './tectonic-regions.js';
+import { fieldLosses, round } from './field-losses.js';
+import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
 export const SCENARIO_FIELDS = 100;
 export const SCENARIO_SEED = 20090101;
@@ -26,8 +28,6 @@ export const SCENARIO_PLACES_MAX = 2000;
 export const DEFAULT_VS30 = 760;
 export const VS30_RANGE = [150, 1500] as const;
 export const MAGNITUDE_RANGE = [4.5, 8.5] as const;
-export const PERCENTILES = [0.05, 0.16, 0.5, 0.84, 0.95] as const;
-const PERCENTILE_KEYS = ['p5', 'p16', 'p50', 'p84', 'p95'] as const;
 
 /** Default rake and dip by mechanism, when the spec names a mechanism and not the angle. */
 export const MECHANISM_DEFAULTS: Readonly<Record<Mechanism, { rake: number; dip: number }>> = {
@@ -139,12 +139,6 @@ export interface ScenarioOptions {
   readonly fields?: number;
 }
 
-const round = (x: number, digits = 6) => Number(x.toPrecision(digits));
-
-function percentilesOf(sorted: Float64Array): Record<(typeof PERCENTILE_KEYS)[number], number> {
-  return Object.fromEntries(PERCENTILES.map((p, i) => [PERCENTILE_KEYS[i], round(quantileSorted(sorted, p))])) as never;
-}
-
 export function ruptureOf(r: ScenarioRupture): PlanarRupture {
   return planarRupture({ mag: r.magnitude, lat: r.lat, lon: r.lon, depth_km: r.depth_km, strike: r.strike, dip: r.dip, rake: r.rake });
 }
@@ -158,7 +152,8 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const fieldCount = options.fields ?? SCENARIO_FIELDS;
   const seed = options.seed ?? SCENARIO_SEED;
   const rupture = ruptureOf(spec.rupture);
-  const region = tectonicRegion(spec.rupture.depth_km, spec.rupture);
+  const choice = chooseRegion(spec.rupture);
+  const region = choice.region;
   const tree = logicTree(region);
 
   const modeled: { index: number; place: ScenarioPlace & { lat: number; lon: number }; d: Distances; vs30: number }[] = [];
@@ -194,32 +189,13 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const factor = correlationFactor(modeled.map((m) => ({ latitude: m.place.lat, longitude: m.place.lon })), imt);
   const lnIm = n ? sampleFields(factor, n, fieldCount, (f) => branchInputs[branches[f]!]!, seed) : new Float64Array(0);
 
-  const aggregate = new Float64Array(fieldCount);
-  const im = new Float64Array(fieldCount);
-  const lr = new Float64Array(fieldCount);
-  const placeRows = modeled.map((m, i) => {
-    let lossSum = 0;
-    for (let f = 0; f < fieldCount; f++) {
-      im[f] = Math.exp(lnIm[f * n + i]!);
-      lr[f] = meanLossRatio(fn, im[f]!);
-      const loss = m.place.value * lr[f]!;
-      aggregate[f] = aggregate[f]! + loss;
-      lossSum += loss;
-    }
-    const lrMean = lr.reduce((a, b) => a + b, 0) / fieldCount;
-    const imSorted = Float64Array.from(im).sort();
-    const lrSorted = Float64Array.from(lr).sort();
-    return {
-      index: m.index, lat: m.place.lat, lon: m.place.lon, value: m.place.value,
-      vs30: m.vs30, vs30_source: m.place.vs30 === undefined ? 'default' : 'given',
-      distances_km: { rjb: round(m.d.rjb), rrup: round(m.d.rrup), rx: round(m.d.rx), ry0: round(m.d.ry0) },
-      ground_motion: { median: round(quantileSorted(imSorted, 0.5)), percentiles: percentilesOf(imSorted) },
-      loss_ratio: { mean: round(lrMean), median: round(quantileSorted(lrSorted, 0.5)), percentiles: percentilesOf(lrSorted) },
-      loss: { mean: round(lossSum / fieldCount), median: round(m.place.value * quantileSorted(lrSorted, 0.5)) },
-    };
-  });
-  const aggSorted = Float64Array.from(aggregate).sort();
-  const aggMean = aggregate.reduce((a, b) => a + b, 0) / fieldCount;
+  const figures = fieldLosses(lnIm, modeled.map((m) => m.place.value), fieldCount, fn);
+  const placeRows = modeled.map((m, i) => ({
+    index: m.index, lat: m.place.lat, lon: m.place.lon, value: m.place.value,
+    vs30: m.vs30, vs30_source: m.place.vs30 === undefined ? 'default' : 'given',
+    distances_km: { rjb: round(m.d.rjb), rrup: round(m.d.rrup), rx: round(m.d.rx), ry0: round(m.d.ry0) },
+    ...figures.places[i]!,
+  }));
   return {
     lane: 'scenario_earthquake',
     rupture: {
@@ -228,13 +204,13 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
       magnitude_scaling: MAGNITUDE_SCALING,
       placement: 'hypocentre at the centre of the plane, moved only as far as keeps the plane between the surface and 20 km for a hypocentre in that layer, below the surface for a deeper one',
     },
-    tectonic_region: { region, basis: TECTONIC_REGION_BASIS },
+    tectonic_region: { region, margin: choice.margin, reason: choice.reason, basis: TECTONIC_REGION_RULE },
     ground_motion: {
       imt: imtName(imt), unit: 'g',
       logic_tree: tree.map((b) => ({ model: b.gmpe.id, weight: b.weight, citation: b.gmpe.citation })),
       logic_tree_note: region === 'europe_shallow_crust' ? EUROPE_LOGIC_TREE_NOTE : region === 'active_shallow_crust'
         ? 'the four NGA-West2 models at equal weights, each passing every row of its OpenQuake verification tables: ASK14 (California, mainshock), BSSA14 (no basin term), CB14 (not Japan) and CY14 (California); z1.0 and z2.5 unknown, so each model takes its own mean depth for the Vs30 (no basin or sediment term)'
-        : 'BC Hydro 2016 in-slab, central magnitude-scaling branch, every place taken as forearc (no back-arc term)',
+        : `BC Hydro 2016 ${region === 'subduction_interface' ? 'interface' : 'in-slab'}, central magnitude-scaling branch, every place taken as forearc (no back-arc term)`,
       fields: fieldCount,
       seed,
       variability: 'ln(ground motion) = model mean + tau x eta (one draw per field) + phi x epsilon (correlated between places); each field draws its logic-tree branch by weight',
@@ -248,7 +224,7 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
       licence: VULNERABILITY_LICENCE,
     },
     places: placeRows,
-    aggregate: n ? { mean: round(aggMean), median: round(quantileSorted(aggSorted, 0.5)), percentiles: percentilesOf(aggSorted), unit: 'the unit of the exposure values' } : null,
+    aggregate: figures.aggregate,
     frequency: 'one event carries no frequency: no exceedance curve and no annual figure',
     unmodeled: { count: unmodeled.length, places: unmodeled },
     licence: VULNERABILITY_LICENCE,
