@@ -25,7 +25,7 @@ eachDialect('GET /models lists the probabilistic European and Turkish lane: vers
   const model = models.body.models.find((m: any) => m.id === MODEL);
   assert.ok(model, 'listed');
   assert.equal(model.lane, 'eshm20-earthquake');
-  assert.equal(model.version, 'eshm20-demo-1.0.0-r1');
+  assert.equal(model.version, 'eshm20-demonstration-1.0.0-r1');
   const classes = model.pinned_inputs.building_classes;
   assert.equal(classes.length, 11);
   assert.deepEqual(classes.find((c: any) => c.id === 'rc_infilled_frame_moderate_code_4').taxonomy, 'CR/LFINF+CDM+DUM/H4/RES');

@@ -173,7 +173,7 @@ export const LAB_MODELS: readonly LabModel[] = [
     id: 'openquake-eshm20-eq',
     lane: 'eshm20-earthquake',
     engine: 'openquake',
-    version: 'eshm20-demo-1.0.0-r1',
+    version: 'eshm20-demonstration-1.0.0-r1',
     revision: 'r1',
     model_data: { feed_id: 'gem-vulnerability-europe', version: '2024-07-29' },
     caps: {
