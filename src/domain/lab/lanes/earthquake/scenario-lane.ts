@@ -16,7 +16,7 @@ import { quantileSorted } from '../../../stats/quantiles.js';
 import { distancesTo, MAGNITUDE_SCALING, mechanismOfRake, planarRupture, type Mechanism, type PlanarRupture } from '../../../hazard/gmpe/rupture.js';
 import { imtName, type Distances, type GmpeContext, type Imt } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION, type FieldInputs } from './fields.js';
-import { branchAt, DEEPEST_HYPOCENTRE_KM, logicTree, tectonicRegion, TECTONIC_REGION_BASIS } from './logic-tree.js';
+import { branchAt, DEEPEST_HYPOCENTRE_KM, EUROPE_LOGIC_TREE_NOTE, logicTree, tectonicRegion, TECTONIC_REGION_BASIS } from './logic-tree.js';
 import { DEFAULT_VULNERABILITY, meanLossRatio, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
 export const SCENARIO_FIELDS = 100;
@@ -158,7 +158,7 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const fieldCount = options.fields ?? SCENARIO_FIELDS;
   const seed = options.seed ?? SCENARIO_SEED;
   const rupture = ruptureOf(spec.rupture);
-  const region = tectonicRegion(spec.rupture.depth_km);
+  const region = tectonicRegion(spec.rupture.depth_km, spec.rupture);
   const tree = logicTree(region);
 
   const modeled: { index: number; place: ScenarioPlace & { lat: number; lon: number }; d: Distances; vs30: number }[] = [];
@@ -232,7 +232,7 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
     ground_motion: {
       imt: imtName(imt), unit: 'g',
       logic_tree: tree.map((b) => ({ model: b.gmpe.id, weight: b.weight, citation: b.gmpe.citation })),
-      logic_tree_note: region === 'active_shallow_crust'
+      logic_tree_note: region === 'europe_shallow_crust' ? EUROPE_LOGIC_TREE_NOTE : region === 'active_shallow_crust'
         ? 'NGA-West2 models at equal weights, each once it passes every row of its OpenQuake verification tables; so far BSSA14 (no basin term) and CB14 (z2.5 from the paper\'s California default for the Vs30)'
         : 'BC Hydro 2016 in-slab, central magnitude-scaling branch, every place taken as forearc (no back-arc term)',
       fields: fieldCount,
