@@ -19,6 +19,8 @@ import {
 import { seededRandom } from '../../../src/domain/stats/random.js';
 import type { VulnerabilityFunction } from '../../../src/domain/lab/lanes/earthquake/vulnerability.js';
 import type { LabPlace } from '../../../src/domain/lab/kernel/places.js';
+import { backboneOf } from '../../../src/domain/lab/lanes/earthquake/eshm20-backbone.js';
+import { kotha2020 } from '../../../src/domain/hazard/gmpe/kotha20.js';
 
 const VULNERABILITY = 'gem-vulnerability-europe';
 const CATALOG = ESHM20_INPUTS.catalog.feed_id;
@@ -89,6 +91,18 @@ test('the ESHM20 shallow-crust GMPE logic tree as pinned: 15 branches of Kotha e
   assert.deepEqual([central.args, central.weight], [{}, 0.35519112]);
   const corner = gmpeTree.branches.find((b) => b.branch_id === 'Shallow_Default_VLowStress_FastAtt')!;
   assert.deepEqual(corner.args, { sigma_mu_epsilon: -2.85697, c3_epsilon: -1.732051 });
+});
+
+test('a branch of the tree is Kotha et al. 2020 in its ESHM20 Vs30 form at the branch\'s epsilons', async () => {
+  const { gmpeTree } = await pinned();
+  const ctx = { rupture: { mag: 6.5, rake: 0, dip: 90, ztor: 0, width: 15, hypo_depth: 10 }, site: { vs30: 800, vs30measured: false, z1pt0: NaN, z2pt5: NaN, backarc: false }, distances: { rjb: 20, rrup: 21, rx: 20, ry0: 0, rhypo: 23 } };
+  const imt = { kind: 'SA', period: 0.6 } as const;
+  for (const b of gmpeTree.branches) {
+    const direct = kotha2020({ form: 'eshm20', sigmaMuEpsilon: b.args.sigma_mu_epsilon ?? 0, c3Epsilon: b.args.c3_epsilon ?? 0 }).predict(ctx, imt);
+    assert.deepEqual(backboneOf(b).predict(ctx, imt), direct, b.branch_id);
+  }
+  const [low, high] = ['Shallow_Default_VLowStress_CentralAtt', 'Shallow_Default_VHighStress_CentralAtt'].map((id) => backboneOf(gmpeTree.branches.find((b) => b.branch_id === id)!).predict(ctx, imt).mean);
+  assert.ok(low! < high!, 'the high-stress branch shakes harder');
 });
 
 test('smoothed seismicity: node shares against a direct sum of Gaussian kernels; the grid as site model', async () => {

@@ -1,11 +1,12 @@
 // The ground-motion backbone of the probabilistic European and Turkish lane: the ESHM20 logic tree
-// for shallow crust (pinned with ESRM20: Kotha et al. 2020 scaled by sigma_mu_epsilon, the
-// regional stress branch, and c3_epsilon, the anelastic attenuation branch, 15 weighted branches)
-// and the model that evaluates a branch. Until Kotha et al. (2020) passes its OpenQuake
-// verification tables here, every branch is evaluated with Akkar, Sandikkaya and Bommer (2014),
-// verified, for Europe and the Middle East, as a stand-in: the branch is drawn and reported, its
-// epsilons are not applied. Pure.
-import { asb14 } from '../../../hazard/gmpe/asb14.js';
+// for shallow crust as ESRM20 publishes it (pinned: Kotha et al. 2020 scaled by sigma_mu_epsilon,
+// the regional-average branch, and c3_epsilon, the residual-attenuation branch; 15 weighted
+// branches) and the model evaluating a branch: Kotha et al. (2020) with its ESHM20 scaling
+// (hazard/gmpe/kotha20.ts, verified against OpenQuake's tables) at the branch's epsilons. The
+// pinned tree names the slope-and-geology site form; no slope or geology data are pinned, so the
+// ESHM20 Vs30 form is used (Vs30 taken as inferred), with the model's own c3 (the ESHM20
+// residual-attenuation regions are not pinned either). Pure.
+import { kotha2020, kotha2020Variant } from '../../../hazard/gmpe/kotha20.js';
 import type { Gmpe } from '../../../hazard/gmpe/types.js';
 
 export interface GmpeLogicTreeBranch {
@@ -23,13 +24,14 @@ export interface GmpeLogicTree {
   readonly branches: readonly GmpeLogicTreeBranch[];
 }
 
-const STAND_IN = asb14();
+export const BACKBONE_NOTE = 'Kotha et al. (2020) with its ESHM20 scaling at each sampled branch\'s sigma_mu_epsilon and c3_epsilon; the ESHM20 Vs30 site form stands in for the tree\'s slope-and-geology form (no slope or geology data pinned), Vs30 taken as inferred; the model\'s own c3 at every place (the ESHM20 residual-attenuation regions are not pinned)';
 
-export const BACKBONE_NOTE = 'stand-in: every ESHM20 branch is evaluated with Akkar, Sandikkaya and Bommer (2014) (Rjb model, verified against its OpenQuake tables) until Kotha et al. (2020) with its ESHM20 scaling is verified here; the branch drawn is reported, its sigma_mu_epsilon and c3_epsilon are not applied';
-
-/** The model evaluating one branch of the ESHM20 tree. */
-export function backboneOf(_branch: GmpeLogicTreeBranch): Gmpe {
-  return STAND_IN;
+/** The model evaluating one branch of the ESHM20 tree: a Kotha et al. (2020) class of the tree, in its ESHM20 Vs30 form. */
+export function backboneOf(branch: GmpeLogicTreeBranch): Gmpe {
+  const variant = kotha2020Variant(branch.gsim, branch.args);
+  if (!variant) throw new Error(`GMPE branch ${branch.branch_id}: ${branch.gsim} is not a Kotha et al. (2020) class`);
+  const form = variant.form === 'eshm20-slope-geology' ? 'eshm20' : variant.form;
+  return kotha2020({ ...variant, ...(form && { form }) });
 }
 
 /** The branch at a uniform draw u in [0, 1) by the cumulative weights. */

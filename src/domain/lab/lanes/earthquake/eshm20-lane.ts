@@ -251,7 +251,7 @@ export function runEshm20(input: Eshm20Input): Record<string, unknown> {
   input.onRuptures?.(ruptures.count, ruptures.count);
 
   const demonstration = `Demonstration source model, not ESHM20: smoothed seismicity and a fitted Gutenberg-Richter law from the pinned ComCat Turkey catalog (the ESHM20 source and site models are not pinned); places more than ${m.site_reach_km} km from its grid are unmodeled.`;
-  const warnings = [demonstration, `Ground motion ${BACKBONE_NOTE}.`];
+  const warnings = [demonstration, `Ground motion: ${BACKBONE_NOTE}.`];
   if (unmodeled.length > 0) warnings.push(`${unmodeled.length} place${unmodeled.length === 1 ? ' is' : 's are'} unmodeled (no coordinates, or farther than ${m.site_reach_km} km from the site model's grid).`);
   if (years < 1000 && periods >= 1000) warnings.push(`Each ${1000}-year block spans ${1000 / years} logic-tree branches of ${years} years: the block spread mixes epistemic and sampling variation.`);
   const metrics = computeMetrics({
