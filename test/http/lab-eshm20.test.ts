@@ -67,6 +67,14 @@ eachDialect('a run by points: a job with progress, lab-metrics/1 over 10,000 yea
   assert.match(r.demonstration, /not ESHM20/);
   assert.match(r.licence, /CC BY-NC-SA 4\.0/);
   assert.equal(r.inputs.gmpe_logic_tree.file, 'gmpe_logic_tree_5br_shallow_default.xml');
+  // The exceedance chart and the ORD exceedance table are drawn from the metrics.
+  assert.equal(done.links.chart, `/runs/${first.body.id}/chart.svg`);
+  const chart = await call(svc.urls.lab, 'GET', done.links.chart, { key });
+  assert.equal(chart.status, 200);
+  assert.match(chart.text, /<svg/);
+  const ept = await call(svc.urls.lab, 'GET', `/runs/${first.body.id}`, { key, headers: { accept: 'text/csv' } });
+  assert.equal(ept.status, 200, ept.text.slice(0, 300));
+  assert.ok(ept.text.split('\n').length > 10);
   // The same spec, members reordered: the same run, read back.
   const again = await call(svc.urls.lab, 'POST', '/runs', { key, body: { exposure: { points: POINTS }, model: MODEL, building_class: 'rc_infilled_frame_moderate_code_4' } });
   assert.equal(again.status, 200, again.text);
