@@ -186,6 +186,19 @@ test('a run: unmodeled places counted with reasons, seeded determinism byte for 
   assert.equal(r.branches.length, 4);
   assert.equal(r.vulnerability.imt, 'SA(0.6)');
   assert.ok(r.metrics.average_annual_loss.mean > 0);
+  // Each branch: its epistemic draws within their stated alternatives; its rate of M >= 5 recomputed
+  // from its b and Mmax (1e-12 relative); its rupture count within 4 Poisson standard deviations of rate x years.
+  const fit = r.source_model.b_value;
+  const ids = new Set(p.gmpeTree.branches.map((b) => b.branch_id));
+  for (const br of r.branches) {
+    assert.ok(Math.abs(br.b_value - fit.b) <= 2 * fit.standard_error + 1e-12, `b ${br.b_value}`);
+    assert.ok([7.8, 8.0, 8.2].includes(br.mmax));
+    assert.ok(ids.has(br.gmpe_branch));
+    const rate = r.source_model.rate_at_completeness * (1 - 10 ** (-br.b_value * (br.mmax - 5))) / (10 ** (-br.b_value) - 10 ** (-br.b_value * (br.mmax - 5)));
+    assert.ok(Math.abs(br.rate_m_min / rate - 1) < 1e-12);
+    assert.ok(Math.abs(br.ruptures - rate * 250) < 4 * Math.sqrt(rate * 250), `branch ${br.branch}: ${br.ruptures} ruptures at ${rate}/year`);
+  }
+  assert.equal(r.branches.reduce((s: number, b: any) => s + b.ruptures, 0), r.sample.ruptures);
   // Branch AALs average to the whole sample's (equal years per branch), 1e-9 relative.
   const meanOfBranches = r.branches.reduce((s: number, b: any) => s + b.aal, 0) / 4;
   assert.ok(Math.abs(meanOfBranches / r.metrics.average_annual_loss.mean - 1) < 1e-9);
