@@ -19,6 +19,8 @@ import {
 import { seededRandom } from '../../../src/domain/stats/random.js';
 import type { VulnerabilityFunction } from '../../../src/domain/lab/lanes/earthquake/vulnerability.js';
 import type { LabPlace } from '../../../src/domain/lab/kernel/places.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { metricsSchema } from '../../../src/domain/lab/kernel/metrics.js';
 import { backboneOf } from '../../../src/domain/lab/lanes/earthquake/eshm20-backbone.js';
 import { kotha2020 } from '../../../src/domain/hazard/gmpe/kotha20.js';
 
@@ -182,6 +184,8 @@ test('a run: unmodeled places counted with reasons, seeded determinism byte for 
   assert.match(r.licence, /CC BY-NC-SA 4\.0/);
   assert.match(r.vulnerability.licence, /non-commercial/);
   assert.equal(r.metrics.schema, 'lab-metrics/1');
+  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(metricsSchema);
+  assert.ok(validate(r.metrics), JSON.stringify(validate.errors));
   assert.equal(r.metrics.periods, 1000);
   assert.equal(r.branches.length, 4);
   assert.equal(r.vulnerability.imt, 'SA(0.6)');
