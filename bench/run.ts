@@ -332,6 +332,8 @@ async function quakeBench() {
   const { asb14 } = await import('../src/domain/hazard/gmpe/asb14.js');
   const { cb14 } = await import('../src/domain/hazard/gmpe/cb14.js');
   const { bcHydro2016 } = await import('../src/domain/hazard/gmpe/bchydro16.js');
+  const { ask14 } = await import('../src/domain/hazard/gmpe/ask14.js');
+  const { cy14 } = await import('../src/domain/hazard/gmpe/cy14.js');
   const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
   const vulnFeed = 'gem-vulnerability-europe';
   const tablesFeed = 'oq-gmpe-verification';
@@ -376,6 +378,12 @@ async function quakeBench() {
     [/^CB2014_/, () => cb14() as never],
     [/^BCHYDRO_SINTER_/, () => bcHydro2016('interface') as never],
     [/^BCHYDRO_SSLAB_/, () => bcHydro2016('slab') as never],
+    [/^ASK14_/, () => ask14() as never],
+    [/^CY14_TOTAL_EVENT_SIGMA_PEER/, () => cy14({ sigma: 'peer' }) as never],
+    [/^CY14_Japan_/, () => cy14({ region: 'japan' }) as never],
+    [/^CY14_Italy_/, () => cy14({ region: 'italy' }) as never],
+    [/^CY14_Wenchuan_/, () => cy14({ region: 'wenchuan' }) as never],
+    [/^(CY14_|cy14_)/, () => cy14() as never],
   ];
   for (const [name, table] of tables) {
     const found = models.find(([re]) => re.test(name));

@@ -1,17 +1,46 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with Node's own runner (TypeScript through tsx), over SQLite
-// and, when a PostgreSQL server answers, over PostgreSQL too. Node 20 does not expand globs for
-// --test, so the files are listed here.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Runs every test file under test/ with Node's own runner, over SQLite and, when a PostgreSQL
+// server answers, over PostgreSQL too. Node 20 does not expand globs for --test, so the files are
+// listed here.
+// The sources and tests are first transpiled to JavaScript in .test-build/ (esbuild, the
+// transform tsx applies on the fly, done once for the ~150 test processes instead of in each:
+// about a second of CPU saved per process). The build mirrors the repository: every other file
+// and top-level entry is linked in place, so paths read relative to a module still resolve.
+import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
 import pg from 'pg';
 
-function walk(dir) {
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const BUILD = join(ROOT, '.test-build');
+
+function walk(dir, keep = (path) => path.endsWith('.test.ts')) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.test.ts') ? [path] : [];
+    return statSync(path).isDirectory() ? walk(path, keep) : keep(path) ? [path] : [];
   });
+}
+
+/** Transpiles src/ and test/ into .test-build/ and links everything else beside the output. */
+async function buildForTests() {
+  rmSync(BUILD, { recursive: true, force: true });
+  const files = [...walk(join(ROOT, 'src'), () => true), ...walk(join(ROOT, 'test'), () => true)];
+  const typescript = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  await build({
+    entryPoints: typescript, outdir: BUILD, outbase: ROOT, format: 'esm', platform: 'node', target: 'node20',
+    bundle: false, logLevel: 'error',
+  });
+  // The TypeScript sources too: tests that read them (architecture rules, the migrations digest).
+  for (const file of files) {
+    const target = join(BUILD, relative(ROOT, file));
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(file, target);
+  }
+  for (const entry of readdirSync(ROOT)) {
+    if (['src', 'test', '.git', '.test-build'].includes(entry)) continue;
+    symlinkSync(join(ROOT, entry), join(BUILD, entry));
+  }
 }
 
 async function probePostgres() {
@@ -41,10 +70,11 @@ if (pgUrl) {
 }
 
 const only = process.argv.slice(2);
-const files = only.length > 0 ? only : walk('test').sort();
+const files = only.length > 0 ? only.map((f) => relative(ROOT, resolve(f))) : walk(join(ROOT, 'test')).map((f) => relative(ROOT, f)).sort();
+await buildForTests();
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
+  ['--test', '--test-concurrency=2', ...files.map((f) => join(BUILD, f.replace(/\.ts$/, '.js')))],
   { stdio: 'inherit', env: { ...process.env, CATRISK_TEST_PG: pgUrl } },
 );
 if (!pgUrl) console.log('Reminder: PostgreSQL was skipped; only SQLite was exercised.');

@@ -76,6 +76,20 @@ export interface Config {
   readonly exposureCoding: ExposureCodingConfig;
   /** GET /geocode: the switch and the geocoders asked, in order. */
   readonly geocoding: GeocodingConfig;
+  /**
+   * Calls to addresses users name (webhook receivers, exchange platforms). Production keeps all
+   * three off: https only, public addresses only, the system's trusted authorities only.
+   */
+  readonly outbound: OutboundConfig;
+}
+
+export interface OutboundConfig {
+  /** CATRISK_OUTBOUND_ALLOW_HTTP (tests): plain http targets accepted. */
+  readonly allowHttp: boolean;
+  /** CATRISK_OUTBOUND_ALLOW_LOOPBACK (tests): 127.0.0.0/8 and ::1 accepted, no other non-public range. */
+  readonly allowLoopback: boolean;
+  /** CATRISK_OUTBOUND_EXTRA_CA_FILE (tests): a PEM certificate trusted besides the system's, e.g. a local platform's self-signed one. */
+  readonly extraCa: string | undefined;
 }
 
 export interface ExposureCodingConfig {
@@ -228,6 +242,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     exposureCoding: exposureCodingConfig(env),
     geocoding: geocodingConfig(env),
+    outbound: {
+      allowHttp: flag(env, 'CATRISK_OUTBOUND_ALLOW_HTTP', false),
+      allowLoopback: flag(env, 'CATRISK_OUTBOUND_ALLOW_LOOPBACK', false),
+      extraCa: env.CATRISK_OUTBOUND_EXTRA_CA_FILE ? readFileSync(resolve(env.CATRISK_OUTBOUND_EXTRA_CA_FILE), 'utf8') : undefined,
+    },
   };
 }
 

@@ -23,6 +23,7 @@ import { embeddedCoder } from './providers/embedded-coder.js';
 import { chatCompletionsCoder } from './providers/chat-completions.js';
 import { gazetteerGeocoder, nominatimGeocoder, photonGeocoder } from './providers/geocoders.js';
 import type { ExposureCoder, Geocoder } from './providers/ports.js';
+import { userNamedTargets, type OutboundPolicy } from './providers/safe-outbound.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
@@ -36,7 +37,13 @@ export interface Services extends AppDeps {
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, options: { log?: Logger } = {}): Promise<Services> {
+export interface ServiceOptions {
+  readonly log?: Logger;
+  /** Host name resolution for user-named URLs; the system resolver unless a test gives a table. */
+  readonly resolve?: OutboundPolicy['resolve'];
+}
+
+export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   // Logs go to standard error: standard output carries the one JSON line per host.
   const log = options.log ?? pino({ level: config.logLevel }, pino.destination(2));
   const database = openDatabase({
@@ -67,6 +74,7 @@ export async function createServices(config: Config, options: { log?: Logger } =
   const services: Services = {
     config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, feeds, rate,
     codingBudget: new CodingBudgetStore(database.db), exposureCoder, geocoders,
+    targets: userNamedTargets({ ...config.outbound, ...(options.resolve ? { resolve: options.resolve } : {}) }, `catrisk/${config.build.version}`),
     handlers: new Map(),
     worker: undefined,
     now: () => new Date(),

@@ -11,7 +11,7 @@ import type { IdempotencyStore } from '../store/idempotency.js';
 import type { PackageStore } from '../store/packages.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { CodingBudgetStore } from '../store/coding-budget.js';
-import type { ExposureCoder, Geocoder } from '../providers/ports.js';
+import type { ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
@@ -44,6 +44,8 @@ export interface AppDeps {
   readonly exposureCoder: ExposureCoder;
   /** The geocoders to ask, in order; asked only when the switch is on. */
   readonly geocoders: readonly Geocoder[];
+  /** Calls to URLs users name (webhook receivers, exchange platforms), under the address rule. */
+  readonly targets: UserNamedTargets;
   /** The pinned snapshots; undefined when no feeds directory is configured. */
   readonly feeds: FeedStore | undefined;
   now(): Date;

@@ -6,8 +6,9 @@
 // and takes an undici Dispatcher for whatever a caller must decide at connect time.
 // It never logs: a header it sends may carry a key.
 import type { Dispatcher } from 'undici';
+import { UNSAFE_ADDRESS } from './public-address.js';
 
-export type OutboundFailure = 'timeout' | 'unreachable' | 'status' | 'too_large' | 'malformed';
+export type OutboundFailure = 'timeout' | 'unreachable' | 'unsafe_address' | 'status' | 'too_large' | 'malformed';
 
 /** A call that gave no usable answer: the provider was slow, unreachable, refused or spoke nonsense. */
 export class OutboundError extends Error {
@@ -101,6 +102,7 @@ export class OutboundClient {
       if (error instanceof OutboundError) throw error;
       if (signal.aborted) throw new OutboundError('timeout', `${name} did not answer within ${timeoutMs} ms`);
       const code = (error as { code?: string }).code ?? '';
+      if (code === UNSAFE_ADDRESS) throw new OutboundError('unsafe_address', `${name} was not called: ${(error as Error).message}`);
       if (/TIMEOUT/i.test(code)) throw new OutboundError('timeout', `${name} did not answer within ${timeoutMs} ms`);
       throw new OutboundError('unreachable', `${name} could not be reached (${code || (error as Error).name})`);
     } finally {

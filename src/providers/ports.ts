@@ -42,3 +42,29 @@ export interface Geocoder {
   /** Candidates, best first (an empty list is an answer). Throws when unreachable, slow or refusing. */
   search(q: string, limit: number): Promise<GeocodeCandidate[]>;
 }
+
+/** Limits of one call to a user-named URL. */
+export interface TargetCallLimits {
+  /** Names the target in messages (e.g. "webhook receiver"). */
+  readonly name: string;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+}
+
+export interface TargetRequest {
+  readonly method: 'GET' | 'POST';
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+/**
+ * Calls to URLs users name (webhook receivers, exchange platforms) under the address rule: public
+ * unicast only, https only, checked when a URL is registered and again inside every connection
+ * (providers/safe-outbound.ts). Redirects are answered, never followed.
+ */
+export interface UserNamedTargets {
+  /** The URL's faults as written and as its host resolves now, one sentence each; [] when it may be called. */
+  faults(url: string, rules?: { readonly refuseQueryAndFragment?: boolean }): Promise<string[]>;
+  /** One request; any HTTP status is an answer. Throws OutboundError (failure 'unsafe_address' when the rule refused the address dialled). */
+  send(url: string, request: TargetRequest, limits: TargetCallLimits): Promise<{ readonly status: number; readonly body: Buffer }>;
+}

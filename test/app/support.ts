@@ -19,6 +19,7 @@ import { oedReference } from '../../src/feeds/oed.js';
 import { refused, type Result } from '../../src/kernel/result.js';
 import { refusal } from '../../src/kernel/refusal.js';
 import type { AppDeps } from '../../src/app/deps.js';
+import { userNamedTargets } from '../../src/providers/safe-outbound.js';
 import type { DialectName } from '../support/service.js';
 import { createScratchDatabase } from '../support/postgres.js';
 
@@ -54,6 +55,8 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       // The embedded coder; a test that codes rows hands it feeds (there are none here).
       exposureCoder: embeddedCoder(() => oedReference(undefined)),
       geocoders: [],
+      // The production address rule: no target here may be reached.
+      targets: userNamedTargets({ allowHttp: false, allowLoopback: false, extraCa: undefined }, 'catrisk-tests/1.0'),
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },

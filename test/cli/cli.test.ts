@@ -14,6 +14,7 @@ import { call, sharedService } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { bar, ProgressView } from '../../src/cli/progress.js';
 import { endpointOf } from '../../src/cli/client.js';
+import { mainArgs } from '../support/process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'catrisk-cli-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -24,7 +25,7 @@ interface Run { code: number | null; stdout: string; stderr: string }
 function catrisk(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CATRISK_') && k !== 'XDG_CONFIG_HOME')) as Record<string, string>;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, mainArgs(...args), { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

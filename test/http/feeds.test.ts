@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { call, expectRefusals, signup, startService, type TestService } from '../support/service.js';
 import { FEEDS_DIR, latestVersion, manifestOf, rawFile } from '../support/feeds.js';
+import { mainArgs } from '../support/process.js';
 
 let svc: TestService;
 let key: string;
@@ -116,12 +117,12 @@ test('a tampered snapshot is refused by the service and by `catrisk feeds verify
     } finally {
       await tampered.close();
     }
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'feeds', 'verify'], {
+    const cli = spawnSync(process.execPath, mainArgs('feeds', 'verify'), {
       env: { ...process.env, CATRISK_FEEDS_DIR: dir }, encoding: 'utf8',
     });
     assert.notEqual(cli.status, 0);
     assert.match(cli.stdout, /usgs-comcat-m6-cascadia/);
-    const clean = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'feeds', 'verify'], { encoding: 'utf8' });
+    const clean = spawnSync(process.execPath, mainArgs('feeds', 'verify'), { encoding: 'utf8' });
     assert.equal(clean.status, 0, clean.stderr);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import type { OpenedStore } from '../support/feed-thread.js';
 /** Opens the stores of a fresh compute thread given `verifiedFeeds`, as the service's pool starts one. */
 async function inThread(dir: string, verifiedFeeds: VerifiedFiles): Promise<{ reference: OpenedStore; full: OpenedStore }> {
   const workerData: ComputeThreadData = { verifiedFeeds };
-  const pool = new Piscina({ filename: new URL('../support/feed-thread.ts', import.meta.url).href, maxThreads: 1, workerData });
+  const pool = new Piscina({ filename: new URL(`../support/feed-thread.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`, import.meta.url).href, maxThreads: 1, workerData });
   try {
     return await pool.run(dir);
   } finally {

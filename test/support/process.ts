@@ -1,6 +1,7 @@
 // Runs the service as a separate OS process (serve or worker), as an operator would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -10,8 +11,18 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * The node arguments that run the service's command line with `args`: the transpiled entry point
+ * when the tests themselves run transpiled (scripts/test.mjs), else the sources through tsx.
+ */
+export function mainArgs(...args: string[]): string[] {
+  return import.meta.url.endsWith('.js')
+    ? [fileURLToPath(new URL('../../src/main.js', import.meta.url)), ...args]
+    : ['--import', 'tsx', 'src/main.ts', ...args];
+}
+
 export async function spawnService(command: 'serve' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', command], {
+  const child = spawn(process.execPath, mainArgs(command), {
     env: {
       ...process.env,
       CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',

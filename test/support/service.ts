@@ -26,7 +26,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(dialect: DialectName, env: Record<string, string> = {}): Promise<TestService> {
+export interface StartOptions {
+  /** Host name resolution for user-named URLs (webhook receivers, exchange platforms): a table built by the test. */
+  readonly resolve?: (hostname: string) => Promise<readonly string[]>;
+}
+
+export async function startService(dialect: DialectName, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestService> {
   // A caller that passes its own state directory or database keeps it (restart tests).
   const ownState = env.CATRISK_STATE_DIR === undefined;
   const stateDir = env.CATRISK_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'catrisk-test-'));
@@ -42,7 +47,7 @@ export async function startService(dialect: DialectName, env: Record<string, str
     ...env,
   };
   const config: Config = loadConfig({ ...process.env, DATABASE_URL: '', ...fullEnv });
-  const services = await createServices(config, { log: pino({ level: process.env.CATRISK_TEST_LOG ?? 'silent' }) });
+  const services = await createServices(config, { log: pino({ level: process.env.CATRISK_TEST_LOG ?? 'silent' }), ...(options.resolve ? { resolve: options.resolve } : {}) });
   const hosts = await startHosts(services);
   if (config.jobs.inProcessWorkers) startWorker(services);
   const urls = Object.fromEntries(hosts.map((h) => [h.name, h.url])) as TestService['urls'];

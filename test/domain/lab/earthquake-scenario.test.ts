@@ -8,8 +8,10 @@ import { structuralVulnerability } from '../../../src/feeds/readers.js';
 import { FEEDS_DIR } from '../../support/feeds.js';
 import { meanLossRatio, VULNERABILITY_CURVES, type VulnerabilityFunction } from '../../../src/domain/lab/lanes/earthquake/vulnerability.js';
 import { readScenarioSpec, ruptureOf, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../../../src/domain/lab/lanes/earthquake/scenario-lane.js';
+import { ask14 } from '../../../src/domain/hazard/gmpe/ask14.js';
 import { bssa14 } from '../../../src/domain/hazard/gmpe/bssa14.js';
 import { cb14 } from '../../../src/domain/hazard/gmpe/cb14.js';
+import { cy14 } from '../../../src/domain/hazard/gmpe/cy14.js';
 import { bcHydro2016 } from '../../../src/domain/hazard/gmpe/bchydro16.js';
 import { distancesTo } from '../../../src/domain/hazard/gmpe/rupture.js';
 
@@ -83,12 +85,12 @@ test('a run: places beyond 200 km unmodeled and counted, the same seed the same 
   assert.match(a.licence, /CC BY-NC-SA 4\.0: non-commercial/);
   assert.equal(a.ground_motion.imt, 'SA(0.6)');
   assert.equal(a.ground_motion.fields, 100);
-  // Independent: the logic tree's two models (BSSA14, CB14, equal weights) called directly at each
+  // Independent: the logic tree's four models (ASK14, BSSA14, CB14, CY14, equal weights) called directly at each
   // place; the median of 100 fields lies within 0.3 in ln of their weighted mean ln (about 3.4
   // standard errors of a sample median, 1.2533 sigma / 10 with sigma near 0.7).
-  assert.deepEqual(a.ground_motion.logic_tree.map((b: any) => [b.model, b.weight]), [['BSSA14', 0.5], ['CB14', 0.5]]);
+  assert.deepEqual(a.ground_motion.logic_tree.map((b: any) => [b.model, b.weight]), [['ASK14', 0.25], ['BSSA14', 0.25], ['CB14', 0.25], ['CY14', 0.25]]);
   const rupture = ruptureOf(s.rupture);
-  const models = [bssa14('global'), cb14()];
+  const models = [ask14(), bssa14('global'), cb14(), cy14()];
   for (const p of a.places) {
     const d = distancesTo(rupture, { latitude: p.lat, longitude: p.lon });
     const ctx = { rupture: { mag: 6.7, rake: 101, dip: 40, ztor: rupture.ztor_km, width: rupture.width_km, hypo_depth: 17.5 }, site: { vs30: p.vs30, vs30measured: false, z1pt0: NaN, z2pt5: NaN, backarc: false }, distances: d };

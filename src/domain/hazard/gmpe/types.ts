@@ -55,6 +55,8 @@ export interface Distances {
   readonly rx: number;
   readonly ry0: number;
   readonly rhypo: number;
+  /** Chiou and Youngs (2014)'s centred direct point parameter (Delta DPP) for near-fault directivity; absent = 0 (no directivity). */
+  readonly rcdpp?: number;
 }
 
 export interface GmpeContext {

@@ -44,6 +44,7 @@ export function contextOfRow(row: VerificationRow): GmpeContext {
   };
   const distances: Distances = {
     rjb: num(i, 'dist_rjb'), rrup: num(i, 'dist_rrup'), rx: num(i, 'dist_rx'), ry0: num(i, 'dist_ry0'), rhypo: num(i, 'dist_rhypo'),
+    ...('dist_rcdpp' in i ? { rcdpp: num(i, 'dist_rcdpp') } : {}),
   };
   return { rupture, site, distances };
 }

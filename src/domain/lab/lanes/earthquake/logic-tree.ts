@@ -1,13 +1,16 @@
 // The ground-motion logic tree of the earthquake lanes and the tectonic region a rupture falls in,
-// by its hypocentral depth. Active shallow crust takes the NGA-West2 models with equal weights; a
-// model joins the tree only once it passes every row of its OpenQuake verification tables
-// (test/domain/gmpe/). Today that is BSSA14 and CB14: CY14 and ASK14 join at equal weights as they
-// land. Deeper ruptures are in-slab: BC Hydro 2016, central branch, sites taken as forearc.
+// by its hypocentral depth and, for shallow ruptures, its place. Active shallow crust takes the four
+// NGA-West2 models with equal weights (ASK14, BSSA14 without its basin term, CB14, CY14; each passes
+// every row of its OpenQuake verification tables, test/domain/gmpe/), California/global
+// coefficients, z1.0 and z2.5 unknown so each model takes its own mean for the Vs30. Deeper ruptures
+// are in-slab: BC Hydro 2016, central branch, sites taken as forearc.
 // Shallow ruptures in Europe (a stated lon/lat box) take the ESHM20 scaled backbone instead: Kotha et
 // al. (2020) with its Vs30 site term and the 5 x 3 epistemic branches of regional-average scaling
 // (sigma_mu) and residual attenuation (c3), weighted by Gauss-Hermite quadrature as ESHM20 does.
+import { ask14 } from '../../../hazard/gmpe/ask14.js';
 import { bssa14 } from '../../../hazard/gmpe/bssa14.js';
 import { cb14 } from '../../../hazard/gmpe/cb14.js';
+import { cy14 } from '../../../hazard/gmpe/cy14.js';
 import { bcHydro2016 } from '../../../hazard/gmpe/bchydro16.js';
 import { kotha2020 } from '../../../hazard/gmpe/kotha20.js';
 import type { Gmpe } from '../../../hazard/gmpe/types.js';
@@ -62,7 +65,7 @@ const EUROPE: readonly Branch[] = ESHM20_SIGMA_MU_BRANCHES.flatMap((s) => ESHM20
 
 export const EUROPE_LOGIC_TREE_NOTE = 'ESHM20 scaled backbone: Kotha et al. (2020) with the ESHM20 Vs30 site term (Vs30 taken as inferred), heteroskedastic sigma, and 15 branches, 5 of regional-average scaling (sigma_mu epsilon) by 3 of residual attenuation (c3 epsilon), weighted as ESRM20 weights them; every place takes the model\'s own c3 (ESHM20 attenuation regions not pinned)';
 
-const NGA_WEST2: readonly Gmpe[] = [bssa14('global'), cb14()];
+const NGA_WEST2: readonly Gmpe[] = [ask14(), bssa14('global'), cb14(), cy14()];
 const INSLAB: readonly Gmpe[] = [bcHydro2016('slab')];
 
 export function logicTree(region: TectonicRegion): readonly Branch[] {

@@ -233,7 +233,7 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
       imt: imtName(imt), unit: 'g',
       logic_tree: tree.map((b) => ({ model: b.gmpe.id, weight: b.weight, citation: b.gmpe.citation })),
       logic_tree_note: region === 'europe_shallow_crust' ? EUROPE_LOGIC_TREE_NOTE : region === 'active_shallow_crust'
-        ? 'NGA-West2 models at equal weights, each once it passes every row of its OpenQuake verification tables; so far BSSA14 (no basin term) and CB14 (z2.5 from the paper\'s California default for the Vs30)'
+        ? 'the four NGA-West2 models at equal weights, each passing every row of its OpenQuake verification tables: ASK14 (California, mainshock), BSSA14 (no basin term), CB14 (not Japan) and CY14 (California); z1.0 and z2.5 unknown, so each model takes its own mean depth for the Vs30 (no basin or sediment term)'
         : 'BC Hydro 2016 in-slab, central magnitude-scaling branch, every place taken as forearc (no back-arc term)',
       fields: fieldCount,
       seed,
