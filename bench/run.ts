@@ -1074,7 +1074,74 @@ async function accumulationBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench };
+/**
+ * The probabilistic European and Turkish earthquake lane at its full size (20 branches x 500 years,
+ * 10,000 sample years) over 500 places spread over the demonstration grid's Turkey box: first as a
+ * compute thread runs it (labRunTask in this process), then end to end through the built service as
+ * a job, with the API's latency sampled while the job runs (the run is in a compute thread, so the
+ * event loop keeps answering). The machine's load average is printed with each figure.
+ */
+async function eshm20Bench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { labRunTask } = await import('../src/app/lab-runs.js');
+  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const store = await FeedStore.open(dir, { feeds: ['gem-vulnerability-europe', 'usgs-comcat-m6-turkey', 'esrm20-scenario-events'] });
+  const model = 'openquake-eshm20-eq';
+  // 500 places spread evenly (low-discrepancy) over 36-42 N, 26-44 E, 1,000,000 each.
+  const points = Array.from({ length: 500 }, (_, i) => ({ lat: 36 + (((i * 7919) % 1000) / 1000) * 6, lon: 26 + (((i * 104729) % 1000) / 1000) * 18, value: 1_000_000 }));
+  const load = () => os.loadavg().map((x) => Number(x.toFixed(2)));
+  for (const building_class of ['rc_infilled_frame_moderate_code_4', 'brick_masonry_unreinforced_2']) {
+    const before = load();
+    const t = performance.now();
+    const result = await labRunTask({ model, spec: { model, version: 'bench', building_class, exposure: { points } }, feedsDir: undefined }, store);
+    const seconds = (performance.now() - t) / 1000;
+    if (!result.ok) throw new Error(`eshm20 bench refused: ${JSON.stringify(result.refusal)}`);
+    const doc = JSON.parse(result.value);
+    const m = doc.metrics;
+    print({
+      bench: `eshm20 lane, 500 places x 10,000 sample years (20 branches x 500), ${building_class}, in process`,
+      seconds: Number(seconds.toFixed(2)), ruptures: doc.sample.ruptures, ruptures_reaching_places: doc.sample.ruptures_reaching_places,
+      events_with_loss: doc.sample.events_with_loss, aal: Math.round(m.average_annual_loss.mean),
+      aep_1000: Math.round(m.exceedance.aep.at(-1).loss), oep_1000: Math.round(m.exceedance.oep.at(-1).loss),
+      block_aal_min_max: [Math.round(m.blocks.min), Math.round(m.blocks.max)], result_mb: Number((result.value.length / 2 ** 20).toFixed(2)),
+      rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), load_before: before, load_after: load(),
+    });
+  }
+  const svc = await startBuiltService();
+  try {
+    const key = await signup(svc.urls.api!);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const before = load();
+    const t = performance.now();
+    const posted = await fetch(`${svc.urls.lab}/runs`, { method: 'POST', headers, body: JSON.stringify({ model, building_class: 'rc_wall_moderate_code_6', exposure: { points } }) });
+    const run = await posted.json() as { links: { job: string } };
+    const latencies: number[] = [];
+    let done = false;
+    const sampler = (async () => {
+      while (!done) {
+        const s = performance.now();
+        await (await fetch(`${svc.urls.api}/account`, { headers })).arrayBuffer();
+        latencies.push(performance.now() - s);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    await jobResult('', headers, run.links.job, 'eshm20 run', 500);
+    const seconds = (performance.now() - t) / 1000;
+    done = true;
+    await sampler;
+    latencies.sort((a, b) => a - b);
+    print({
+      bench: 'eshm20 lane through the service: POST /runs to the job succeeded, 500 places x 10,000 sample years, rc_wall_moderate_code_6',
+      seconds: Number(seconds.toFixed(2)), api_reads_while_running: latencies.length,
+      api_latency_ms_median: Number(latencies[Math.floor(latencies.length / 2)]!.toFixed(1)), api_latency_ms_max: Number(latencies.at(-1)!.toFixed(1)),
+      load_before: before, load_after: load(),
+    });
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -12,9 +12,10 @@ import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lan
 import { readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../domain/lab/lanes/earthquake/scenario-lane.js';
 import { VULNERABILITY_CURVES } from '../domain/lab/lanes/earthquake/vulnerability.js';
 import { HISTORICAL_EVENTS, missingInput, readHistoricalSpec, runHistoricalQuake, type HistoricalPlace, type HistoricalSpec } from '../domain/lab/lanes/earthquake/historical-lane.js';
-import { structuralVulnerability, trackArchive } from '../feeds/readers.js';
+import { eventCatalog, gmpeLogicTree, structuralVulnerability, trackArchive } from '../feeds/readers.js';
+import { BUILDING_CLASSES, ESHM20_MEMBERS, ESHM20_PLACES_MAX, readBuildingClass, runEshm20, type BuildingClassId } from '../domain/lab/lanes/earthquake/eshm20-lane.js';
 import type { LabLocation } from '../domain/lab/kernel/places.js';
-import { HISTORICAL_SHAKEMAPS, TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
+import { ESHM20_INPUTS, HISTORICAL_SHAKEMAPS, TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
 import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
 import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
 import { tcCalibration } from '../feeds/climada.js';
@@ -400,6 +401,68 @@ const tropicalCycloneSynthetic: LabLane = {
   },
 };
 
+// ---- probabilistic European and Turkish earthquake (demonstration source model) ----
+
+const eshm20Earthquake: LabLane = {
+  members: ESHM20_MEMBERS,
+  normalize(spec, exposure, model) {
+    const details: string[] = [];
+    const building_class = readBuildingClass(spec, details);
+    const ex = placeExposure(exposure, details);
+    const count = 'points' in ex ? (ex.points as unknown[]).length : 0;
+    if (count > ESHM20_PLACES_MAX) details.push(`exposure may hold up to ${ESHM20_PLACES_MAX} places; it holds ${count}`);
+    if (details.length > 0) return refused(runSpecRefusal(details));
+    return ok({ model: model.id, version: model.version, building_class, exposure: ex });
+  },
+  async listing(store, model) {
+    const data = model.model_data!;
+    const vulnerability = store?.get(data.feed_id, data.version);
+    const catalog = store?.get(ESHM20_INPUTS.catalog.feed_id, ESHM20_INPUTS.catalog.version);
+    const tree = ESHM20_INPUTS.gmpe_logic_tree;
+    const esrm20 = store?.get(tree.feed_id, tree.version);
+    return {
+      pinned_inputs: {
+        vulnerability: vulnerability
+          ? { ...snapshotListing(vulnerability), license: vulnerability.manifest.license ?? null, files_read: vulnerability.manifest.files.filter((f) => /_structural\.xml$/.test(f.name)).map((f) => ({ name: f.name, sha256: f.sha256 })) }
+          : { ...data, available: false },
+        catalog: catalog ? { ...snapshotListing(catalog), title: catalog.manifest.title ?? null, coverage: coverageBox(catalog.manifest) } : { ...ESHM20_INPUTS.catalog, available: false },
+        gmpe_logic_tree: esrm20
+          ? { ...snapshotListing(esrm20), license: esrm20.manifest.license ?? null, file: tree.file, sha256_file: esrm20.manifest.files.find((f) => f.name === tree.file)?.sha256 ?? null }
+          : { ...tree, available: false },
+        building_classes: BUILDING_CLASSES.map((c) => ({ id: c.id, taxonomy: c.taxonomy, label: c.label })),
+      },
+      caps: { ...model.caps },
+    };
+  },
+  async run(spec, store, model, progress) {
+    const places = placesOf(spec.exposure as PlaceExposure);
+    // A stored schedule is counted here, on the job; points were counted on the request.
+    if (places.length > ESHM20_PLACES_MAX) return refused(runSpecRefusal([`exposure may hold up to ${ESHM20_PLACES_MAX} places; the object holds ${places.length}`]));
+    const vulnerability = pinned(store, model.model_data!);
+    const catalog = pinned(store, ESHM20_INPUTS.catalog);
+    const esrm20 = pinned(store, ESHM20_INPUTS.gmpe_logic_tree);
+    const [functions, events, gmpeTree] = await Promise.all([
+      structuralVulnerability(store, vulnerability), eventCatalog(store, catalog), gmpeLogicTree(store, esrm20, ESHM20_INPUTS.gmpe_logic_tree.file),
+    ]);
+    const cls = BUILDING_CLASSES.find((c) => c.id === spec.building_class)!;
+    const fn = functions.get(cls.taxonomy);
+    const box = coverageBox(catalog.manifest);
+    const periodEnd = (catalog.manifest.raw.period_of_record as { to?: unknown } | undefined)?.to;
+    if (!fn || events.kind !== 'quake' || !box || typeof periodEnd !== 'string') throw new ApiError(503, 'server_error', 'The pinned inputs of the probabilistic earthquake lane are not as the lane reads them.');
+    const result = runEshm20({
+      places, buildingClass: spec.building_class as BuildingClassId, vulnerability: fn,
+      catalog: events.events, box, periodEnd, gmpeTree,
+      ...(progress ? { onRuptures: (done: number, total: number) => progress.set(done, total, done) } : {}),
+    });
+    return ok(canonicalJson({
+      model: { id: model.id, version: model.version, engine: model.engine, label: model.label },
+      inputs: { vulnerability: snapshotListing(vulnerability), catalog: snapshotListing(catalog), gmpe_logic_tree: { ...snapshotListing(esrm20), file: ESHM20_INPUTS.gmpe_logic_tree.file, credit_line: esrm20.manifest.credit_line ?? null } },
+      ...result,
+    }));
+  },
+  progress: (c) => ({ fraction: fractionOf(c), sentence: `Computed the ground motion and losses of ${counted(c.done)} of ${counted(c.total)} sampled ruptures.` }),
+};
+
 export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
   windstorm,
   'river-flood': floodLane('river'),
@@ -409,4 +472,5 @@ export const LAB_LANES: Readonly<Record<LabLaneName, LabLane>> = {
   'historical-earthquake': historicalEarthquake,
   'tropical-cyclone-history': tropicalCycloneHistory,
   'tropical-cyclone-synthetic': tropicalCycloneSynthetic,
+  'eshm20-earthquake': eshm20Earthquake,
 };

@@ -16,6 +16,8 @@ import { parseJtwc } from './parsers/jtwc.js';
 import { gmpeTableFacts, parseGmpeTable } from './parsers/gmpe-tables.js';
 import type { VerificationTable } from '../domain/hazard/gmpe/verification.js';
 import { parseNrmlVulnerability } from './parsers/nrml-vulnerability.js';
+import { parseGmpeLogicTree } from './parsers/nrml-gmpe-logic-tree.js';
+import type { GmpeLogicTree } from '../domain/lab/lanes/earthquake/eshm20-backbone.js';
 import type { VulnerabilityFunction } from '../domain/lab/lanes/earthquake/vulnerability.js';
 import { feedEntry } from './catalog.js';
 
@@ -112,4 +114,9 @@ export function structuralVulnerability(store: FeedStore, snapshot: Snapshot): P
     if (structural.length !== 1) throw new Error(`${s.feed_id}/${s.version}: expected one structural vulnerability model, found ${structural.length}`);
     return parseNrmlVulnerability(structural[0]![1].toString('utf8'));
   });
+}
+
+/** One GMPE logic tree (NRML) of a snapshot, by file name: read alone, not with the snapshot's other files. */
+export async function gmpeLogicTree(store: FeedStore, snapshot: Snapshot, file: string): Promise<GmpeLogicTree> {
+  return parseGmpeLogicTree((await store.readFile(snapshot, file)).toString('utf8'));
 }

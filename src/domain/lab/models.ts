@@ -8,13 +8,15 @@ import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES } from './lanes/earthquake/
 import { HISTORICAL_EVENTS, HISTORICAL_FIELDS, HISTORICAL_PLACES_MAX, runnableEvents, type ShakeMapPins } from './lanes/earthquake/historical-lane.js';
 import { DEEPEST_HYPOCENTRE_KM } from './lanes/earthquake/logic-tree.js';
 import { TECTONIC_REGION_RULE } from './lanes/earthquake/tectonic-regions.js';
+import { BUILDING_CLASSES, ESHM20_BRANCHES, ESHM20_PLACES_MAX, ESHM20_REACH_KM, ESHM20_YEARS_PER_BRANCH, SITE_VS30 } from './lanes/earthquake/eshm20-lane.js';
+import { DEMO_SOURCE_MODEL } from './lanes/earthquake/demo-source-model.js';
 import { TC_BASIN_NAMES, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './lanes/tropical-cyclone/history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './lanes/tropical-cyclone/impact-functions.js';
 import { WINDFIELD_DEFAULTS } from './lanes/tropical-cyclone/holland-2008.js';
 import { MAX_SAMPLE_YEARS, REFERENCE_FROM_SEASON, TC_SYNTHETIC_CAPS } from './lanes/tropical-cyclone/synthetic-lane.js';
 import { SYNTHETIC_DEFAULTS } from './lanes/tropical-cyclone/synthetic-tracks.js';
 
-export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake' | 'historical-earthquake' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic';
+export type LabLaneName = 'windstorm' | 'river-flood' | 'coastal-flood' | 'wildfire' | 'scenario-earthquake' | 'historical-earthquake' | 'tropical-cyclone-history' | 'tropical-cyclone-synthetic' | 'eshm20-earthquake';
 
 /** The pinned inputs of the tropical-cyclone lanes: one best-track archive per basin, and the impact-function tables. */
 export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, { readonly feed_id: string; readonly version: string }>> = {
@@ -38,6 +40,16 @@ export const HISTORICAL_SHAKEMAPS: ShakeMapPins = {
   'anchorage-2018': { feed_id: 'usgs-shakemap-anchorage-2018', version: '2019-03-08', holds: 'grid' },
   'ridgecrest-2019': { feed_id: 'usgs-shakemap-ridgecrest-2019', version: '2019-08-15', holds: 'contours' },
 };
+
+/**
+ * The pinned inputs of the probabilistic European and Turkish earthquake lane besides its
+ * vulnerability functions (model_data): the catalog its demonstration source model is built from,
+ * and the ESHM20 shallow-crust GMPE logic tree as ESRM20 publishes it.
+ */
+export const ESHM20_INPUTS = {
+  catalog: { feed_id: 'usgs-comcat-m6-turkey', version: '2023-02-20' },
+  gmpe_logic_tree: { feed_id: 'esrm20-scenario-events', version: '2023-03-08', file: 'gmpe_logic_tree_5br_shallow_default.xml' },
+} as const;
 
 export const TC_IMPACT_FUNCTION_TABLES = { feed_id: 'tc-impact-functions', version: '2025-09-30' } as const;
 
@@ -187,6 +199,27 @@ export const LAB_MODELS: readonly LabModel[] = [
       result: 'lab-metrics/1 (AAL with standard deviation and error, OEP/AEP with TVaR, 1,000-year blocks, per-place shares, largest events, event and year loss tables, damage-curve sensitivity)',
     },
     label: 'Externally built open method (CLIMADA\'s probabilistic tropical-cyclone tracks, wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
+  },
+  {
+    id: 'openquake-eshm20-eq',
+    lane: 'eshm20-earthquake',
+    engine: 'openquake',
+    version: 'eshm20-demonstration-1.0.0-r1',
+    revision: 'r1',
+    model_data: { feed_id: 'gem-vulnerability-europe', version: '2024-07-29' },
+    caps: {
+      places_max: ESHM20_PLACES_MAX, sample_years: ESHM20_BRANCHES * ESHM20_YEARS_PER_BRANCH, branches: ESHM20_BRANCHES, years_per_branch: ESHM20_YEARS_PER_BRANCH,
+      site_model_reach_km: DEMO_SOURCE_MODEL.site_reach_km, rupture_reach_km: ESHM20_REACH_KM,
+    },
+    spec: {
+      model: 'this identifier',
+      building_class: `required, one of ${BUILDING_CLASSES.map((c) => `${c.id} (${c.taxonomy})`).join(', ')}: the GEM taxonomy string of the pinned structural vulnerability function it reads`,
+      exposure: `{points: [{lat, lon, value}]} (up to ${ESHM20_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value); every place at Vs30 ${SITE_VS30} m/s; a place more than ${DEMO_SOURCE_MODEL.site_reach_km} km from the site model's grid (the demonstration source model's ${DEMO_SOURCE_MODEL.grid_spacing_deg}° grid over the catalog's Turkey box) is unmodeled`,
+      sample: `${ESHM20_BRANCHES} logic-tree branches sampled by weight (b-value, Mmax, ESHM20 ground-motion branch), ${ESHM20_YEARS_PER_BRANCH} sample years each: ${ESHM20_BRANCHES * ESHM20_YEARS_PER_BRANCH} years; seeded, so one spec gives one result`,
+      source_model: 'demonstration, not ESHM20 (its source and site models are not pinned): smoothed seismicity and a Gutenberg-Richter law fitted (Aki-Utsu) on the pinned ComCat Turkey catalog; stated on every result',
+      result: 'lab-metrics/1 (AAL with standard deviation and error, OEP/AEP to 1 in 1,000 with TVaR, 1,000-year blocks, per-place shares, largest events, event and year loss tables) with the source model, the sampled branches and their AALs',
+    },
+    label: 'Probabilistic earthquake losses computed by this service in the manner of the OpenQuake engine\'s event-based risk calculator, on a demonstration source model built from the pinned ComCat Turkey catalog (not ESHM20), the ESHM20 ground-motion logic tree, seeded correlated fields and GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models.',
   },
 ];
 

@@ -45,6 +45,7 @@ export const submitRun = operation({
       event: { description: 'Historical earthquake: the event, one of the ten GET /models lists (runnable where its ShakeMap grid is pinned).' },
       impact_function: { description: 'Tropical-cyclone lanes: auto (default) or one of the named curves GET /models lists.' },
       hazard: { description: 'Tropical-cyclone lanes: {basin, years, storms?} (history: seasons) or {basin, years?} (synthetic: a number of sample years), as GET /models states.' },
+      building_class: { description: 'Probabilistic European and Turkish earthquake: one of the eleven building classes GET /models lists (e.g. rc_infilled_frame_moderate_code_4), each a GEM taxonomy string.' },
     },
   },
   refusal: { body: 'run spec' },
