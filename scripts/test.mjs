@@ -6,7 +6,7 @@
 // transform tsx applies on the fly, done once for the ~150 test processes instead of in each:
 // about a second of CPU saved per process). The build mirrors the repository: every other file
 // and top-level entry is linked in place, so paths read relative to a module still resolve.
-import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
@@ -31,11 +31,12 @@ async function buildForTests() {
     entryPoints: typescript, outdir: BUILD, outbase: ROOT, format: 'esm', platform: 'node', target: 'node20',
     bundle: false, logLevel: 'error',
   });
-  // The TypeScript sources too: tests that read them (architecture rules, the migrations digest).
+  // The TypeScript sources too, copied (a run reads what it was built from, even while the tree
+  // changes): tests that read them (architecture rules, the migrations digest) and fixtures.
   for (const file of files) {
     const target = join(BUILD, relative(ROOT, file));
     mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(file, target);
+    copyFileSync(file, target);
   }
   for (const entry of readdirSync(ROOT)) {
     if (['src', 'test', '.git', '.test-build'].includes(entry)) continue;
