@@ -74,6 +74,11 @@ eachDialect('a structure recorded as in force is measured on every read, listed 
   assert.match(ended.body.ended_at, /^\d{4}-/);
   assert.equal((await call(svc.api, 'GET', `/monitoring/${record.id}`, { key })).body.state, 'ended');
   refusedWith(await call(svc.api, 'POST', `/monitoring/${record.id}/webhooks`, { key, body: { url: 'https://hooks.example.com/in' } }), 422, 'invalid_request', 'webhook on an ended record');
+
+  // Monitor is listed as being retired, and works (above).
+  const health = (await call(svc.api, 'GET', '/health')).body;
+  assert.ok(health.verbs.includes('monitor'));
+  assert.ok(health.being_retired.verbs.includes('monitor'));
 });
 
 eachDialect('a term ahead of the pinned record measures nothing and says so', async (dialect) => {
