@@ -37,7 +37,9 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const early = faultAnswer(shape, verb);
   if (early) return refused(early);
   const request = dataRequest(shape.structure!);
-  const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
+  let snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
+  // A vintage pinned since the store opened (catrisk feeds add while the service runs) is looked for once before it is refused.
+  if (!snapshot && request.version !== null && store) snapshot = (await store.rescan(), store.get(request.feed_id, request.version));
   const cls = snapshot ? feedClass(snapshot.manifest) : undefined;
   const validation = checkStructure(shape.structure!, {
     feed: snapshot ? { feed_id: snapshot.feed_id, version: snapshot.version, manifest: snapshot.manifest, class: cls } : null,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { addSnapshot } from '../../src/feeds/store.js';
-import { call, eachDialect, signup, startService } from '../support/service.js';
+import { call, eachDialect, signup, startService, waitForJob } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { EXPOSURE } from '../support/objects.js';
 import { FEEDS_DIR, latestVersion, manifestOf } from '../support/feeds.js';
@@ -94,6 +94,10 @@ eachDialect('a newly pinned snapshot that moves the measurement is delivered sig
     const before = record.body.measurement;
     assert.deepEqual([before.status, before.feed.version, before.as_of, before.index.value, before.distance_to_attachment], ['in_progress', '2019-06-30', '2019-06-30', null, null]);
 
+    // A backtest before the new version opens a compute thread's feed store on the earlier one.
+    const early = await call(svc.api, 'POST', `${structure.body.links.self}/backtest`, { key });
+    assert.equal((await waitForJob(svc.api, key, early.headers.get('location')!)).status, 'succeeded');
+
     const path = `/monitoring/${record.body.id}/webhooks`;
     const flaky = await call(svc.api, 'POST', path, { key, body: { url: `${hooks.base}/flaky` } });
     const ok = await call(svc.api, 'POST', path, { key, body: { url: `${hooks.base}/ok`, description: 'second receiver' } });
@@ -149,8 +153,13 @@ eachDialect('a newly pinned snapshot that moves the measurement is delivered sig
     // The record now reads the new version.
     const after = (await call(svc.api, 'GET', `/monitoring/${record.body.id}`, { key })).body.measurement;
     assert.deepEqual([after.status, after.feed.version, after.index.value, after.level.reached], ['complete', latestVersion(FEED), 7.1, 2]);
-    // The snapshot is served to every reader of the running service.
+    // The snapshot is served to every reader of the running service, compute threads included.
     assert.ok((await call(svc.api, 'GET', '/feeds', { key })).text.includes(latestVersion(FEED)));
+    const onNew = await call(svc.api, 'POST', `/objects/${made.body.id}/structures`, { key, body: { trigger: { ...trigger, data_sources: [{ feed_id: FEED, version: latestVersion(FEED) }] } } });
+    const late = await call(svc.api, 'POST', `${onNew.body.links.self}/backtest`, { key });
+    const replayed = await waitForJob(svc.api, key, late.headers.get('location')!);
+    assert.equal(replayed.status, 'succeeded', JSON.stringify(replayed.error));
+    assert.equal(replayed.result.years.find((y: any) => y.year === 2019).payout, 5_000_000, 'Ridgecrest, in the version pinned while running');
   } finally {
     await svc.close();
     await new Promise((done) => hooks.server.close(done));
