@@ -185,3 +185,34 @@ test('webhook urls naming non-public addresses or credentials are refused with t
   refusedWith(await call(svc.api, 'DELETE', `${hooks}/${made.body.id}`, { key }), 404, 'not_found', 'removed twice');
   assert.deepEqual((await call(svc.api, 'GET', hooks, { key })).body.webhooks, []);
 });
+
+test('the address rule again at delivery: a name that resolved publicly at registration and privately now is not called', async () => {
+  strict ??= startService('sqlite', {}, { resolve: async (host) => HOSTS[host] ?? [] });
+  const svc = await strict;
+  const { key, accountId } = await signup(svc.api);
+  const structure = await structureOf(svc, key, { period: { start: '2019-01-01', end: '2019-12-31' } });
+  const record = (await call(svc.api, 'POST', `${structure}/monitoring`, { key })).body;
+  HOSTS['rebind.example.com'] = ['93.184.216.34'];
+  const hook = await call(svc.api, 'POST', `/monitoring/${record.id}/webhooks`, { key, body: { url: 'https://rebind.example.com/in' } });
+  assert.equal(hook.status, 201, hook.text);
+  HOSTS['rebind.example.com'] = ['10.0.0.7'];
+  // A delivery as a moved measurement queues one (stored here directly: this service's feeds do not change).
+  const id = 'msg_rebindtest';
+  await svc.services.monitoring.insertDelivery({
+    id, webhook_id: hook.body.id, record_id: record.id, event_type: 'monitoring.measurement_moved', body: '{"type":"monitoring.measurement_moved"}',
+    status: 'pending', created_at: new Date().toISOString(), next_attempt_at: new Date().toISOString(),
+  });
+  await svc.services.jobs.create({ accountId, verb: 'webhook_delivery', subject: {}, input: { delivery_id: id, attempt: 1 } });
+  svc.services.wakeWorker();
+  let delivery: any;
+  for (const until = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    delivery = (await call(svc.api, 'GET', `/monitoring/${record.id}/webhooks`, { key })).body.webhooks[0].deliveries[0];
+    if (delivery.attempts.length > 0) break;
+    if (Date.now() > until) throw new Error('no attempt logged');
+  }
+  const [attempt] = delivery.attempts;
+  assert.equal(attempt.http_status, null);
+  assert.match(attempt.error, /^unsafe_address: .*10\.0\.0\.7/);
+  assert.equal(delivery.status, 'pending', 'retried on the schedule: the name may resolve publicly again');
+  assert.ok(delivery.next_attempt_at > attempt.at);
+});
