@@ -58,7 +58,7 @@ function measurable(deps: Pick<AppDeps, 'feeds'>, document: Record<string, unkno
   }
   if (inForce) {
     const fault = inForceFault(rule, inForce);
-    if (fault?.includes('holds no day')) return unmonitorable('no_term', fault);
+    if (fault?.kind === 'no_term') return unmonitorable('no_term', fault.message);
   }
   const sources = Array.isArray(trigger.data_sources) ? trigger.data_sources : [];
   if (sources.length > 1) {
@@ -161,7 +161,7 @@ export async function startMonitoring(
     // Dates and order are the request's fault; a span holding no day of the term is the structure's (no_term).
     const rule = isObj(structure.period) ? termRule(structure.period as { start: string; end: string }) : null;
     const fault = rule && !isTermFault(rule) ? inForceFault(rule, body.in_force) : null;
-    if (fault && !fault.includes('holds no day')) return refused(refusals.invalidRequest(422, `The monitoring request is not acceptable: ${fault}.`, [fault]));
+    if (fault?.kind === 'dates') return refused(refusals.invalidRequest(422, `The monitoring request is not acceptable: ${fault.message}.`, [fault.message]));
   }
   const m = measurable(deps, structure, inForce);
   if (!m.ok) return m;

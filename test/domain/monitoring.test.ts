@@ -31,9 +31,9 @@ test('the term in force: the structure\'s annual terms cut to the days in force;
   // A term crossing New Year belongs to the year it starts in.
   const winter = rule('2026-12-01', '2027-02-28');
   assert.deepEqual(termsInForce(winter, { from: '2026-12-01', to: '2027-02-28' }).map((t) => [t.year, t.from, t.to]), [[2026, '2026-12-01', '2027-02-28']]);
-  assert.match(inForceFault(season, { from: '2027-01-01', to: '2027-03-31' }) ?? '', /holds no day/);
-  assert.match(inForceFault(season, { from: '2027-02-30', to: '2027-03-31' }) ?? '', /not a calendar date/);
-  assert.match(inForceFault(season, { from: '2027-05-01', to: '2027-03-31' }) ?? '', /before/);
+  assert.deepEqual(inForceFault(season, { from: '2027-01-01', to: '2027-03-31' }), { kind: 'no_term', message: 'in_force 2027-01-01 to 2027-03-31 holds no day of the structure\'s term' });
+  assert.match(inForceFault(season, { from: '2027-02-30', to: '2027-03-31' })?.message ?? '', /not a calendar date/);
+  assert.equal(inForceFault(season, { from: '2027-05-01', to: '2027-03-31' })?.kind, 'dates');
   assert.equal(inForceFault(season, { from: '2027-07-01', to: '2027-07-31' }), null);
 });
 

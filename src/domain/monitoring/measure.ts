@@ -98,13 +98,16 @@ export function termsInForce(rule: TermRule, inForce: InForce): MeasuredTerm[] {
   }).filter((t) => t.from <= t.to);
 }
 
-/** Why days in force cannot be read, or null: dates, order, and at least one day of the structure's term. */
-export function inForceFault(rule: TermRule, inForce: InForce): string | null {
+/**
+ * Why days in force cannot be read, or null: dates and their order (the request's fault, `dates`),
+ * then at least one day of the structure's term (the structure's, `no_term`).
+ */
+export function inForceFault(rule: TermRule, inForce: InForce): { readonly kind: 'dates' | 'no_term'; readonly message: string } | null {
   for (const [name, value] of [['from', inForce.from], ['to', inForce.to]] as const) {
-    if (typeof value !== 'string' || !isValidDate(value)) return `in_force.${name} ${JSON.stringify(value)} is not a calendar date YYYY-MM-DD`;
+    if (typeof value !== 'string' || !isValidDate(value)) return { kind: 'dates', message: `in_force.${name} ${JSON.stringify(value)} is not a calendar date YYYY-MM-DD` };
   }
-  if (inForce.to < inForce.from) return `in_force.to ${inForce.to} is before in_force.from ${inForce.from}`;
-  if (termsInForce(rule, inForce).length === 0) return `in_force ${inForce.from} to ${inForce.to} holds no day of the structure's term`;
+  if (inForce.to < inForce.from) return { kind: 'dates', message: `in_force.to ${inForce.to} is before in_force.from ${inForce.from}` };
+  if (termsInForce(rule, inForce).length === 0) return { kind: 'no_term', message: `in_force ${inForce.from} to ${inForce.to} holds no day of the structure's term` };
   return null;
 }
 
