@@ -6,41 +6,16 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { addSnapshot } from '../../src/feeds/store.js';
+import { CALIFORNIA as FEED, feedsWithEarlierVersion } from '../support/earlier-version.js';
 import { call, eachDialect, signup, startService, waitForJob } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { EXPOSURE } from '../support/objects.js';
-import { FEEDS_DIR, latestVersion, manifestOf } from '../support/feeds.js';
-
-const FEED = 'usgs-comcat-m6-california';
-const CSV = 'comcat_m6_california.csv';
-
-/**
- * A feeds folder holding an earlier version of the California catalog: the real pinned file cut at
- * 1 July 2019 (rows before it kept, header and row bytes unchanged; made here, for this test only)
- * pinned as version 2019-06-30 with its period of record ending that day.
- */
-async function feedsWithEarlierVersion(root: string): Promise<string> {
-  const feeds = join(root, 'feeds');
-  const stage = join(root, 'stage');
-  mkdirSync(feeds);
-  mkdirSync(stage);
-  const real = readFileSync(join(FEEDS_DIR, FEED, latestVersion(FEED), CSV), 'utf8');
-  const [header, ...rows] = real.split('\n');
-  const earlier = [header, ...rows.filter((r) => r !== '' && r.slice(0, 10) < '2019-07-01')].join('\n') + '\n';
-  writeFileSync(join(stage, CSV), earlier);
-  const { files: _files, ...manifest } = manifestOf(FEED);
-  writeFileSync(join(stage, 'MANIFEST.json'), JSON.stringify({
-    ...manifest, version: '2019-06-30', period_of_record: { ...manifest.period_of_record, to: '2019-06-30' },
-    derivation: `${manifest.derivation} Test cut: rows timed before 2019-07-01 only.`,
-  }));
-  await addSnapshot(feeds, stage);
-  return feeds;
-}
+import { FEEDS_DIR, latestVersion } from '../support/feeds.js';
 
 interface Received { path: string; headers: IncomingHttpHeaders; body: string }
 
