@@ -11,7 +11,7 @@ import { validateStructure } from '../../src/domain/triggers/index.js';
 import { termRule, type TermRule } from '../../src/domain/triggers/term.js';
 import { backtestData, type BacktestData, type FeedRead } from '../../src/domain/backtest/artifact.js';
 import { FeedStore } from '../../src/feeds/store.js';
-import { eventCatalog } from '../../src/feeds/readers.js';
+import { dailySeries, eventCatalog } from '../../src/feeds/readers.js';
 import { feedClass } from '../../src/feeds/catalog.js';
 import { retryDelayMs } from '../../src/app/monitoring.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
@@ -116,6 +116,37 @@ test('a term ahead of the record measures nothing and says so; a record cut mid-
   assert.deepEqual(soFar.occurrences, [], 'no occurrence reaches the lowest level yet');
   // Then the full record: the level is reached.
   assert.equal(moveOf(markOf(soFar), markOf(measure(earthquakeStructure('2019-01-01', '2019-12-31'), { from: '2019-01-01', to: '2019-12-31' }, '2026-03-01', feed, data) as Measurement)), 'monitoring.level_reached');
+});
+
+test('a daily index: the term maximum of 3-day mean discharge so far, as a recount of the raw NWIS file finds it', async () => {
+  const feedId = 'usgs-nwis-04119000-discharge';
+  const store = await FeedStore.open(FEEDS_DIR, { feeds: [feedId] });
+  const snap = store.get(feedId)!;
+  const cls = feedClass(snap.manifest);
+  const feed: FeedRead = { feed_id: feedId, version: snap.version, sha256: snap.sha256, manifest: snap.manifest, class: cls };
+  const data = backtestData(await dailySeries(store, snap));
+  const body = ACCEPTANCE_BODIES.flood as any;
+  const s = validateStructure({ ...body, period: { start: '2013-03-01', end: '2013-05-31' } }).structure!;
+  const m = measure(s, { from: '2013-03-01', to: '2013-05-31' }, '2026-03-01', feed, data) as Measurement;
+  // Recount: every 3 consecutive days inside the term, each with a value (all approved, "A", here), averaged.
+  const rows = rawFile(feedId).toString('utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t'));
+  const flow = new Map(rows.map((r) => [r[2]!, Number(r[3])]));
+  let best = { value: -Infinity, to: '' };
+  for (let t = Date.UTC(2013, 2, 3); t <= Date.UTC(2013, 4, 31); t += 86_400_000) {
+    const days = [2, 1, 0].map((k) => new Date(t - k * 86_400_000).toISOString().slice(0, 10));
+    const mean = days.reduce((a, d) => a + flow.get(d)!, 0) / 3;
+    if (mean > best.value) best = { value: mean, to: days[2]! };
+  }
+  assert.equal(m.status, 'complete');
+  assert.ok(Math.abs(m.index.value! - best.value) <= 1e-6, `${m.index.value} vs recount ${best.value}`);
+  assert.equal(m.index.at, best.to);
+  assert.deepEqual(m.index.window, { from: new Date(Date.parse(best.to) - 2 * 86_400_000).toISOString().slice(0, 10), to: best.to });
+  // Linear 25,000 to 40,000 ft³/s: fraction and distances from the recount.
+  const fraction = Math.min(1, Math.max(0, (best.value - 25000) / 15000));
+  assert.ok(Math.abs(m.payout_fraction! - fraction) <= 1e-9);
+  assert.ok(Math.abs(m.distance_to_attachment! - Math.max(0, 25000 - best.value)) <= 1e-6);
+  assert.ok(Math.abs(m.distance_to_exhaustion! - Math.max(0, 40000 - best.value)) <= 1e-6);
+  assert.deepEqual(m.occurrences, [], 'a daily index pays once from its term maximum: no occurrence list');
 });
 
 test('what moves: a level reached or left, the index value changed; a new vintage alone moves nothing', () => {
