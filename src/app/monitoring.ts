@@ -375,6 +375,12 @@ export async function deliveryJob(
   if (!delivery || delivery.status !== 'pending') return ok({ delivery_id: deliveryId, attempt, outcome: 'nothing_to_send' });
   const hook = await deps.monitoring.webhook(delivery.webhook_id);
   if (!hook) return ok({ delivery_id: deliveryId, attempt, outcome: 'webhook_removed' });
+  const record = await deps.monitoring.record(delivery.record_id, job.accountId);
+  if (!record || record.ended_at !== null) {
+    // An ended record is told nothing more, retries included.
+    await deps.monitoring.stopDelivery(delivery.id);
+    return ok({ delivery_id: deliveryId, attempt, outcome: 'record_ended' });
+  }
   const at = deps.now();
   const started = performance.now();
   let status: number | null = null;

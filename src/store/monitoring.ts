@@ -98,6 +98,11 @@ export class MonitoringStore {
     return rows.map((r) => ({ ...r, attempt: Number(r.attempt), duration_ms: Number(r.duration_ms), http_status: r.http_status === null ? null : Number(r.http_status) }));
   }
 
+  /** Stops a delivery without another attempt (its record was ended). */
+  async stopDelivery(id: string): Promise<void> {
+    await this.db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('id', '=', id).where('status', '=', 'pending').execute();
+  }
+
   /**
    * Logs an attempt and moves the delivery on (delivered, failed, or pending until the next time).
    * An attempt already logged under its number (a job run again after a crash) is kept as it was.

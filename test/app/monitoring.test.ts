@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signup } from '../../src/app/accounts.js';
-import { addWebhook, endMonitoring, startMonitoring, sweepFeeds } from '../../src/app/monitoring.js';
+import { addWebhook, deliveryJob, endMonitoring, startMonitoring, sweepFeeds } from '../../src/app/monitoring.js';
 import { addSnapshot, FeedStore } from '../../src/feeds/store.js';
 import { unwrap } from '../../src/kernel/result.js';
 import { eachDialect } from '../support/service.js';
@@ -56,6 +56,12 @@ eachDialect('two sweeps of the same new version queue each move once; unchanged 
       assert.equal((await deps.jobs.list(accountId, { verb: 'webhook_delivery' }, undefined, 10)).length, 2);
       // Sweeping again finds every record already compared with this version.
       assert.equal(await sweepFeeds(deps, [CALIFORNIA]), 0);
+      // Ended before its delivery ran: nothing is sent, and the delivery stops.
+      unwrap(await endMonitoring(deps, { accountId, id: moves }));
+      const outcome = unwrap(await deliveryJob(deps, { accountId, input: { delivery_id: deliveries[0]!.id, attempt: 1 } }));
+      assert.deepEqual(outcome, { delivery_id: deliveries[0]!.id, attempt: 1, outcome: 'record_ended' });
+      assert.equal((await deps.monitoring.delivery(deliveries[0]!.id))?.status, 'failed');
+      assert.deepEqual(await deps.monitoring.attempts([deliveries[0]!.id]), [], 'no attempt was made');
     });
   } finally {
     rmSync(root, { recursive: true, force: true });
