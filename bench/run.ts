@@ -1141,7 +1141,46 @@ async function eshm20Bench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench };
+async function monitoringBench() {
+  const svc = await startBuiltService();
+  try {
+    const api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+    const { EXPOSURE } = await import('../test/support/objects.js');
+    // The structures issue's acceptance terms, in force over a term the pinned record covers.
+    const cases: Array<[string, string, Record<string, string>]> = [
+      ['earthquake', 'earthquake box over the California ComCat extract', { start: '2019-01-01', end: '2019-12-31' }],
+      ['tropical_cyclone', 'hurricane gate over HURDAT2 Atlantic', { start: '2004-06-01', end: '2004-11-30' }],
+      ['flood', 'river-discharge index over a USGS NWIS daily series', { start: '2011-03-01', end: '2011-05-31' }],
+    ];
+    const records: string[] = [];
+    for (const [peril, words, period] of cases) {
+      const made = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: EXPOSURE, ...(ACCEPTANCE_BODIES[peril] as object), period }) })).json() as { id: string };
+      const cut = await (await fetch(`${api}/objects/${made.id}/structures`, { method: 'POST', headers })).json() as { links: { self: string } };
+      const t = performance.now();
+      const record = await fetch(`${api}${cut.links.self}/monitoring`, { method: 'POST', headers, body: '{}' });
+      const first = performance.now() - t;
+      if (record.status !== 201) throw new Error(`POST monitoring answered ${record.status}: ${await record.text()}`);
+      const { id } = await record.json() as { id: string };
+      records.push(id);
+      print({ bench: `POST /structures/{id}/monitoring, ${words} (first measurement, snapshot parse included)`, ms: Math.round(first) });
+      await latency(`GET /monitoring/{id}, ${words}, measured on each read`, `${api}/monitoring/${id}`, key, 100);
+    }
+    for (let i = records.length; i < 50; i += 1) {
+      const [peril, , period] = cases[i % cases.length]!;
+      const made = await (await fetch(`${api}/objects`, { method: 'POST', headers, body: JSON.stringify({ exposure: EXPOSURE, ...(ACCEPTANCE_BODIES[peril] as object), period }) })).json() as { id: string };
+      const cut = await (await fetch(`${api}/objects/${made.id}/structures`, { method: 'POST', headers })).json() as { links: { self: string } };
+      await fetch(`${api}${cut.links.self}/monitoring`, { method: 'POST', headers, body: '{}' });
+    }
+    await latency('GET /monitoring, a page of 50 records over the three feeds, each measured on the read', `${api}/monitoring`, key, 50);
+  } finally {
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -81,6 +81,32 @@ export interface Config {
    * three off: https only, public addresses only, the system's trusted authorities only.
    */
   readonly outbound: OutboundConfig;
+  /** Monitoring: noticing newly pinned snapshots, and delivering webhooks. */
+  readonly monitoring: MonitoringConfig;
+}
+
+export interface MonitoringConfig {
+  /** CATRISK_FEEDS_RESCAN_SECONDS: how often the feeds directory is looked at for new snapshot versions (0: never; SIGHUP still does). */
+  readonly rescanSeconds: number;
+  /**
+   * CATRISK_WEBHOOK_RETRY_SECONDS: the waits before each retry of a delivery, comma-separated
+   * seconds (default 5, 300, 1800, 7200, 18000, 36000, 86400: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+   * 24 h); each is jittered by ±20%. Its length is the number of retries.
+   */
+  readonly retrySeconds: readonly number[];
+  /** CATRISK_WEBHOOK_TIMEOUT_MS: one attempt, connection to last byte. */
+  readonly deliveryTimeoutMs: number;
+}
+
+/** The documented retry schedule of a webhook delivery, in seconds. */
+export const WEBHOOK_RETRY_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 86400] as const;
+
+function secondsList(env: Env, name: string, fallback: readonly number[]): readonly number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((v) => Number(v.trim()));
+  if (values.some((v) => !Number.isFinite(v) || v < 0)) throw new Error(`${name} must be comma-separated seconds (numbers of at least 0), got "${raw}"`);
+  return values;
 }
 
 export interface OutboundConfig {
@@ -242,6 +268,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     exposureCoding: exposureCodingConfig(env),
     geocoding: geocodingConfig(env),
+    monitoring: {
+      rescanSeconds: integer(env, 'CATRISK_FEEDS_RESCAN_SECONDS', 60, 0),
+      retrySeconds: secondsList(env, 'CATRISK_WEBHOOK_RETRY_SECONDS', WEBHOOK_RETRY_SECONDS),
+      deliveryTimeoutMs: integer(env, 'CATRISK_WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    },
     outbound: {
       allowHttp: flag(env, 'CATRISK_OUTBOUND_ALLOW_HTTP', false),
       allowLoopback: flag(env, 'CATRISK_OUTBOUND_ALLOW_LOOPBACK', false),

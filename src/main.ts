@@ -19,12 +19,16 @@ function configFromEnv(): Config {
 
 // The service's modules are loaded only by the commands that run it, so a client command starts quickly.
 async function serve(withHosts: boolean) {
-  const { createServices, startWorker } = await import('./services.js');
+  const { createServices, startFeedWatch, startWorker } = await import('./services.js');
   const { startHosts } = await import('./http/servers.js');
   const config = configFromEnv();
   const services = await createServices(config);
   const hosts = withHosts ? await startHosts(services) : [];
   if (!withHosts || config.jobs.inProcessWorkers) startWorker(services);
+  // Snapshots pinned while the service runs are served, and monitoring records measured on them;
+  // SIGHUP looks at once (after `catrisk feeds add`, say) instead of at the next interval.
+  const watch = startFeedWatch(services);
+  process.on('SIGHUP', () => void watch.rescan());
   for (const host of hosts) process.stdout.write(JSON.stringify({ host: host.name, url: host.url }) + '\n');
   if (!withHosts) process.stdout.write(JSON.stringify({ worker: services.worker?.owner }) + '\n');
 

@@ -11,6 +11,7 @@ import { LabRunStore } from './store/lab-runs.js';
 import { ModelStore } from './store/models.js';
 import { IdempotencyStore } from './store/idempotency.js';
 import { PackageStore } from './store/packages.js';
+import { MonitoringStore } from './store/monitoring.js';
 import { FeedStore } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
@@ -24,6 +25,7 @@ import { chatCompletionsCoder } from './providers/chat-completions.js';
 import { gazetteerGeocoder, nominatimGeocoder, photonGeocoder } from './providers/geocoders.js';
 import type { ExposureCoder, Geocoder } from './providers/ports.js';
 import { userNamedTargets, type OutboundPolicy } from './providers/safe-outbound.js';
+import { FeedWatch } from './jobs/feed-watch.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
@@ -34,6 +36,8 @@ export interface Services extends AppDeps {
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
   worker: Worker | undefined;
+  /** Present when this process looks for newly pinned snapshots (startFeedWatch). */
+  feedWatch: FeedWatch | undefined;
   close(): Promise<void>;
 }
 
@@ -61,6 +65,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const models = new ModelStore(database.db);
   const idempotency = new IdempotencyStore(database.db);
   const packages = new PackageStore(database.db);
+  const monitoring = new MonitoringStore(database.db);
   // Each file is hashed once per process: what an earlier store of the process (tests start many)
   // verified is trusted while its identity on disk is unchanged.
   const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir, { verified: processVerifiedFeeds() }) : undefined;
@@ -72,17 +77,19 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const geocoders = geocodersFor(config);
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
   const services: Services = {
-    config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, feeds, rate,
+    config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, monitoring, feeds, rate,
     codingBudget: new CodingBudgetStore(database.db), exposureCoder, geocoders,
     targets: userNamedTargets({ ...config.outbound, ...(options.resolve ? { resolve: options.resolve } : {}) }, `catrisk/${config.build.version}`),
     handlers: new Map(),
     worker: undefined,
+    feedWatch: undefined,
     now: () => new Date(),
     // Only this process's worker is woken; another process's finds the job on its next poll.
     wakeWorker() { services.worker?.nudge(); },
     compute,
     async close() {
       try {
+        await services.feedWatch?.stop();
         if (services.worker) await services.worker.stop();
         await closeComputePool();
       } finally {
@@ -114,6 +121,17 @@ function geocodersFor(config: Config): Geocoder[] {
     const settings = { baseUrl: g.baseUrl!, timeoutMs: g.timeoutMs, userAgent, minIntervalMs };
     return g.kind === 'nominatim' ? nominatimGeocoder(settings) : photonGeocoder(settings);
   });
+}
+
+/**
+ * Looks for snapshots pinned while the process runs (every CATRISK_FEEDS_RESCAN_SECONDS) and
+ * measures the monitoring records on them; at start, compares every record with the newest snapshot.
+ */
+export function startFeedWatch(services: Services): FeedWatch {
+  const watch = new FeedWatch(services, services.config.monitoring.rescanSeconds * 1000, services.log.child({ part: 'feed-watch' }));
+  services.feedWatch = watch;
+  watch.start();
+  return watch;
 }
 
 export function startWorker(services: Services): Worker {

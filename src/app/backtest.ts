@@ -5,7 +5,7 @@ import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } f
 import { faultAnswer, type StructureValidation } from '../domain/triggers/faults.js';
 import { checkStructure, dataRequest, validateStructure } from '../domain/triggers/index.js';
 import { seriesElement } from '../domain/triggers/index-series.js';
-import type { StructureTerms } from '../domain/triggers/terms.js';
+import type { Structure, StructureTerms } from '../domain/triggers/terms.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal } from '../kernel/refusal.js';
@@ -37,7 +37,9 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const early = faultAnswer(shape, verb);
   if (early) return refused(early);
   const request = dataRequest(shape.structure!);
-  const snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
+  let snapshot = request.version === null ? undefined : store?.get(request.feed_id, request.version);
+  // A vintage pinned since the store opened (catrisk feeds add while the service runs) is looked for once before it is refused.
+  if (!snapshot && request.version !== null && store) snapshot = (await store.rescan(), store.get(request.feed_id, request.version));
   const cls = snapshot ? feedClass(snapshot.manifest) : undefined;
   const validation = checkStructure(shape.structure!, {
     feed: snapshot ? { feed_id: snapshot.feed_id, version: snapshot.version, manifest: snapshot.manifest, class: cls } : null,
@@ -46,10 +48,7 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const fault = faultAnswer(validation, verb);
   if (fault) return refused(fault);
   const s = snapshot!;
-  const read = request.reader === 'event_catalog' ? await eventCatalog(store!, s)
-    : request.reader === 'track_archive' ? await trackArchive(store!, s)
-      : await dailySeries(store!, s, seriesElement(validation.structure!, cls) ?? undefined);
-  const data = backtestData(read);
+  const data = await feedData(store!, validation.structure!, s);
   const replayed = runBacktest(validation.structure!, data, { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest, class: cls }, window);
   if (!replayed.ok) {
     const { refusal } = replayed;
@@ -61,6 +60,15 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
     structure: outcome.structure, feed: outcome.feed, window: { from_year: outcome.window.from_year, to_year: outcome.window.to_year }, engine: outcome.engine,
   }).slice(0, 32)}`;
   return ok({ artifact: { ...outcome, id, links: { self: `/backtests/${id}`, chart: `/backtests/${id}/chart.svg` } }, data, snapshot: s, validation });
+}
+
+/** What a structure's design reads from a snapshot, parsed once per snapshot by the store. */
+export async function feedData(store: FeedStore, structure: Structure, snapshot: Snapshot): Promise<BacktestData> {
+  const { reader } = dataRequest(structure);
+  const read = reader === 'event_catalog' ? await eventCatalog(store, snapshot)
+    : reader === 'track_archive' ? await trackArchive(store, snapshot)
+      : await dailySeries(store, snapshot, seriesElement(structure, feedClass(snapshot.manifest)) ?? undefined);
+  return backtestData(read);
 }
 
 export interface BacktestTaskInput { terms: StructureTerms; window: Window; feedsDir: string | undefined }

@@ -9,6 +9,7 @@ import type { LabRunStore } from '../store/lab-runs.js';
 import type { ModelStore } from '../store/models.js';
 import type { IdempotencyStore } from '../store/idempotency.js';
 import type { PackageStore } from '../store/packages.js';
+import type { MonitoringStore } from '../store/monitoring.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { CodingBudgetStore } from '../store/coding-budget.js';
 import type { ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
     readonly exposureCoding: { readonly enabled: boolean; readonly dailyRows: number; readonly gate: number; readonly multiBuildingGate: number };
     /** The geocoding switch. */
     readonly geocoding: { readonly enabled: boolean };
+    /** Webhook deliveries: the retry waits (seconds) and one attempt's time limit. */
+    readonly monitoring: { readonly retrySeconds: readonly number[]; readonly deliveryTimeoutMs: number };
   };
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
@@ -39,6 +42,8 @@ export interface AppDeps {
   readonly models: ModelStore;
   readonly idempotency: IdempotencyStore;
   readonly packages: PackageStore;
+  /** Monitoring records, their webhooks and delivery logs. */
+  readonly monitoring: MonitoringStore;
   readonly codingBudget: CodingBudgetStore;
   /** The exposure-coding provider (embedded or chat-completions); asked only when the switch is on. */
   readonly exposureCoder: ExposureCoder;

@@ -9,7 +9,7 @@ import type { JobProgress } from './progress.js';
 import type { AppDeps } from './deps.js';
 
 /** The verbs that run as jobs, and SPEC's four states of a job. */
-export const JOB_VERBS = ['ingest', 'backtest', 'price', 'lab_run', 'model_run', 'package', 'analyse'] as const;
+export const JOB_VERBS = ['ingest', 'backtest', 'price', 'lab_run', 'model_run', 'package', 'analyse', 'webhook_delivery'] as const;
 export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
 export function jobView(row: JobRow): Record<string, unknown> {
@@ -40,6 +40,8 @@ export interface JobRequest {
   verb: string;
   subject: Record<string, unknown>;
   input: Record<string, unknown>;
+  /** Epoch milliseconds before which no worker claims it (a delivery retry's backoff). */
+  notBefore?: number;
 }
 
 /** A job's document, and the seconds a client might wait before reading it again while it runs. */

@@ -57,7 +57,7 @@ function link(path: string, query: ListQuery, cursor: string | undefined): strin
  * One page of a list: reads one row more than the page holds to know whether a next page exists.
  * `read` answers rows strictly after the position, newest first.
  */
-async function listPage<R extends { created_at: string }>(
+export async function listPage<R extends { created_at: string }>(
   path: string,
   member: string,
   query: ListQuery,

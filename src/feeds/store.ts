@@ -170,13 +170,14 @@ interface ScanResult {
   hashed: number;
 }
 
-/** Verifies every <dir>/<feed_id>/<version>/ folder. */
-async function scan(root: string, concurrency: number, only?: ReadonlySet<string>, known?: VerifiedFiles): Promise<ScanResult> {
+/** Verifies every <dir>/<feed_id>/<version>/ folder (but those named in `served`, as "feed_id/version"). */
+async function scan(root: string, concurrency: number, only?: ReadonlySet<string>, known?: VerifiedFiles, served?: ReadonlySet<string>): Promise<ScanResult> {
   const candidates: { feed_id: string; version: string; dir: string }[] = [];
   for (const feed of (await readdir(root)).filter(visible).sort()) {
     if (only && !only.has(feed)) continue;
     if (!(await isDir(join(root, feed)))) continue; // README.md and the like
     for (const version of (await readdir(join(root, feed))).filter(visible).sort()) {
+      if (served?.has(`${feed}/${version}`)) continue;
       const dir = join(root, feed, version);
       if (await isDir(dir)) candidates.push({ feed_id: feed, version, dir });
     }
@@ -237,25 +238,63 @@ export interface OpenOptions {
 export class FeedStore {
   private readonly byFeed = new Map<string, Snapshot[]>();
   private readonly cache = new Map<string, Promise<unknown>>();
+  private rescanning: Promise<Snapshot[]> | undefined;
 
   private constructor(
     readonly dir: string,
-    private readonly snapshots: readonly Snapshot[],
+    private snapshots: Snapshot[],
     /** Snapshots not served, with the reason (file, expected and actual digest). */
-    readonly refused: readonly Refusal[],
+    private refusedNow: readonly Refusal[],
     /** The files of the served snapshots, with the identity each had when verified: for another store's `verified`. */
-    readonly verified: VerifiedFiles,
+    readonly verified: Map<string, VerifiedFile>,
     /** Files this store hashed when it opened (the others were vouched for by `verified`). */
     readonly hashedFiles: number,
+    private readonly options: OpenOptions,
   ) {
-    for (const s of snapshots) this.byFeed.set(s.feed_id, [...(this.byFeed.get(s.feed_id) ?? []), s]);
+    this.index();
+  }
+
+  private index(): void {
+    this.byFeed.clear();
+    for (const s of this.snapshots) this.byFeed.set(s.feed_id, [...(this.byFeed.get(s.feed_id) ?? []), s]);
   }
 
   /** Scans and verifies `dir`. Never throws for a bad snapshot (it lands in `refused`); throws if `dir` is unreadable. */
   static async open(dir: string, options: OpenOptions = {}): Promise<FeedStore> {
     const root = resolve(dir);
     const { snapshots, refused, verified, hashed } = await scan(root, options.concurrency ?? 8, options.feeds && new Set(options.feeds), options.verified);
-    return new FeedStore(root, snapshots, refused, verified, hashed);
+    return new FeedStore(root, snapshots, refused, verified, hashed, options);
+  }
+
+  /** Snapshots not served, with the reason (file, expected and actual digest), as of the last scan. */
+  get refused(): readonly Refusal[] {
+    return this.refusedNow;
+  }
+
+  /**
+   * Looks at the directory again and serves the versions pinned since (`catrisk feeds add`, from
+   * any process), each verified as at start-up; answers them. Served versions are immutable and
+   * are not read again. Concurrent calls share one scan.
+   */
+  rescan(): Promise<Snapshot[]> {
+    this.rescanning ??= (async () => {
+      try {
+        const served = new Set(this.snapshots.map((s) => `${s.feed_id}/${s.version}`));
+        const found = await scan(this.dir, this.options.concurrency ?? 8, this.options.feeds && new Set(this.options.feeds), this.verified, served);
+        for (const [path, file] of found.verified) this.verified.set(path, file);
+        this.refusedNow = found.refused;
+        if (found.snapshots.length > 0) {
+          const order = (a: Snapshot, b: Snapshot): number =>
+            a.feed_id < b.feed_id ? -1 : a.feed_id > b.feed_id ? 1 : a.version < b.version ? -1 : a.version > b.version ? 1 : 0;
+          this.snapshots = [...this.snapshots, ...found.snapshots].sort(order);
+          this.index();
+        }
+        return found.snapshots;
+      } finally {
+        this.rescanning = undefined;
+      }
+    })();
+    return this.rescanning;
   }
 
   /** Every served snapshot, sorted by feed_id then version. */

@@ -9,6 +9,7 @@ import { labRunJob } from '../app/lab-runs.js';
 import { priceJob } from '../app/price.js';
 import { modelRunJob } from '../app/models.js';
 import { packageJob } from '../app/packages.js';
+import { deliveryJob } from '../app/monitoring.js';
 import type { JobHandler, JobInput } from './worker.js';
 
 /**
@@ -28,5 +29,6 @@ export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler>
     ['model_run', handler(modelRunJob, services)],
     ['package', handler(packageJob, services)],
     ['analyse', handler(analyseJob, services)],
+    ['webhook_delivery', handler(deliveryJob, services)],
   ]);
 }

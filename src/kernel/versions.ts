@@ -74,3 +74,6 @@ export const ACCUMULATION_SCHEMA_VERSION = '0.1.0';
 export const ANALYSIS_SCHEMA_VERSION = '0.1.0';
 /** The analyses an analyse run computes; a change in any figure changes this. */
 export const ANALYSIS_ENGINE = { name: 'catrisk-analyse', version: '1.0.0' } as const;
+
+/** A monitoring record (POST /structures/{id}/monitoring, GET /monitoring/{id}) and its webhooks document. */
+export const MONITORING_SCHEMA_VERSION = '0.1.0';

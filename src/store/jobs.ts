@@ -15,7 +15,8 @@ export type JobRow = JobsTable;
 export class JobStore {
   constructor(private readonly db: Kysely<Tables>, private readonly dialect: Dialect) {}
 
-  async create(input: { accountId: string; verb: string; subject: unknown; input: unknown }, now = new Date()): Promise<JobRow> {
+  /** `notBefore` (epoch ms): the job is not claimed before then (a delivery's retry backoff). */
+  async create(input: { accountId: string; verb: string; subject: unknown; input: unknown; notBefore?: number }, now = new Date()): Promise<JobRow> {
     const at = now.toISOString();
     const row: JobRow = {
       id: randomUUID(),
@@ -35,6 +36,7 @@ export class JobStore {
       finished_at: null,
       progress: null,
       cancellation: null,
+      not_before: input.notBefore ?? null,
     };
     await this.db.insertInto('jobs').values(row).execute();
     return row;
@@ -221,9 +223,9 @@ function takeable(owner: string, verbs: readonly string[], nowMs: number) {
     and (status = 'queued' or (status = 'running' and lease_expires_at < ${nowMs} and lease_owner <> ${owner}))`;
 }
 
-/** A job a worker may run: takeable, and not cancelled (failCancelled ends those). */
+/** A job a worker may run: takeable, not cancelled (failCancelled ends those) and due. */
 function claimable(owner: string, verbs: readonly string[], nowMs: number) {
-  return sql`${takeable(owner, verbs, nowMs)} and cancellation is null`;
+  return sql`${takeable(owner, verbs, nowMs)} and cancellation is null and (not_before is null or not_before <= ${nowMs})`;
 }
 
 /**

@@ -274,6 +274,61 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0015_monitoring': {
+    async up(db: Kysely<any>) {
+      // A structure recorded as in force (an assertion about a transaction executed elsewhere), with
+      // the last measurement stored so a newly pinned snapshot can be compared with it.
+      await db.schema.createTable('monitoring_records')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('structure_id', 'text', (c) => c.notNull())
+        .addColumn('feed_id', 'text', (c) => c.notNull())
+        .addColumn('label', 'text')
+        .addColumn('in_force_from', 'text', (c) => c.notNull())
+        .addColumn('in_force_to', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('ended_at', 'text')
+        // JSON text: what the last comparison read (feed version, status, index value, level).
+        .addColumn('last_measurement', 'text')
+        .execute();
+      await db.schema.createIndex('monitoring_records_list').on('monitoring_records').columns(['account_id', 'created_at', 'id']).execute();
+      await db.schema.createIndex('monitoring_records_feed').on('monitoring_records').columns(['feed_id']).execute();
+      // A receiver of a record's deliveries; the secret is kept as issued (it must sign every delivery).
+      await db.schema.createTable('monitoring_webhooks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('record_id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('monitoring_webhooks_record').on('monitoring_webhooks').columns(['record_id', 'created_at', 'id']).execute();
+      // One message to one webhook (its webhook-id and exact body, sent again as they are on every retry).
+      await db.schema.createTable('webhook_deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('webhook_id', 'text', (c) => c.notNull())
+        .addColumn('record_id', 'text', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'text')
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'created_at', 'id']).execute();
+      await db.schema.createTable('webhook_attempts')
+        .addColumn('delivery_id', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .addColumn('http_status', 'integer')
+        .addColumn('error', 'text')
+        .addPrimaryKeyConstraint('webhook_attempts_pk', ['delivery_id', 'attempt'])
+        .execute();
+      // A job may wait until a time before it is claimed (a webhook delivery's retry backoff).
+      await db.schema.alterTable('jobs').addColumn('not_before', 'bigint').execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */

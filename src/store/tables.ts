@@ -42,6 +42,8 @@ export interface JobsTable {
   progress: string | null;
   /** JSON text: the error body a cancel asked for (code cancelled); null unless cancelled. */
   cancellation: string | null;
+  /** Epoch milliseconds before which the job is not claimed (a delivery's retry backoff); null: at once. */
+  not_before: number | null;
 }
 
 export interface UsageTable {
@@ -174,7 +176,64 @@ export interface CodingBudgetTable {
   rows: number;
 }
 
+/** A structure recorded as in force. */
+export interface MonitoringRecordsTable {
+  id: string;
+  account_id: string;
+  structure_id: string;
+  /** The feed the structure's trigger reads (its newest pinned version is measured). */
+  feed_id: string;
+  label: string | null;
+  /** YYYY-MM-DD, both included. */
+  in_force_from: string;
+  in_force_to: string;
+  created_at: string;
+  /** Set by DELETE /monitoring/{id}: the record is ended and nothing more is delivered. */
+  ended_at: string | null;
+  /** JSON text: the last measurement compared (see domain/monitoring/measure.ts MeasurementMark). */
+  last_measurement: string | null;
+}
+
+export interface MonitoringWebhooksTable {
+  id: string;
+  record_id: string;
+  account_id: string;
+  url: string;
+  description: string | null;
+  /** whsec_ + base64 of the key bytes, as shown once at registration. */
+  secret: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The webhook-id header: the same on every attempt. */
+  id: string;
+  webhook_id: string;
+  record_id: string;
+  event_type: string;
+  /** The exact JSON body sent on every attempt. */
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  created_at: string;
+  /** When the next attempt is due; null once delivered or given up. */
+  next_attempt_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: string;
+  duration_ms: number;
+  /** The receiver's status, or null when no answer came (error says why). */
+  http_status: number | null;
+  error: string | null;
+}
+
 export interface Tables {
+  monitoring_records: MonitoringRecordsTable;
+  monitoring_webhooks: MonitoringWebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   models: ModelsTable;
   packages: PackagesTable;
   coding_budget: CodingBudgetTable;

@@ -13,6 +13,7 @@ import { LabRunStore } from '../../src/store/lab-runs.js';
 import { ModelStore } from '../../src/store/models.js';
 import { IdempotencyStore } from '../../src/store/idempotency.js';
 import { PackageStore } from '../../src/store/packages.js';
+import { MonitoringStore } from '../../src/store/monitoring.js';
 import { CodingBudgetStore } from '../../src/store/coding-budget.js';
 import { embeddedCoder } from '../../src/providers/embedded-coder.js';
 import { oedReference } from '../../src/feeds/oed.js';
@@ -42,6 +43,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
         feedsDir: undefined, sandboxUnits: 1000, idempotencyTtlSeconds: 86_400,
         exposureCoding: { enabled: false, dailyRows: 2000, gate: 0.7, multiBuildingGate: 0.7 },
         geocoding: { enabled: false },
+        monitoring: { retrySeconds: [5, 300, 1800, 7200, 18000, 36000, 86400], deliveryTimeoutMs: 10_000 },
       },
       accounts: new AccountStore(database.db),
       jobs: new JobStore(database.db, database.dialect),
@@ -51,6 +53,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       models: new ModelStore(database.db),
       idempotency: new IdempotencyStore(database.db),
       packages: new PackageStore(database.db),
+      monitoring: new MonitoringStore(database.db),
       codingBudget: new CodingBudgetStore(database.db),
       // The embedded coder; a test that codes rows hands it feeds (there are none here).
       exposureCoder: embeddedCoder(() => oedReference(undefined)),

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createServices, startWorker, type Services } from '../../src/services.js';
+import { createServices, startFeedWatch, startWorker, type Services } from '../../src/services.js';
 import { startHosts, type RunningHost } from '../../src/http/servers.js';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from './postgres.js';
 
@@ -50,6 +50,7 @@ export async function startService(dialect: DialectName, env: Record<string, str
   const services = await createServices(config, { log: pino({ level: process.env.CATRISK_TEST_LOG ?? 'silent' }), ...(options.resolve ? { resolve: options.resolve } : {}) });
   const hosts = await startHosts(services);
   if (config.jobs.inProcessWorkers) startWorker(services);
+  startFeedWatch(services);
   const urls = Object.fromEntries(hosts.map((h) => [h.name, h.url])) as TestService['urls'];
   return {
     dialect, services, urls, hosts, api: urls.api, env: fullEnv,

@@ -10,6 +10,7 @@ import { geocodeRoutes } from './geocode.js';
 import { ingestRoutes } from './ingest.js';
 import { jobRoutes } from './jobs.js';
 import { modelRoutes } from './models.js';
+import { monitoringRoutes } from './monitoring.js';
 import { objectRoutes } from './objects.js';
 import { packageRoutes } from './packages.js';
 import { structureRoutes } from './structures.js';
@@ -22,6 +23,7 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   ingestRoutes(app, services);
   objectRoutes(app, services);
   structureRoutes(app, services);
+  monitoringRoutes(app, services);
   packageRoutes(app, services);
   feedRoutes(app, services);
   eventRoutes(app, services);
