@@ -24,6 +24,8 @@ import { chatCompletionsCoder } from './providers/chat-completions.js';
 import { gazetteerGeocoder, nominatimGeocoder, photonGeocoder } from './providers/geocoders.js';
 import type { ExposureCoder, Geocoder } from './providers/ports.js';
 import { userNamedTargets, type OutboundPolicy } from './providers/safe-outbound.js';
+import { ExchangeStore } from './store/exchange.js';
+import { internalConnectors } from './providers/internal-connector.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
@@ -34,6 +36,8 @@ export interface Services extends AppDeps {
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
   worker: Worker | undefined;
+  /** Where this process's API host listens on loopback (set when it starts), for the lab's internal route. */
+  apiLoopbackUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -75,8 +79,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, feeds, rate,
     codingBudget: new CodingBudgetStore(database.db), exposureCoder, geocoders,
     targets: userNamedTargets({ ...config.outbound, ...(options.resolve ? { resolve: options.resolve } : {}) }, `catrisk/${config.build.version}`),
+    exchange: new ExchangeStore(database.db),
+    exchangeConnectors: internalConnectors({
+      apiUrl: () => config.exchange.internalApiUrl ?? services.apiLoopbackUrl,
+      token: config.exchange.internalToken,
+      userAgent: `catrisk/${config.build.version}`,
+    }),
     handlers: new Map(),
     worker: undefined,
+    apiLoopbackUrl: undefined,
     now: () => new Date(),
     // Only this process's worker is woken; another process's finds the job on its next poll.
     wakeWorker() { services.worker?.nudge(); },

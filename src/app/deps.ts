@@ -11,7 +11,9 @@ import type { IdempotencyStore } from '../store/idempotency.js';
 import type { PackageStore } from '../store/packages.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { CodingBudgetStore } from '../store/coding-budget.js';
-import type { ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
+import type { ExchangeStore } from '../store/exchange.js';
+import type { ExchangeConnectors, ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
+import type { SealKey } from '../domain/exchange/sealing.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
@@ -29,6 +31,8 @@ export interface AppDeps {
     readonly exposureCoding: { readonly enabled: boolean; readonly dailyRows: number; readonly gate: number; readonly multiBuildingGate: number };
     /** The geocoding switch. */
     readonly geocoding: { readonly enabled: boolean };
+    /** The keys that seal exchange credentials (the first seals, all open) and how long a provider's run is waited for. */
+    readonly exchange: { readonly keys: readonly SealKey[]; readonly runTimeoutMs: number };
   };
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
@@ -40,6 +44,10 @@ export interface AppDeps {
   readonly idempotency: IdempotencyStore;
   readonly packages: PackageStore;
   readonly codingBudget: CodingBudgetStore;
+  /** Model-exchange listings and their grants. */
+  readonly exchange: ExchangeStore;
+  /** The lab's way to a listing's connector (the internal connector route). */
+  readonly exchangeConnectors: ExchangeConnectors;
   /** The exposure-coding provider (embedded or chat-completions); asked only when the switch is on. */
   readonly exposureCoder: ExposureCoder;
   /** The geocoders to ask, in order; asked only when the switch is on. */

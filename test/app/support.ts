@@ -14,6 +14,7 @@ import { ModelStore } from '../../src/store/models.js';
 import { IdempotencyStore } from '../../src/store/idempotency.js';
 import { PackageStore } from '../../src/store/packages.js';
 import { CodingBudgetStore } from '../../src/store/coding-budget.js';
+import { ExchangeStore } from '../../src/store/exchange.js';
 import { embeddedCoder } from '../../src/providers/embedded-coder.js';
 import { oedReference } from '../../src/feeds/oed.js';
 import { refused, type Result } from '../../src/kernel/result.js';
@@ -42,6 +43,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
         feedsDir: undefined, sandboxUnits: 1000, idempotencyTtlSeconds: 86_400,
         exposureCoding: { enabled: false, dailyRows: 2000, gate: 0.7, multiBuildingGate: 0.7 },
         geocoding: { enabled: false },
+        exchange: { keys: [], runTimeoutMs: 60_000 },
       },
       accounts: new AccountStore(database.db),
       jobs: new JobStore(database.db, database.dialect),
@@ -57,6 +59,9 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       geocoders: [],
       // The production address rule: no target here may be reached.
       targets: userNamedTargets({ allowHttp: false, allowLoopback: false, extraCa: undefined }, 'catrisk-tests/1.0'),
+      exchange: new ExchangeStore(database.db),
+      // No API host here: the lab's connector route is not reachable.
+      exchangeConnectors: { connector: async () => refused(refusal(503, 'server_error', 'no internal connector route in this test')) },
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },
