@@ -83,11 +83,16 @@ async function exchangeDecision(args: string[]): Promise<number> {
     process.stderr.write(EXCHANGE_USAGE);
     return 2;
   }
-  const { createServices } = await import('./services.js');
+  // The database only: an operator's decision needs no feeds, workers or hosts.
+  const { openDatabase } = await import('./store/database.js');
+  const { migrate } = await import('./store/migrations.js');
+  const { ExchangeStore } = await import('./store/exchange.js');
   const { decideListing } = await import('./app/exchange.js');
-  const services = await createServices(configFromEnv());
+  const config = configFromEnv();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database });
   try {
-    const decided = await decideListing(services, { id, decision, ...(reason !== undefined ? { reason } : {}) });
+    await migrate(database.db, database.dialect);
+    const decided = await decideListing({ exchange: new ExchangeStore(database.db), now: () => new Date() }, { id, decision, ...(reason !== undefined ? { reason } : {}) });
     if (!decided.ok) {
       process.stderr.write(`catrisk exchange ${decision}: ${decided.refusal.message}\n`);
       return 1;
@@ -95,7 +100,7 @@ async function exchangeDecision(args: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ id: decided.value.id, state: decided.value.state }) + '\n');
     return 0;
   } finally {
-    await services.close();
+    await database.close();
   }
 }
 
