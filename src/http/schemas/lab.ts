@@ -35,7 +35,10 @@ export const submitRun = operation({
     required: ['model'],
     properties: {
       model: {
-        anyOf: [{ enum: LAB_MODELS.map((m) => m.id) }, { type: 'string', pattern: '^xm_[0-9a-f]{16}$' }],
+        anyOf: [
+          { enum: LAB_MODELS.map((m) => m.id) },
+          { type: 'string', pattern: '^xm_[0-9a-f]{16}$', description: 'an exchange model\'s id, xm_ and 16 lowercase hex digits' },
+        ],
         description: 'The model (GET /models lists them), or an exchange model\'s id xm_… (GET {base_url}/exchange/models lists them; it runs on its provider\'s platform).',
       },
       parameters: { description: 'Exchange models: a JSON object passed to the provider\'s platform as written (default {}).' },
