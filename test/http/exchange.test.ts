@@ -254,6 +254,23 @@ eachDialect('exchange: listings, states, sealed credentials, grants, check and r
     assert.equal(internal.body.credentials, PLATFORM_TOKEN, 'the one place the credentials are opened: for the lab');
     refusedWith(await call(api, 'GET', `/internal/exchange/models/${id}/connector?account_id=${stranger.accountId}`, { headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } }), 403, 'exchange_access_refused', 'internal route for an account not granted');
 
+    // ---- published: the listing and grants schemas, the provider protocol, the contract ----
+    const docs = svc.urls.docs;
+    const index = await call(docs, 'GET', '/schema');
+    for (const name of ['exchange-listing.v0', 'exchange-grants.v0', 'exchange-provider.v0']) {
+      assert.ok(index.body.schemas.some((s: any) => s.name === name), name);
+    }
+    assert.equal((await call(docs, 'GET', '/schema/exchange-listing.v0.json')).body.properties.connector.required.join(), 'base_url,model_ref');
+    const protocol = (await call(docs, 'GET', '/schema/exchange-provider.v0.json')).body;
+    assert.equal(protocol.openapi, '3.1.0');
+    const templates = Object.keys(protocol.paths).map((p) => new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}$`));
+    for (const request of platform.seen) assert.ok(templates.some((t) => t.test(request.path)), `the service called only documented paths: ${request.path}`);
+    assert.deepEqual(Object.keys(protocol.paths).sort(), ['/v1/account', '/v1/models/{model_ref}', '/v1/models/{model_ref}/runs', '/v1/runs/{run_ref}', '/v1/runs/{run_ref}/result']);
+    const contract = (await call(docs, 'GET', '/schema/api-contract.v0.json')).body;
+    const exchangePaths = Object.entries(contract.paths).filter(([p]) => p.includes('/exchange/')).flatMap(([p, ops]) => Object.keys(ops as object).filter((m) => m !== 'parameters').map((m) => `${m.toUpperCase()} ${p}`));
+    assert.equal(exchangePaths.length, 11, exchangePaths.join(', '));
+    assert.ok((await call(api, 'GET', '/health')).body.discovery.some((d: any) => d.path === '/exchange/models'));
+
     // ---- withdraw ----
     const withdrawn = await call(api, 'POST', `/exchange/models/${id}/withdraw`, { key: provider.key });
     assert.equal(withdrawn.body.state, 'withdrawn');
