@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { call, eachDialect, envelopeFaults, finishedRun, signup, startService, USER_AGENT, type Answer, type TestService } from '../support/service.js';
 import { HAND_MADE_RATE, MODEL_REF, PLATFORM_HOST, PLATFORM_TOKEN, startPlatform } from '../support/exchange-platform.js';
 import { probe } from '../../src/providers/safe-outbound.js';
+import { ingestedObject } from '../support/objects.js';
 
 const platform = await startPlatform();
 after(() => platform.close());
@@ -192,6 +193,8 @@ eachDialect('exchange: listings, states, sealed credentials, grants, check and r
     assert.deepEqual(Object.keys(put.body.grants[0]).sort(), ['account_id', 'granted_at']);
     const again = await call(api, 'PUT', `/exchange/models/${id}/grants/${granted.accountId}`, { key: provider.key, body: {} });
     assert.deepEqual(again.body, put.body, 'a grant made again keeps its first time');
+    // An id of the right form is granted without being looked up (a grant names an id; whether an
+    // account holds it is not told to the provider).
     const second = await call(api, 'PUT', `/exchange/models/${id}/grants/${stranger.accountId.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`, { key: provider.key });
     assert.equal(second.body.count, 2);
     assert.equal(second.body.grants[0].account_id, granted.accountId, 'oldest grant first');
@@ -217,6 +220,17 @@ eachDialect('exchange: listings, states, sealed credentials, grants, check and r
     assert.ok(!JSON.stringify(run).includes(PLATFORM_TOKEN));
     const job = await call(api, 'GET', new URL(run.links.job).pathname, { key: granted.key });
     assert.ok(!job.text.includes(PLATFORM_TOKEN), 'the job holds no credentials');
+
+    // A stored object's schedule: its located places are sent, each valued at buildings plus contents.
+    const objectPath = await ingestedObject(svc, provider.key);
+    const object = (await call(api, 'GET', objectPath, { key: provider.key })).body;
+    const byObject = await call(lab, 'POST', '/runs', { key: provider.key, body: { model: id, exposure: { object_id: object.id } } });
+    assert.equal(byObject.status, 202, byObject.text);
+    assert.equal((await finishedRun(svc, provider.key, `/runs/${byObject.body.id}`)).status, 'succeeded');
+    const fromObject = platform.seen.filter((r) => r.method === 'POST').at(-1)!.body.exposure.points;
+    assert.deepEqual(fromObject, object.exposure.locations.map((l: any) => ({
+      lat: l.latitude, lon: l.longitude, value: Number(l.values.buildings ?? 0) + Number(l.values.contents ?? 0),
+    })));
 
     // A run the platform fails fails the lab run, with its message.
     platform.failNext('exposure outside the model domain');
