@@ -42,7 +42,7 @@ export function move(state: ListingState, step: ListingStep, credentialsStored: 
     return { fault: `The listing cannot take the step ${step}: ${why} (${step} moves a listing from ${row.from.join(', ')}).` };
   }
   if (step === 'review' && !credentialsStored) {
-    return { fault: 'The listing cannot be reviewed before its connector credentials are stored: PATCH connector.credentials first (the review checks that the platform can be reached).' };
+    return { fault: 'The listing cannot be reviewed before its connector credentials are stored: PATCH connector.credentials first (POST /exchange/models/{id}/check then shows whether the platform can be reached with them).' };
   }
   return { to: row.to };
 }
