@@ -82,5 +82,3 @@ export const EXCHANGE_GRANTS_SCHEMA_VERSION = '0.1.0';
 export const EXCHANGE_CHECK_SCHEMA_VERSION = '0.1.0';
 /** The internal connector document the lab reads. */
 export const EXCHANGE_CONNECTOR_SCHEMA_VERSION = '0.1.0';
-/** The provider protocol a connector speaks (schemas/protocols/exchange-provider.v0.json). */
-export const EXCHANGE_PROTOCOL_VERSION = 'v1';

@@ -29,7 +29,7 @@ export function internalConnectors(route: InternalRoute): ExchangeConnectors {
       } catch (error) {
         return refused(refusal(503, 'server_error', `The lab could not read the connector: ${error instanceof OutboundError ? error.message : 'the call failed'}.`));
       }
-      const body = JSON.parse(answer.body.toString('utf8') || 'null') as { error?: Refusal } & ExchangeConnector | null;
+      const body = readJson(answer.body) as ({ error?: Refusal } & ExchangeConnector) | null;
       if (answer.status === 200 && body) {
         const { model_id, name, provider, base_url, model_ref, credentials } = body;
         return ok({ model_id, name, provider, base_url, model_ref, credentials });
@@ -39,4 +39,12 @@ export function internalConnectors(route: InternalRoute): ExchangeConnectors {
       return refused(refusal(error.status, error.code, error.message, error.details));
     },
   };
+}
+
+function readJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8') || 'null');
+  } catch {
+    return null;
+  }
 }
