@@ -1,4 +1,5 @@
 // Every environment variable the service reads, parsed and typed in one place.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -83,6 +84,8 @@ export interface Config {
   readonly outbound: OutboundConfig;
   /** Monitoring: noticing newly pinned snapshots, and delivering webhooks. */
   readonly monitoring: MonitoringConfig;
+  /** The model exchange: the keys that seal connector credentials, and the lab's internal route. */
+  readonly exchange: ExchangeConfig;
 }
 
 export interface MonitoringConfig {
@@ -107,6 +110,47 @@ function secondsList(env: Env, name: string, fallback: readonly number[]): reado
   const values = raw.split(',').map((v) => Number(v.trim()));
   if (values.some((v) => !Number.isFinite(v) || v < 0)) throw new Error(`${name} must be comma-separated seconds (numbers of at least 0), got "${raw}"`);
   return values;
+}
+
+/** One key that seals exchange credentials (AES-256-GCM); its id is stored beside each ciphertext. */
+export interface SealingKey {
+  readonly id: string;
+  /** 32 bytes. Never logged. */
+  readonly key: Buffer;
+}
+
+export interface ExchangeConfig {
+  /**
+   * CATRISK_EXCHANGE_KEY: `<key id>:<base64 of 32 bytes>[,<key id>:<key>...]`. The first seals,
+   * every one opens (rotation: put the new key first, keep the old ones until re-sealed). Empty:
+   * credentials cannot be stored.
+   */
+  readonly keys: readonly SealingKey[];
+  /**
+   * CATRISK_INTERNAL_TOKEN: the environment's internal credential, carried by the lab to the
+   * internal connector route. Unset: a random one per process (enough when one process serves
+   * the API and runs the lab's jobs; set it when several processes share a database).
+   */
+  readonly internalToken: string;
+  /** CATRISK_INTERNAL_API_URL: where the lab reaches the API host's internal route; unset: this process's API host on loopback. */
+  readonly internalApiUrl: string | undefined;
+  /** CATRISK_EXCHANGE_RUN_TIMEOUT_MS: how long a run on a provider's platform is waited for. */
+  readonly runTimeoutMs: number;
+}
+
+/** CATRISK_EXCHANGE_KEY read; a malformed value stops the process, naming the fault but never the key. */
+export function sealingKeys(raw: string | undefined): SealingKey[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const keys = raw.split(',').map((part, i) => {
+    const at = part.indexOf(':');
+    const id = at > 0 ? part.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw new Error(`CATRISK_EXCHANGE_KEY entry ${i + 1}: expected <key id>:<base64 of 32 bytes>, with a key id of 1 to 64 letters, digits, _ . or -`);
+    const key = Buffer.from(part.slice(at + 1).trim(), 'base64');
+    if (key.length !== 32) throw new Error(`CATRISK_EXCHANGE_KEY key ${id}: must be 32 bytes in base64, got ${key.length}`);
+    return { id, key };
+  });
+  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new Error('CATRISK_EXCHANGE_KEY: a key id is used twice');
+  return keys;
 }
 
 export interface OutboundConfig {
@@ -277,6 +321,12 @@ export function loadConfig(env: Env = process.env): Config {
       allowHttp: flag(env, 'CATRISK_OUTBOUND_ALLOW_HTTP', false),
       allowLoopback: flag(env, 'CATRISK_OUTBOUND_ALLOW_LOOPBACK', false),
       extraCa: env.CATRISK_OUTBOUND_EXTRA_CA_FILE ? readFileSync(resolve(env.CATRISK_OUTBOUND_EXTRA_CA_FILE), 'utf8') : undefined,
+    },
+    exchange: {
+      keys: sealingKeys(env.CATRISK_EXCHANGE_KEY),
+      internalToken: env.CATRISK_INTERNAL_TOKEN || randomBytes(32).toString('base64url'),
+      internalApiUrl: env.CATRISK_INTERNAL_API_URL || undefined,
+      runTimeoutMs: integer(env, 'CATRISK_EXCHANGE_RUN_TIMEOUT_MS', 15 * 60_000, 1000),
     },
   };
 }

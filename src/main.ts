@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// CLI: serve | worker | migrate | feeds verify | feeds add <folder>, and the client commands of
+// CLI: serve | worker | migrate | feeds verify | feeds add <folder> | exchange approve|reject, and the client commands of
 // src/cli/ (login, ingest, backtest, ...) that talk to a running service over HTTP.
 import { execFileSync } from 'node:child_process';
 import { loadConfig, type Config } from './config.js';
@@ -64,12 +64,59 @@ async function migrateOnly() {
   await services.close();
 }
 
+const EXCHANGE_USAGE = 'usage: catrisk exchange approve <xm_id> | catrisk exchange reject <xm_id> --reason "<why, shown to the provider>"\n'
+  + 'An operator\'s decision on a listing in review, written to the database this environment is configured with.\n';
+
+/** `catrisk exchange approve|reject`: a person decides on a listing in review (an operator command, like migrate). */
+async function exchangeDecision(args: string[]): Promise<number> {
+  const [decision, id, ...rest] = args;
+  if (decision === '--help' || decision === 'help' || decision === undefined) {
+    (decision === undefined ? process.stderr : process.stdout).write(EXCHANGE_USAGE);
+    return decision === undefined ? 2 : 0;
+  }
+  let reason: string | undefined;
+  for (let i = 0; i < rest.length; i += 1) {
+    if (rest[i] === '--reason' && rest[i + 1] !== undefined) reason = rest[++i];
+    else if (rest[i]!.startsWith('--reason=')) reason = rest[i]!.slice('--reason='.length);
+    else {
+      process.stderr.write(`catrisk exchange: unexpected argument ${rest[i]}\n${EXCHANGE_USAGE}`);
+      return 2;
+    }
+  }
+  if ((decision !== 'approve' && decision !== 'reject') || id === undefined || (decision === 'approve' && reason !== undefined)) {
+    process.stderr.write(EXCHANGE_USAGE);
+    return 2;
+  }
+  // The database only: an operator's decision needs no feeds, workers or hosts.
+  const { openDatabase } = await import('./store/database.js');
+  const { migrate } = await import('./store/migrations.js');
+  const { ExchangeStore } = await import('./store/exchange.js');
+  const { decideListing } = await import('./app/exchange.js');
+  const config = configFromEnv();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database });
+  try {
+    await migrate(database.db, database.dialect);
+    const decided = await decideListing({ exchange: new ExchangeStore(database.db), now: () => new Date() }, { id, decision, ...(reason !== undefined ? { reason } : {}) });
+    if (!decided.ok) {
+      process.stderr.write(`catrisk exchange ${decision}: ${decided.refusal.message}\n`);
+      return 1;
+    }
+    process.stdout.write(JSON.stringify({ id: decided.value.id, state: decided.value.state }) + '\n');
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(argv: string[]) {
   const [command = 'serve', ...rest] = argv;
   switch (command) {
     case 'serve': return serve(true);
     case 'worker': return serve(false);
     case 'migrate': return migrateOnly();
+    case 'exchange':
+      process.exitCode = await exchangeDecision(rest);
+      return;
     case 'feeds': {
       const { feedsCommand } = await import('./feeds/cli.js');
       process.exitCode = await feedsCommand(rest, configFromEnv());
@@ -86,7 +133,7 @@ async function main(argv: string[]) {
         return;
       }
       const help = command === 'help' || command === '--help' || command === '-h';
-      (help ? process.stdout : process.stderr).write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder> | --version\n${client.clientSummary()}Each command takes --help.\n`);
+      (help ? process.stdout : process.stderr).write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder> | exchange approve|reject <id> | --version\n${client.clientSummary()}Each command takes --help.\n`);
       process.exitCode = help ? 0 : 2;
     }
   }

@@ -26,6 +26,8 @@ import { gazetteerGeocoder, nominatimGeocoder, photonGeocoder } from './provider
 import type { ExposureCoder, Geocoder } from './providers/ports.js';
 import { userNamedTargets, type OutboundPolicy } from './providers/safe-outbound.js';
 import { FeedWatch } from './jobs/feed-watch.js';
+import { ExchangeStore } from './store/exchange.js';
+import { internalConnectors } from './providers/internal-connector.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
@@ -38,6 +40,8 @@ export interface Services extends AppDeps {
   worker: Worker | undefined;
   /** Present when this process looks for newly pinned snapshots (startFeedWatch). */
   feedWatch: FeedWatch | undefined;
+  /** Where this process's API host listens on loopback (set when it starts), for the lab's internal route. */
+  apiLoopbackUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -80,9 +84,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, monitoring, feeds, rate,
     codingBudget: new CodingBudgetStore(database.db), exposureCoder, geocoders,
     targets: userNamedTargets({ ...config.outbound, ...(options.resolve ? { resolve: options.resolve } : {}) }, `catrisk/${config.build.version}`),
+    exchange: new ExchangeStore(database.db),
+    exchangeConnectors: internalConnectors({
+      apiUrl: () => config.exchange.internalApiUrl ?? services.apiLoopbackUrl,
+      token: config.exchange.internalToken,
+      userAgent: `catrisk/${config.build.version}`,
+    }),
     handlers: new Map(),
     worker: undefined,
     feedWatch: undefined,
+    apiLoopbackUrl: undefined,
     now: () => new Date(),
     // Only this process's worker is woken; another process's finds the job on its next poll.
     wakeWorker() { services.worker?.nudge(); },

@@ -12,7 +12,9 @@ import type { PackageStore } from '../store/packages.js';
 import type { MonitoringStore } from '../store/monitoring.js';
 import type { FeedStore } from '../feeds/store.js';
 import type { CodingBudgetStore } from '../store/coding-budget.js';
-import type { ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
+import type { ExchangeStore } from '../store/exchange.js';
+import type { ExchangeConnectors, ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
+import type { SealKey } from '../domain/exchange/sealing.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
@@ -32,6 +34,8 @@ export interface AppDeps {
     readonly geocoding: { readonly enabled: boolean };
     /** Webhook deliveries: the retry waits (seconds) and one attempt's time limit. */
     readonly monitoring: { readonly retrySeconds: readonly number[]; readonly deliveryTimeoutMs: number };
+    /** The keys that seal exchange credentials (the first seals, all open) and how long a provider's run is waited for. */
+    readonly exchange: { readonly keys: readonly SealKey[]; readonly runTimeoutMs: number };
   };
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
@@ -45,6 +49,10 @@ export interface AppDeps {
   /** Monitoring records, their webhooks and delivery logs. */
   readonly monitoring: MonitoringStore;
   readonly codingBudget: CodingBudgetStore;
+  /** Model-exchange listings and their grants. */
+  readonly exchange: ExchangeStore;
+  /** The lab's way to a listing's connector (the internal connector route). */
+  readonly exchangeConnectors: ExchangeConnectors;
   /** The exposure-coding provider (embedded or chat-completions); asked only when the switch is on. */
   readonly exposureCoder: ExposureCoder;
   /** The geocoders to ask, in order; asked only when the switch is on. */

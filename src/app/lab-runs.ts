@@ -13,6 +13,7 @@ import { jobView, queueJob } from './jobs.js';
 import { ProgressCount, recordingProgress } from './progress.js';
 import { LAB_LANES, type SpecExposure } from './lab-lanes.js';
 import type { AppDeps } from './deps.js';
+import { EXCHANGE_RUN_LABEL, EXCHANGE_SPEC_MEMBERS, exchangeRunJob, isExchangeModel, normalizedExchangeSpec, objectPoints } from './exchange-runs.js';
 
 /**
  * The spec after defaults are filled in: what the run's content address is taken over, so member
@@ -21,17 +22,20 @@ import type { AppDeps } from './deps.js';
 export function normalizedSpec(body: unknown): Result<Record<string, unknown>> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return refused(refusals.invalidRequest(422, 'A run spec is a JSON object: {model, exposure, ...} (GET /models lists each model\'s members).'));
   const spec = body as Record<string, unknown>;
+  // An exchange model (xm_…) runs on its provider's platform: its spec is the exchange's (exchange-runs.ts).
+  const exchange = isExchangeModel(spec.model);
   const model = labModel(spec.model);
   const faults: string[] = [];
-  if (!model) faults.push(`model must be one of ${LAB_MODELS.map((m) => m.id).join(', ')} (GET /models lists them)`);
+  if (!model && !exchange) faults.push(`model must be one of ${LAB_MODELS.map((m) => m.id).join(', ')} (GET /models lists them), or an exchange model's id xm_… (GET {base_url}/exchange/models lists them)`);
   const lane = model ? LAB_LANES[model.lane] : undefined;
-  const members = ['model', 'exposure', ...(lane?.members ?? [])];
+  const members = ['model', 'exposure', ...(exchange ? EXCHANGE_SPEC_MEMBERS : lane?.members ?? [])];
   faults.push(...Object.keys(spec).filter((k) => !members.includes(k)).map((k) => `unknown member ${k} (a ${model?.id ?? 'run'} spec has ${members.join(', ')})`));
   const exposure = spec.exposure as Record<string, unknown> | undefined;
   const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
   if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
   if (faults.length > 0) return refused(refusals.invalidRequest(422, `The run spec is not acceptable: ${faults.join('; ')}.`, faults));
   const specExposure: SpecExposure = byObject ? { byObject: true, object_id: exposure!.object_id as string } : { byObject: false, value: exposure };
+  if (exchange) return normalizedExchangeSpec(spec, specExposure);
   return lane!.normalize(spec, specExposure, model!);
 }
 
@@ -44,7 +48,7 @@ export type JobLink = (jobId: string) => string;
  * failed, or that has none yet, is queued.
  */
 export async function submitRun(
-  deps: Pick<AppDeps, 'accounts' | 'objects' | 'labRuns' | 'jobs' | 'wakeWorker' | 'now' | 'compute' | 'config'>,
+  deps: Pick<AppDeps, 'accounts' | 'objects' | 'labRuns' | 'jobs' | 'wakeWorker' | 'now' | 'compute' | 'config' | 'exchangeConnectors'>,
   input: { accountId: string; body: unknown; jobLink: JobLink },
 ): Promise<Result<Record<string, unknown>>> {
   const { accountId } = input;
@@ -58,9 +62,15 @@ export async function submitRun(
     return refused(refusals.notFound(`No object ${exposure.object_id} for this key`));
   }
   const id = `run_${contentAddress(spec).slice(0, 32)}`;
+  // An exchange model: the internal route says whether this account may run it (listed or its own,
+  // granted when by grant, credentials stored), before the run is owned or metered.
+  if (isExchangeModel(spec.model)) {
+    const connector = await deps.exchangeConnectors.connector(spec.model, accountId);
+    if (!connector.ok) return connector;
+  }
   // A lane that checks a spec against its pinned inputs does so in a compute thread, before the run is owned or metered.
-  const lane = LAB_LANES[labModel(spec.model)!.lane];
-  if (lane.admit && exposure.object_id === undefined && (await deps.labRuns.result(id)) === undefined) {
+  const lane = isExchangeModel(spec.model) ? undefined : LAB_LANES[labModel(spec.model)!.lane];
+  if (lane?.admit && exposure.object_id === undefined && (await deps.labRuns.result(id)) === undefined) {
     const admitted = await deps.compute<unknown>('lab-run', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir, admit: true } satisfies LabRunTaskInput);
     if (!admitted.ok) return admitted;
   }
@@ -100,7 +110,7 @@ async function runDocument(deps: Pick<AppDeps, 'labRuns' | 'jobs'>, id: string, 
     model: { id: spec.model, version: spec.version },
     spec,
     status: stored !== undefined ? 'succeeded' : job?.status ?? 'queued',
-    label: labModel(spec.model)?.label,
+    label: isExchangeModel(spec.model) ? EXCHANGE_RUN_LABEL : labModel(spec.model)?.label,
     // A run's chart is drawn from its exceedance curves (result.metrics): linked once it has them.
     links: { self: `/runs/${id}`, ...(job ? { job: jobLink(job.id) } : {}) },
   };
@@ -163,12 +173,19 @@ export function objectLocations(exposure: { locations: Array<Record<string, any>
 
 /** The lab_run job: the lane's result stored with the run (once: a stored run is not run again). */
 export async function labRunJob(
-  deps: Pick<AppDeps, 'labRuns' | 'objects' | 'jobs' | 'compute' | 'config' | 'now'>,
-  job: { id: string; accountId: string; input: { run_id: string; model: string; spec: Record<string, unknown> & { exposure: Record<string, unknown> } } },
+  deps: Pick<AppDeps, 'labRuns' | 'objects' | 'jobs' | 'compute' | 'config' | 'now' | 'exchangeConnectors' | 'targets'>,
+  job: { id: string; accountId: string; signal?: AbortSignal; input: { run_id: string; model: string; spec: Record<string, unknown> & { exposure: Record<string, unknown> } } },
 ): Promise<Result<unknown>> {
   const { run_id: runId, model, spec } = job.input;
   const stored = await deps.labRuns.result(runId);
   if (stored !== undefined) return ok({ run_id: runId, links: { self: `/runs/${runId}` } });
+  if (isExchangeModel(model)) {
+    return exchangeRunJob(deps, job, async (objectId) => {
+      const object = await deps.objects.get(objectId, job.accountId);
+      if (!object) return refused(refusal(404, 'not_found', `Object ${objectId} no longer exists.`));
+      return ok(objectPoints({ locations: objectLocations(object.exposure as never) }));
+    });
+  }
   let exposure = spec.exposure;
   if (typeof exposure.object_id === 'string') {
     const object = await deps.objects.get(exposure.object_id, job.accountId);

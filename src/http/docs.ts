@@ -14,6 +14,7 @@ import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName }
 import * as schema from './schemas/docs.js';
 import type { HostDirectory } from './servers.js';
 import { TOOLS } from './mcp/tools.js';
+import { exchangeProviderProtocol } from '../schemas.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const DOCS_DIR = new URL('docs/', ROOT);
@@ -73,7 +74,8 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
     const schemas = loadSchemas();
     // lab-metrics/1 is defined beside the code that writes it.
     schemas.set('lab-metrics.v1', metricsSchema);
-    const listing = () => [...schemas.keys(), 'api-contract.v0'].map((name) => ({ name, url: `/schema/${name}.json` }));
+    // The exchange's provider protocol is an OpenAPI document of its own, not a schema of the API contract.
+    const listing = () => [...schemas.keys(), 'api-contract.v0', 'exchange-provider.v0'].map((name) => ({ name, url: `/schema/${name}.json` }));
 
     app.get('/llms.txt', schema.llmsIndex, async (request, reply) => {
       const lines = ['# catrisk', '', '> Open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab. Technical prices and drafts, never quotes.', '', '## Pages', ''];
@@ -98,6 +100,7 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
           build: services.config.build,
         });
       }
+      if (name === 'exchange-provider.v0') return exchangeProviderProtocol;
       const schema = schemas.get(name);
       if (!schema) throw refusals.notFound(`No published schema ${name}; GET /schema lists them`);
       return schema;

@@ -93,6 +93,8 @@ export async function startHosts(services: Services): Promise<RunningHost[]> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : plan.port;
     directory.listening(plan.name, port);
+    // The lab reaches the API host's internal route over loopback, whatever address it listens on.
+    if (plan.name === 'api') services.apiLoopbackUrl = `http://${services.config.host.includes(':') ? '[::1]' : '127.0.0.1'}:${port}`;
     const host = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;
     running.push({ name: plan.name, url: `http://${host}:${port}`, app, routes });
   }

@@ -77,3 +77,11 @@ export const ANALYSIS_ENGINE = { name: 'catrisk-analyse', version: '1.0.0' } as 
 
 /** A monitoring record (POST /structures/{id}/monitoring, GET /monitoring/{id}) and its webhooks document. */
 export const MONITORING_SCHEMA_VERSION = '0.1.0';
+/** An exchange listing (schemas/exchange-listing.v0.json is its request; answers carry this). */
+export const EXCHANGE_LISTING_SCHEMA_VERSION = '0.1.0';
+/** The grants document of an exchange listing (SPEC: Exchange grants document). */
+export const EXCHANGE_GRANTS_SCHEMA_VERSION = '0.1.0';
+/** A check of an exchange listing's connector (POST /exchange/models/{id}/check). */
+export const EXCHANGE_CHECK_SCHEMA_VERSION = '0.1.0';
+/** The internal connector document the lab reads. */
+export const EXCHANGE_CONNECTOR_SCHEMA_VERSION = '0.1.0';

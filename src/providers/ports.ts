@@ -3,6 +3,7 @@
 // chat-completions coder, the HTTP geocoders) or read an installed package (the embedded coder
 // over the pinned OED tables, the offline gazetteer); a call with no usable answer throws.
 import type { GeocodeCandidate, QueryShape } from '../domain/geocoding/query.js';
+import type { Result } from '../kernel/result.js';
 
 /** One field's answer: an OED code and the provider's confidence in it, 0 to 1. */
 export interface CodeAnswer {
@@ -67,4 +68,38 @@ export interface UserNamedTargets {
   faults(url: string, rules?: { readonly refuseQueryAndFragment?: boolean }): Promise<string[]>;
   /** One request; any HTTP status is an answer. Throws OutboundError (failure 'unsafe_address' when the rule refused the address dialled). */
   send(url: string, request: TargetRequest, limits: TargetCallLimits): Promise<{ readonly status: number; readonly body: Buffer }>;
+  /**
+   * The steps of reaching a URL's host, each timed: its name resolved (every address checked), then
+   * a connection (TLS for https) to a checked address and its peer checked. Sends no request.
+   */
+  probe(url: string, timeoutMs: number): Promise<ConnectProbe>;
+}
+
+/** One timed step of a probe: what was found, or the fault that stopped it. */
+export type ProbeStep<T> = ({ readonly ok: true } & T & { readonly ms: number }) | { readonly ok: false; readonly ms: number; readonly fault: string };
+
+export interface ConnectProbe {
+  readonly dns: ProbeStep<{ readonly addresses: readonly string[] }>;
+  /** Absent when the name did not resolve to addresses that may be dialled. */
+  readonly connect?: ProbeStep<{ readonly address: string; readonly tls: string | null }>;
+}
+
+/** What the lab needs to run an exchange model on its provider's platform (the internal connector route's answer). */
+export interface ExchangeConnector {
+  readonly model_id: string;
+  readonly name: string;
+  readonly provider: { readonly name: string };
+  readonly base_url: string;
+  readonly model_ref: string;
+  /** Opened from its seal for this call only; never stored, logged or returned to a user. */
+  readonly credentials: string;
+}
+
+/**
+ * The lab's way to a listing's connector: GET /internal/exchange/models/{id}/connector on the API
+ * host, over loopback with the environment's internal credential. A refusal there (not found, not
+ * granted, not ready, credentials unavailable) comes back as the same refusal.
+ */
+export interface ExchangeConnectors {
+  connector(modelId: string, accountId: string): Promise<Result<ExchangeConnector>>;
 }

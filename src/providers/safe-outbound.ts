@@ -12,7 +12,7 @@ import { isIP, type Socket } from 'node:net';
 import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
 import { addressRefusal, localNameRefusal, UnsafeAddressError, type AddressRules } from './public-address.js';
 import { OutboundClient } from './http-client.js';
-import type { UserNamedTargets } from './ports.js';
+import type { ConnectProbe, UserNamedTargets } from './ports.js';
 
 export interface OutboundPolicy extends AddressRules {
   /** Tests only: plain http targets are accepted. */
@@ -130,6 +130,56 @@ export async function safeDispatcher(policy: OutboundPolicy): Promise<Dispatcher
   return new Agent({ connect });
 }
 
+/**
+ * The steps of reaching a URL's host, timed (the exchange's check): the name resolved and every
+ * address checked, then a connection (TLS for https, verified against the trusted authorities and
+ * the host name) to the first checked address, whose peer is checked again. No request is sent.
+ */
+export async function probe(raw: string, policy: OutboundPolicy, timeoutMs: number): Promise<ConnectProbe> {
+  const url = new URL(raw);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let started = performance.now();
+  const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+  let addresses: readonly string[];
+  if (isIP(host) !== 0) addresses = [host];
+  else {
+    try {
+      addresses = await (policy.resolve ?? systemResolve)(host);
+    } catch {
+      addresses = [];
+    }
+    if (addresses.length === 0) return { dns: { ok: false, ms: elapsed(), fault: `${host} does not resolve` } };
+  }
+  const refused = addresses.map((a) => addressRefusal(a, policy)).filter((r): r is string => r !== null);
+  if (refused.length > 0) return { dns: { ok: false, ms: elapsed(), fault: `${host} resolves to a non-public address: ${refused.join('; ')}` } };
+  const dnsStep = { ok: true as const, ms: elapsed(), addresses };
+  const address = addresses[0]!;
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  started = performance.now();
+  const tlsModule = url.protocol === 'https:' ? await import('node:tls') : undefined;
+  const netModule = await import('node:net');
+  const connect = await new Promise<ConnectProbe['connect']>((resolve) => {
+    const done = (step: NonNullable<ConnectProbe['connect']>, socket?: Socket) => {
+      socket?.destroy();
+      resolve(step);
+    };
+    const ready = (socket: Socket, tls: string | null) => {
+      const refusal = addressRefusal(socket.remoteAddress ?? '', policy);
+      if (refusal) return done({ ok: false, ms: elapsed(), fault: `connected to ${refusal}` }, socket);
+      done({ ok: true, ms: elapsed(), address: socket.remoteAddress ?? address, tls }, socket);
+    };
+    const socket: Socket = tlsModule
+      ? tlsModule.connect({
+        host: address, port, ...(isIP(host) === 0 ? { servername: host } : {}),
+        ...(policy.extraCa ? { ca: [...tlsModule.rootCertificates, policy.extraCa] } : {}),
+      }, () => ready(socket, (socket as import('node:tls').TLSSocket).getProtocol() ?? null))
+      : netModule.connect({ host: address, port }, () => ready(socket, null));
+    socket.setTimeout(timeoutMs, () => done({ ok: false, ms: elapsed(), fault: `no connection within ${timeoutMs} ms` }, socket));
+    socket.on('error', (error: Error & { code?: string }) => done({ ok: false, ms: elapsed(), fault: `${error.code ?? error.name}: ${error.message}` }, socket));
+  });
+  return { dns: dnsStep, connect };
+}
+
 /** The port use cases are handed for user-named URLs (ports.ts), over one connect-time-checked dispatcher. */
 export function userNamedTargets(policy: OutboundPolicy, userAgent: string): UserNamedTargets {
   let dispatcher: Promise<Dispatcher> | undefined;
@@ -143,5 +193,6 @@ export function userNamedTargets(policy: OutboundPolicy, userAgent: string): Use
       const client = new OutboundClient({ ...limits, userAgent, minIntervalMs: 0, dispatcher: await dispatcher });
       return client.send(url, request);
     },
+    probe: (url, timeoutMs) => probe(url, policy, timeoutMs),
   };
 }

@@ -329,6 +329,33 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('jobs').addColumn('not_before', 'bigint').execute();
     },
   },
+  '0017_exchange': {
+    async up(db: Kysely<any>) {
+      // Model-exchange listings: what the provider wrote (credentials apart) as canonical JSON, the
+      // state, and the connector's credentials sealed (AES-256-GCM) with the id of the key that sealed them.
+      await db.schema.createTable('exchange_models')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('terms', 'text', (c) => c.notNull())
+        .addColumn('credentials_sealed', 'text')
+        .addColumn('credentials_key_id', 'text')
+        .addColumn('review_note', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      // GET /exchange/models reads listed ones in name order.
+      await db.schema.createIndex('exchange_models_listed').on('exchange_models').columns(['state', 'name', 'id']).execute();
+      // Who a provider has granted a listing to: only who and when, not why.
+      await db.schema.createTable('exchange_grants')
+        .addColumn('model_id', 'text', (c) => c.notNull().references('exchange_models.id'))
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('granted_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('exchange_grants_pk', ['model_id', 'account_id'])
+        .execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */

@@ -229,11 +229,39 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** A model-exchange listing (terms as written, credentials sealed beside them). */
+export interface ExchangeModelsTable {
+  id: string;
+  /** The provider's account. */
+  account_id: string;
+  name: string;
+  /** draft, in_review, listed, rejected or withdrawn (domain/exchange/listing.ts). */
+  state: string;
+  /** Canonical JSON of the listing's terms, never the credentials. */
+  terms: string;
+  /** base64 of nonce, tag and ciphertext (AES-256-GCM); null when none are stored. */
+  credentials_sealed: string | null;
+  /** The CATRISK_EXCHANGE_KEY id that sealed them. */
+  credentials_key_id: string | null;
+  /** The reason of the last rejection. */
+  review_note: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExchangeGrantsTable {
+  model_id: string;
+  account_id: string;
+  granted_at: string;
+}
+
 export interface Tables {
   monitoring_records: MonitoringRecordsTable;
   monitoring_webhooks: MonitoringWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  exchange_models: ExchangeModelsTable;
+  exchange_grants: ExchangeGrantsTable;
   models: ModelsTable;
   packages: PackagesTable;
   coding_budget: CodingBudgetTable;

@@ -15,6 +15,7 @@ import { IdempotencyStore } from '../../src/store/idempotency.js';
 import { PackageStore } from '../../src/store/packages.js';
 import { MonitoringStore } from '../../src/store/monitoring.js';
 import { CodingBudgetStore } from '../../src/store/coding-budget.js';
+import { ExchangeStore } from '../../src/store/exchange.js';
 import { embeddedCoder } from '../../src/providers/embedded-coder.js';
 import { oedReference } from '../../src/feeds/oed.js';
 import { refused, type Result } from '../../src/kernel/result.js';
@@ -44,6 +45,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
         exposureCoding: { enabled: false, dailyRows: 2000, gate: 0.7, multiBuildingGate: 0.7 },
         geocoding: { enabled: false },
         monitoring: { retrySeconds: [5, 300, 1800, 7200, 18000, 36000, 86400], deliveryTimeoutMs: 10_000 },
+        exchange: { keys: [], runTimeoutMs: 60_000 },
       },
       accounts: new AccountStore(database.db),
       jobs: new JobStore(database.db, database.dialect),
@@ -60,6 +62,9 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       geocoders: [],
       // The production address rule: no target here may be reached.
       targets: userNamedTargets({ allowHttp: false, allowLoopback: false, extraCa: undefined }, 'catrisk-tests/1.0'),
+      exchange: new ExchangeStore(database.db),
+      // No API host here: the lab's connector route is not reachable.
+      exchangeConnectors: { connector: async () => refused(refusal(503, 'server_error', 'no internal connector route in this test')) },
       feeds: undefined,
       now: () => AT,
       wakeWorker: () => { woken += 1; },

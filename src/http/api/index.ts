@@ -3,6 +3,7 @@ import type { Services } from '../../services.js';
 import { accountRoutes } from './accounts.js';
 import { analysisRoutes } from './analysis.js';
 import { eventRoutes } from './events.js';
+import { exchangeRoutes } from './exchange.js';
 import { feedRoutes } from './feeds.js';
 import { hazardRoutes } from './hazard.js';
 import { codingRoutes } from './coding.js';
@@ -32,4 +33,5 @@ export function apiRoutes(app: FastifyInstance, services: Services) {
   codingRoutes(app, services);
   geocodeRoutes(app, services);
   analysisRoutes(app, services);
+  exchangeRoutes(app, services);
 }

@@ -164,7 +164,8 @@ export interface SchemaRefusal {
 
 /** Every fault of one request as one 422 refusal, each fault a detail. */
 export function schemaRefusal(faults: readonly FastifySchemaValidationError[], part: SchemaErrorDataVar, how: SchemaRefusal = {}): ApiError {
-  const details = faults.map((f) => describeFault(f as SchemaFault, part));
+  // An anyOf's own fault only says that no branch matched; each branch's fault says why.
+  const details = faults.filter((f) => f.keyword !== 'anyOf').map((f) => describeFault(f as SchemaFault, part));
   const subject = (part === 'body' || part === 'arguments') && how.body !== undefined ? how.body : PART[part];
   // A route's own code is about what it reads; a header it does not accept is an invalid request.
   const code = part === 'headers' ? 'invalid_request' : how.code ?? 'invalid_request';

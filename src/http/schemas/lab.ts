@@ -34,7 +34,14 @@ export const submitRun = operation({
     additionalProperties: false,
     required: ['model'],
     properties: {
-      model: { enum: LAB_MODELS.map((m) => m.id), description: 'The model (GET /models lists them).' },
+      model: {
+        anyOf: [
+          { enum: LAB_MODELS.map((m) => m.id) },
+          { type: 'string', pattern: '^xm_[0-9a-f]{16}$', description: 'an exchange model\'s id, xm_ and 16 lowercase hex digits' },
+        ],
+        description: 'The model (GET /models lists them), or an exchange model\'s id xm_… (GET {base_url}/exchange/models lists them; it runs on its provider\'s platform).',
+      },
+      parameters: { description: 'Exchange models: a JSON object passed to the provider\'s platform as written (default {}).' },
       samples: { description: 'Sample count, an integer (the lane says its range; default 0).' },
       exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects.' },
       terms: { description: 'Policy and reinsurance terms (from revision r3).' },
@@ -49,7 +56,8 @@ export const submitRun = operation({
     },
   },
   refusal: { body: 'run spec' },
-  errors: ['invalid_request', 'not_found', 'account_cancelled'],
+  errors: ['invalid_request', 'not_found', 'account_cancelled', 'exchange_access_refused', 'exchange_not_ready', 'exchange_credentials_unavailable'],
+  jobErrors: ['unrunnable_object', 'exchange_access_refused', 'exchange_not_ready', 'not_found'],
   responses: {
     200: { description: 'The run, already succeeded (the same spec ran before).', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
     202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.', 'Retry-After': JOB_RETRY_AFTER } },
