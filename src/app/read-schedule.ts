@@ -3,6 +3,7 @@
 // location is written as canonical JSON straight into UTF-8 blocks of shared memory the moment it
 // is read (LocationJsonList), and the main thread stores those blocks in place: no string of the
 // whole document is ever made, and nothing large is copied into the message or out of it.
+import { DigestScanner } from '../domain/accumulation/digest.js';
 import { LocationJsonList } from '../domain/exposure/location-json.js';
 import { decodeSchedule } from '../domain/exposure/decode.js';
 import { readDecodedSchedule } from '../domain/exposure/read-schedule.js';
@@ -28,6 +29,8 @@ export interface ReadScheduleOutput {
   status: string;
   /** The document's canonical JSON, UTF-8, in blocks to be written in order (most in shared memory). */
   document: Uint8Array[];
+  /** The object's location digest (domain/accumulation/digest.ts). */
+  digest: Uint8Array;
   locations: number;
   /** peril.code of the object, when the schedule named one. */
   peril: string | null;
@@ -48,5 +51,9 @@ export async function readScheduleTask(input: ReadScheduleInput, store: FeedStor
     ...(count ? { onProgress: (done: number, of: number, rows: number) => count.set(done, of, rows) } : {}),
   });
   if (!read.ok) return read;
-  return ok({ status: 'draft', document: riskObjectJsonBlocks(read.value, input.provenance, canonicalJson), locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
+  const document = riskObjectJsonBlocks(read.value, input.provenance, canonicalJson);
+  // The location digest for accumulation, read from the bytes just written, here off the event loop.
+  const digest = new DigestScanner();
+  for (const block of document) digest.feed(block);
+  return ok({ status: 'draft', document, digest: digest.finish(), locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
 }
