@@ -8,6 +8,7 @@
 // (amountUnits, the same `currency ?? object's` rule). Pure.
 import { Buffer } from 'node:buffer';
 import { h3IndexToSplitLong, latLngToCell, splitLongToH3Index } from 'h3-js';
+import { canonicalJson } from '../../kernel/canonical-json.js';
 import { perilCode } from '../list-summaries.js';
 import { ObjectScanner } from '../risk-object/object-scan.js';
 import type { ScheduleLocation } from '../exposure/types.js';
@@ -124,7 +125,8 @@ export class DigestWriter {
       currencies: [...this.currencies.keys()],
       big: this.big,
     };
-    const json = Buffer.from(JSON.stringify(header), 'utf8');
+    // Canonical, so a digest made from a document and one scanned from its stored bytes are the same bytes.
+    const json = Buffer.from(canonicalJson(header), 'utf8');
     const n = this.count;
     const m = this.cells.size;
     const at = layout(n, m, json.byteLength);
