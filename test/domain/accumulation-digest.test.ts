@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { latLngToCell } from 'h3-js';
 import { Accumulator, amountUnits, decimalUnits, NO_CELL } from '../../src/domain/accumulation/accumulate.js';
-import { DigestScanner, digestOfDocument, digestUnits, readDigest } from '../../src/domain/accumulation/digest.js';
+import { DigestingSink, DigestScanner, digestOfDocument, digestUnits, readDigest } from '../../src/domain/accumulation/digest.js';
+import { LocationArray } from '../../src/domain/exposure/location-sink.js';
+import { readSchedule } from '../../src/domain/exposure/read-schedule.js';
+import { unwrap } from '../../src/kernel/result.js';
+import { oedReference } from './exposure/support.js';
 import { canonicalJson } from '../../src/kernel/canonical-json.js';
 import type { ScheduleLocation } from '../../src/domain/exposure/types.js';
 
@@ -106,5 +110,33 @@ test('accumulating digests answers exactly what accumulating the parsed location
     const digested = new Accumulator(declared, options);
     docs.forEach((d, i) => digested.addDigest(i, readDigest(digestOfDocument(d))));
     assert.equal(canonicalJson(digested.result()), canonicalJson(parsed.result()), `resolution ${resolution}`);
+  }
+});
+
+test('the digest an ingest writes as it reads is the digest of the locations it stores, values known late included', () => {
+  // Hand-made schedules: a currency stated only in a footer (every location pending until then,
+  // amounts beyond 2^53 ten-thousandths among them), and one whose rows state their own.
+  for (const text of [
+    'Ref,Latitude,Longitude,TIV\n1,34.05,-118.25,100.1234\n2,34.06,-118.26,200\n3,,,999999999999999\n4,34.07,-118.2,-5\nAll values in KWD\n',
+    'Ref,Latitude,Longitude,TIV,Currency\n1,52.1,4.9,2500.750,KWD\n2,52.2,4.8,1000000,JPY\n3,52.3,4.7,10.0005,\n',
+  ]) {
+    const sink = new DigestingSink(new LocationArray());
+    const read = unwrap(readSchedule(new TextEncoder().encode(text), { fileName: 'schedule.csv', oed: oedReference(), locations: sink }));
+    const members = { peril: read.peril ?? undefined, exposure: { currency: read.exposure.currency } };
+    const made = readDigest(sink.writer.finish(members));
+    const stored = readDigest(digestOfDocument({ ...members, exposure: { ...members.exposure, locations: JSON.parse(canonicalJson(read.exposure.locations)) } }));
+    assert.equal(made.count, read.exposure.locations.length);
+    const currencyOf = (d: typeof made, i: number) => (d.currency[i] === 0 ? null : d.header.currencies[d.currency[i]! - 1]);
+    assert.deepEqual([...digestUnits(made)], [...digestUnits(stored)]);
+    for (let i = 0; i < made.count; i += 1) {
+      assert.equal(currencyOf(made, i), currencyOf(stored, i), `location ${i}`);
+      assert.ok(Object.is(made.latitude[i], stored.latitude[i]) && Object.is(made.longitude[i], stored.longitude[i]));
+      assert.equal(made.cells[made.cell[i]!], stored.cells[stored.cell[i]!]);
+    }
+    assert.equal(made.header.currency, stored.header.currency);
+    if (text.includes('footer') || text.includes('All values')) {
+      assert.deepEqual(made.header.big.map(([i]) => i), [2], 'the amount beyond 2^53 settled late');
+      assert.deepEqual(Array.from({ length: made.count }, (_, i) => currencyOf(made, i)), ['KWD', 'KWD', 'KWD', 'KWD']);
+    }
   }
 });

@@ -12,6 +12,7 @@ import { canonicalJson } from '../../kernel/canonical-json.js';
 import { perilCode } from '../list-summaries.js';
 import { ObjectScanner } from '../risk-object/object-scan.js';
 import type { ScheduleLocation } from '../exposure/types.js';
+import type { LocationSink, Settled } from '../exposure/location-sink.js';
 import { amountUnits, DEFAULT_H3_RESOLUTION, NO_CELL } from './accumulate.js';
 
 export { NO_CELL };
@@ -81,19 +82,7 @@ export class DigestWriter {
       const l = (record(item) ?? {}) as Partial<ScheduleLocation>;
       const i = this.count;
       this.count += 1;
-      const units = amountUnits(record(l.values)?.total);
-      if (units === null) this.units[i] = NaN;
-      else if (typeof units === 'number' || (units <= EXACT && units >= -EXACT)) this.units[i] = Number(units);
-      else {
-        this.units[i] = NaN;
-        this.big.push([i, units.toString()]);
-      }
-      const own = l.currency;
-      if (typeof own === 'string') {
-        let k = this.currencies.get(own);
-        if (k === undefined) this.currencies.set(own, k = this.currencies.size + 1);
-        this.currency[i] = k;
-      } else this.currency[i] = 0;
+      this.put(i, l.currency, record(l.values)?.total);
       const lat = typeof l.latitude === 'number' ? l.latitude : NaN;
       const lon = typeof l.longitude === 'number' ? l.longitude : NaN;
       this.latitude[i] = lat;
@@ -113,6 +102,33 @@ export class DigestWriter {
     }
   }
 
+  /** How many locations were added. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Sets location i's own currency and total value again (a location whose values were known late). */
+  value(i: number, own: unknown, total: unknown): void {
+    const b = this.big.findIndex(([at]) => at === i);
+    if (b >= 0) this.big.splice(b, 1);
+    this.put(i, own, total);
+  }
+
+  private put(i: number, own: unknown, total: unknown): void {
+    const units = amountUnits(total);
+    if (units === null) this.units[i] = NaN;
+    else if (typeof units === 'number' || (units <= EXACT && units >= -EXACT)) this.units[i] = Number(units);
+    else {
+      this.units[i] = NaN;
+      this.big.push([i, units.toString()]);
+    }
+    if (typeof own === 'string') {
+      let k = this.currencies.get(own);
+      if (k === undefined) this.currencies.set(own, k = this.currencies.size + 1);
+      this.currency[i] = k;
+    } else this.currency[i] = 0;
+  }
+
   /** The digest, given the object's members (a document whose locations may be left out). */
   finish(document: Record<string, unknown>): Uint8Array {
     checkEndianness();
@@ -123,7 +139,7 @@ export class DigestWriter {
       ...(peril && peril.region !== undefined ? { region: peril.region } : {}),
       currency: typeof currency === 'string' ? currency : null,
       currencies: [...this.currencies.keys()],
-      big: this.big,
+      big: this.big.sort((a, b) => a[0] - b[0]),
     };
     // Canonical, so a digest made from a document and one scanned from its stored bytes are the same bytes.
     const json = Buffer.from(canonicalJson(header), 'utf8');
@@ -198,6 +214,38 @@ export class DigestScanner {
 
   finish(): Uint8Array {
     return this.writer.finish(this.scanner.skeleton().document);
+  }
+}
+
+/**
+ * A schedule reader's location sink that also writes the digest of what it is handed: an ingest
+ * makes the digest as it reads, without scanning the document it writes. A pending location's
+ * currency and values are those it is settled with (as the stored JSON holds them).
+ */
+export class DigestingSink<L> implements LocationSink<L> {
+  readonly writer = new DigestWriter();
+  /** The digest index of each pending location, in order. */
+  private readonly pending: number[] = [];
+
+  constructor(private readonly inner: LocationSink<L>) {}
+
+  add(location: ScheduleLocation): void {
+    this.inner.add(location);
+    this.writer.add([location]);
+  }
+
+  addPending(location: ScheduleLocation): void {
+    this.inner.addPending(location);
+    this.pending.push(this.writer.size);
+    this.writer.add([location]);
+  }
+
+  finish(settle: (pending: number) => Settled): L {
+    return this.inner.finish((i) => {
+      const settled = settle(i);
+      this.writer.value(this.pending[i]!, settled.currency, settled.values.total);
+      return settled;
+    });
   }
 }
 
