@@ -7,7 +7,7 @@ import { canonicalJson } from '../kernel/canonical-json.js';
 import { CHUNK_BYTES, writeObjectChunks } from './object-chunks.js';
 import { objectSummary, perilCode, type ObjectSummary } from '../domain/list-summaries.js';
 import type { ListPosition } from './list-position.js';
-import { digestOfDocument } from '../domain/accumulation/digest.js';
+import { digestOfDocument, readDigest, type LocationDigest } from '../domain/accumulation/digest.js';
 
 export type RiskObjectDocument = Record<string, unknown> & { id: string; status: string };
 
@@ -113,6 +113,17 @@ export class ObjectStore {
     return out;
   }
 
+  /** One version's digest read back, or undefined (none stored, or of a format no longer read). */
+  private async digestOf(id: string, version: number): Promise<LocationDigest | undefined> {
+    const row = await this.db.selectFrom('object_digests').select('bytes').where('object_id', '=', id).where('version', '=', version).executeTakeFirst();
+    if (!row) return undefined;
+    try {
+      return readDigest(row.bytes);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Stores a version's digest made after it was written (a version stored without one); kept once. */
   async putDigest(id: string, version: number, bytes: Uint8Array): Promise<void> {
     await this.db.insertInto('object_digests').values({ object_id: id, version, bytes })
@@ -157,7 +168,7 @@ export class ObjectStore {
    */
   async replaceIf(accountId: string, document: RiskObjectDocument, expectedVersion: number, now = new Date()): Promise<number | undefined> {
     const bytes = Buffer.from(canonicalJson(document), 'utf8');
-    const digest = digestOfDocument(document);
+    const digest = digestOfDocument(document, await this.digestOf(document.id, expectedVersion));
     const version = expectedVersion + 1;
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('objects')

@@ -80,6 +80,11 @@ test('the digest scanned from stored bytes, however they are cut, is the digest 
       assert.deepEqual(Buffer.from(scanner.finish()), Buffer.from(whole), `cut every ${cut} bytes`);
     }
   }
+  // Made with the cells of a previous version (some locations moved, one added, one gone): the same bytes.
+  const before = document(locations.slice(1).map((l, i) => (i % 9 === 0 ? { ...l, latitude: (l.latitude as number) + 0.5 } : l)));
+  for (const previous of [document(locations), before, document(locations.slice(0, 10)), document([...locations, loc(1, 1, '1')])]) {
+    assert.deepEqual(Buffer.from(digestOfDocument(document(locations), readDigest(digestOfDocument(previous)))), Buffer.from(digestOfDocument(document(locations))));
+  }
   const bare = readDigest(digestOfDocument({ id: 'obj_bare', status: 'draft', exposure: { locations: [] } }));
   assert.deepEqual({ peril: bare.header.peril, region: bare.header.region, currency: bare.header.currency, count: bare.count }, { peril: null, region: undefined, currency: null, count: 0 });
 });

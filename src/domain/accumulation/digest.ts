@@ -76,6 +76,13 @@ export class DigestWriter {
   private readonly cells = new Map<string, number>();
   private readonly big: Array<[number, string]> = [];
 
+  /**
+   * `previous`: the digest of the version this one replaces, whose cells are taken for the
+   * locations at the same place with the same coordinates (a PATCH rarely moves a location, and
+   * the cell is most of a digest's cost).
+   */
+  constructor(private readonly previous?: LocationDigest) {}
+
   add(locations: readonly unknown[]): void {
     this.reserve(this.count + locations.length);
     for (const item of locations) {
@@ -90,11 +97,18 @@ export class DigestWriter {
       this.cell[i] = NO_CELL;
       if (lat !== lat || lon !== lon) continue;
       let cell: string;
-      try {
-        cell = latLngToCell(lat, lon, DEFAULT_H3_RESOLUTION);
-      } catch {
-        // Left to the accumulation, which answers as it always did for such a point.
-        continue;
+      const before = this.previous;
+      if (before && i < before.count && before.latitude[i] === lat && before.longitude[i] === lon && before.resolution === DEFAULT_H3_RESOLUTION) {
+        const c = before.cell[i]!;
+        if (c === NO_CELL) continue;
+        cell = before.cells[c]!;
+      } else {
+        try {
+          cell = latLngToCell(lat, lon, DEFAULT_H3_RESOLUTION);
+        } catch {
+          // Left to the accumulation, which answers as it always did for such a point.
+          continue;
+        }
       }
       let c = this.cells.get(cell);
       if (c === undefined) this.cells.set(cell, c = this.cells.size);
@@ -195,9 +209,9 @@ function layout(n: number, m: number, headerBytes: number) {
   return { latitude, longitude, units, cellsLower, cellsUpper, cell, currency, end: currency + 2 * n };
 }
 
-/** The digest of a document held whole (a write of one). */
-export function digestOfDocument(document: Record<string, unknown>): Uint8Array {
-  const writer = new DigestWriter();
+/** The digest of a document held whole (a write of one); `previous` as for DigestWriter. */
+export function digestOfDocument(document: Record<string, unknown>, previous?: LocationDigest): Uint8Array {
+  const writer = new DigestWriter(previous);
   const locations = record(document.exposure)?.locations;
   if (Array.isArray(locations)) writer.add(locations);
   return writer.finish(document);
