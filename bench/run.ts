@@ -49,6 +49,12 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds of a process's main thread alone (its event loop), user + system. */
+function mainThreadCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
@@ -1013,6 +1019,8 @@ async function accumulationBench() {
     const ids: string[] = [];
     let seed = 12345;
     const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    // The writes too: each version's location digest is made as it is written.
+    let writing = 0;
     for (let o = 0; o < 100; o += 1) {
       // Each object a cluster somewhere in the contiguous US, 3,000 locations.
       const lat0 = 30 + next() * 15;
@@ -1024,21 +1032,64 @@ async function accumulationBench() {
       }));
       const peril = ['earthquake', 'flood', 'wildfire', 'tropical_cyclone'][o % 4];
       const body = JSON.stringify({ peril: { code: peril, ...(o % 10 === 0 ? { region: { type: 'box', min_latitude: lat0, max_latitude: lat0 + 0.25, min_longitude: lon0, max_longitude: lon0 + 0.25 } } : {}) }, exposure: { locations, values: { total: null }, currency: o % 5 === 0 ? 'EUR' : 'USD', source_fidelity: fidelity } });
+      const w = performance.now();
       const r = await fetch(`${api}/objects`, { method: 'POST', headers, body });
       if (r.status !== 201) throw new Error(`POST /objects answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
       ids.push(((await r.json()) as { id: string }).id);
+      writing += performance.now() - w;
     }
+    print({ bench: 'POST /objects of 3,000 locations each, the 100 objects accumulated below', mean_ms: Math.round(writing / 100) });
     const body = JSON.stringify({ objects: ids });
     const times: number[] = [];
+    // CPU per warm request: the whole process (every thread) and its main thread alone (the event
+    // loop's share).
+    const pid = svc.child.pid!;
+    let cpuAll = 0;
+    let cpuMain = 0;
     for (let i = 0; i < 6; i += 1) {
+      const all0 = cpuSeconds(pid);
+      const main0 = mainThreadCpuSeconds(pid);
       const t = performance.now();
       const r = await fetch(`${api}/accumulation`, { method: 'POST', headers, body });
       const doc = (await r.json()) as { totals: { locations: number } };
       times.push(performance.now() - t);
+      if (i > 0) {
+        cpuAll += cpuSeconds(pid) - all0;
+        cpuMain += mainThreadCpuSeconds(pid) - main0;
+      }
       if (r.status !== 200 || doc.totals.locations !== 300_000) throw new Error(`POST /accumulation answered ${r.status}`);
     }
     const warm = times.slice(1).sort((a, b) => a - b);
-    print({ bench: 'POST /accumulation, 100 objects totalling 300,000 locations', first_ms: Math.round(times[0]!), warm_median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), warm_max_ms: Math.round(warm.at(-1)!), service_peak_rss_mb: peakRssMb(svc.child.pid!) });
+    // Then three more with GET /account sent every 20 ms meanwhile, on connections of its own: its
+    // slowest answer shows how long the event loop was held.
+    const probes: number[] = [];
+    let failedProbes = 0;
+    for (let i = 0; i < 3; i += 1) {
+      let running = true;
+      const probing = (async () => {
+        while (running) {
+          const t = performance.now();
+          try {
+            await (await fetch(`${api}/account`, { headers: { ...headers, connection: 'close' } })).arrayBuffer();
+            probes.push(performance.now() - t);
+          } catch {
+            failedProbes += 1;
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      const r = await fetch(`${api}/accumulation`, { method: 'POST', headers, body });
+      await r.arrayBuffer();
+      running = false;
+      await probing;
+    }
+    probes.sort((a, b) => a - b);
+    print({
+      bench: 'POST /accumulation, 100 objects totalling 300,000 locations', first_ms: Math.round(times[0]!), warm_median_ms: Math.round(warm[Math.floor(warm.length / 2)]!), warm_max_ms: Math.round(warm.at(-1)!),
+      warm_cpu_ms_per_request: Math.round((cpuAll / warm.length) * 1000), warm_main_thread_cpu_ms_per_request: Math.round((cpuMain / warm.length) * 1000),
+      probe_get_account_median_ms: Math.round(probes[Math.floor(probes.length / 2)] ?? 0), probe_get_account_max_ms: Math.round(probes.at(-1) ?? 0), probe_failures: failedProbes,
+      service_peak_rss_mb: peakRssMb(pid), load_average_1m: Number(os.loadavg()[0]!.toFixed(1)),
+    });
 
     // Analyse: 25 located locations around Los Angeles, all four analyses.
     const located = Array.from({ length: 25 }, (_, i) => ({ ref: `A${i}`, latitude: 33.8 + (i % 5) * 0.1, longitude: -118.6 + Math.floor(i / 5) * 0.1 }));

@@ -1,24 +1,20 @@
 // POST /accumulation: where a set of the caller's objects piles up. Synchronous and not metered.
-// Each object is read from its stored bytes twice, a batch of locations at a time: once for what it
-// declares (peril, region, currency), once for its locations; no schedule is ever held whole.
-import { Accumulator, DEFAULT_H3_RESOLUTION, type AccumulatedObject } from '../domain/accumulation/accumulate.js';
+// The refusals are answered here; then each object's location digest (written with its version,
+// domain/accumulation/digest.ts) is read, and the digests are handed, moved not copied, to a compute
+// thread that sums them (accumulationTask), so the event loop stays free and no location is parsed.
+import { Accumulator, DEFAULT_H3_RESOLUTION } from '../domain/accumulation/accumulate.js';
+import { DigestScanner, readDigest } from '../domain/accumulation/digest.js';
 import { countryAlpha2 } from '../domain/country.js';
-import { perilCode } from '../domain/list-summaries.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusals } from '../kernel/refusal.js';
 import { ACCUMULATION_SCHEMA_VERSION } from '../kernel/versions.js';
-import { locationBatches, objectSkeleton } from './objects.js';
 import type { AppDeps } from './deps.js';
 
 /** What one request may accumulate (SPEC leaves the figures to the service; stated in the docs). */
 export const ACCUMULATION_LIMITS = { objects: 1000, locations: 1_000_000 } as const;
-/** Locations parsed at a time. */
-const BATCH = 5000;
-
-const record = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined);
 
 export async function accumulate(
-  deps: Pick<AppDeps, 'objects'>,
+  deps: Pick<AppDeps, 'objects' | 'compute'>,
   input: { accountId: string; objects: readonly string[]; resolution?: number },
 ): Promise<Result<Record<string, unknown>>> {
   const ids = input.objects;
@@ -40,19 +36,26 @@ export async function accumulate(
     return refused(refusals.invalidRequest(422, `The objects named hold ${total} locations; one accumulation reads at most ${ACCUMULATION_LIMITS.locations}. Split the set.`,
       [`objects hold ${total} locations; at most ${ACCUMULATION_LIMITS.locations}`]));
   }
-  const declared: AccumulatedObject[] = [];
-  for (const id of ids) {
-    const { document } = await objectSkeleton(deps, id, heads.get(id)!);
-    const currency = record(document.exposure)?.currency;
-    declared.push({ id, peril: perilCode(document), region: record(document.peril)?.region, currency: typeof currency === 'string' ? currency : null });
+  const stored = await deps.objects.digests(ids, input.accountId);
+  const digests: Uint8Array[] = [];
+  for (const id of ids) digests.push(stored.get(id)?.bytes ?? await digestOfCurrentVersion(deps, id, input.accountId));
+  stored.clear();
+  // One buffer for the thread, each digest at an 8-byte boundary (its arrays are read in place).
+  const spans: Array<[number, number]> = [];
+  let size = 0;
+  for (const d of digests) {
+    spans.push([size, d.byteLength]);
+    size += (d.byteLength + 7) & ~7;
   }
-  const accumulator = new Accumulator(declared, { resolution, countryOf: (p) => countryAlpha2(p.latitude, p.longitude) });
-  for (const [i, id] of ids.entries()) {
-    for await (const batch of locationBatches(deps, id, heads.get(id)!, BATCH)) accumulator.add(i, batch);
-  }
+  const buffer = new ArrayBuffer(size);
+  const all = new Uint8Array(buffer);
+  digests.forEach((d, i) => all.set(d, spans[i]![0]));
+  digests.length = 0;
+  const summed = await deps.compute<Record<string, unknown>>('accumulation', { ids, resolution, buffer, spans } satisfies AccumulationTaskInput, [buffer]);
+  if (!summed.ok) return summed;
   return ok({
     schema_version: ACCUMULATION_SCHEMA_VERSION,
-    ...accumulator.result(),
+    ...summed.value,
     notes: [
       'values are the locations\' total values, summed exactly per currency and never converted; a location states its own currency or takes its object\'s exposure.currency; currency null: neither stated one',
       'perils: every code of the vocabulary, with the objects whose peril.code it is (peril null: objects naming none)',
@@ -60,4 +63,46 @@ export async function accumulate(
       'countries: the ISO 3166-1 alpha-2 code of the territory holding each location\'s H3 cell centre, from the offline borders of country-coder (OpenStreetMap); country null at sea; within a cell\'s width of a border a location may be counted in its neighbour',
     ],
   });
+}
+
+export interface AccumulationTaskInput {
+  /** The objects in the order named. */
+  readonly ids: readonly string[];
+  readonly resolution: number;
+  /** Every object's digest, at [offset, length] of `spans` (in the order of ids). */
+  readonly buffer: ArrayBuffer;
+  readonly spans: ReadonlyArray<readonly [number, number]>;
+}
+
+/** The compute thread's half: the digests summed by the Accumulator, countries from offline borders. */
+export function accumulationTask(input: AccumulationTaskInput): Result<Record<string, unknown>> {
+  const digests = input.spans.map(([at, length]) => readDigest(new Uint8Array(input.buffer, at, length)));
+  const declared = input.ids.map((id, i) => {
+    const { peril, region, currency } = digests[i]!.header;
+    return { id, peril, region, currency };
+  });
+  const accumulator = new Accumulator(declared, { resolution: input.resolution, countryOf: (p) => countryAlpha2(p.latitude, p.longitude) });
+  digests.forEach((digest, i) => accumulator.addDigest(i, digest));
+  return ok(accumulator.result());
+}
+
+/**
+ * The digest of an object's current version read from its stored bytes, and stored: for a version
+ * written without one (none should be: every write makes one and the migration filled the rest).
+ * Read again from the head when a write supersedes the version while it is being read.
+ */
+async function digestOfCurrentVersion(deps: Pick<AppDeps, 'objects'>, id: string, accountId: string): Promise<Uint8Array> {
+  for (let attempt = 1; ; attempt += 1) {
+    const head = await deps.objects.head(id, accountId);
+    if (!head) throw new Error(`object ${id} is gone`);
+    try {
+      const scanner = new DigestScanner();
+      for await (const chunk of deps.objects.bytes(id, head)) scanner.feed(chunk);
+      const bytes = scanner.finish();
+      await deps.objects.putDigest(id, head.version, bytes);
+      return bytes;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
 }

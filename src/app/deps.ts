@@ -18,7 +18,7 @@ import type { SealKey } from '../domain/exchange/sealing.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
-export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run' | 'model-validation' | 'analyse';
+export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run' | 'model-validation' | 'analyse' | 'accumulation';
 
 export interface AppDeps {
   readonly config: {

@@ -118,8 +118,8 @@ export async function ingestJob(
     () => deps.compute<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]));
   if (!read.ok) return read;
   // The thread wrote the document into shared memory; the store takes those blocks as they are.
-  const { status, peril, locations } = read.value;
-  await deps.objects.insertJson(job.accountId, objectId, { status, peril, locations, source: fileName }, read.value.document);
+  const { status, peril, locations, digest } = read.value;
+  await deps.objects.insertJson(job.accountId, objectId, { status, peril, locations, source: fileName, digest }, read.value.document);
   // Idempotent, so a job re-run after a crash between the two writes still records the object once.
   await deps.accounts.recordUsage(job.accountId, 'object', objectId);
   return ok({ objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId });

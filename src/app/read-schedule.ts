@@ -3,6 +3,7 @@
 // location is written as canonical JSON straight into UTF-8 blocks of shared memory the moment it
 // is read (LocationJsonList), and the main thread stores those blocks in place: no string of the
 // whole document is ever made, and nothing large is copied into the message or out of it.
+import { DigestingSink } from '../domain/accumulation/digest.js';
 import { LocationJsonList } from '../domain/exposure/location-json.js';
 import { decodeSchedule } from '../domain/exposure/decode.js';
 import { readDecodedSchedule } from '../domain/exposure/read-schedule.js';
@@ -28,6 +29,8 @@ export interface ReadScheduleOutput {
   status: string;
   /** The document's canonical JSON, UTF-8, in blocks to be written in order (most in shared memory). */
   document: Uint8Array[];
+  /** The object's location digest (domain/accumulation/digest.ts). */
+  digest: Uint8Array;
   locations: number;
   /** peril.code of the object, when the schedule named one. */
   peril: string | null;
@@ -43,10 +46,17 @@ export async function readScheduleTask(input: ReadScheduleInput, store: FeedStor
   // The text holds the schedule now; the upload's bytes need not stay for the whole read.
   input.bytes = new Uint8Array(0);
   const count = input.progress ? new ProgressCount(input.progress) : undefined;
+  // The location digest for accumulation is written as the locations are read.
+  const locations = new DigestingSink(new LocationJsonList(sharedBlocks));
   const read = readDecodedSchedule(decoded, {
-    fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations: new LocationJsonList(sharedBlocks),
+    fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations,
     ...(count ? { onProgress: (done: number, of: number, rows: number) => count.set(done, of, rows) } : {}),
   });
   if (!read.ok) return read;
-  return ok({ status: 'draft', document: riskObjectJsonBlocks(read.value, input.provenance, canonicalJson), locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
+  const document = riskObjectJsonBlocks(read.value, input.provenance, canonicalJson);
+  // The digest's object members from the document's own text: its first and last blocks hold all
+  // but the locations.
+  const decoder = new TextDecoder();
+  const members = JSON.parse(`${decoder.decode(document[0])}[]${decoder.decode(document.at(-1))}`) as Record<string, unknown>;
+  return ok({ status: 'draft', document, digest: locations.writer.finish(members), locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
 }

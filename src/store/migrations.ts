@@ -4,6 +4,7 @@ import type { Dialect } from './database.js';
 import { writeObjectChunks } from './object-chunks.js';
 import { backtestSummary, perilCode } from '../domain/list-summaries.js';
 import { ObjectSummaryScanner } from '../domain/risk-object/summary-scan.js';
+import { DigestScanner } from '../domain/accumulation/digest.js';
 
 const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
   '0001_foundation': {
@@ -354,6 +355,38 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
         .addColumn('granted_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('exchange_grants_pk', ['model_id', 'account_id'])
         .execute();
+    },
+  },
+  '0018_object_digests': {
+    async up(db: Kysely<any>) {
+      // Each object version's location digest for accumulation (coordinates, exact values, own
+      // currencies, H3 cells in flat arrays), written with the version so an accumulation never
+      // parses a location. Filled here for the current version of every object stored before, its
+      // bytes scanned a chunk at a time (one object's digest held at a time).
+      await db.schema.createTable('object_digests')
+        .addColumn('object_id', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('bytes', dialect === 'postgres' ? sql`bytea` : sql`blob`, (c) => c.notNull())
+        .addPrimaryKeyConstraint('object_digests_pk', ['object_id', 'version'])
+        .execute();
+      for (const { id, version } of await db.selectFrom('objects').select(['id', 'version']).orderBy('id').execute()) {
+        const scanner = new DigestScanner();
+        for (let seq = 0; ; seq += 1) {
+          const chunk = await db.selectFrom('object_chunks').select('bytes')
+            .where('object_id', '=', id).where('version', '=', version).where('seq', '=', seq).executeTakeFirst();
+          if (!chunk) break;
+          scanner.feed(chunk.bytes as Uint8Array);
+        }
+        let bytes: Uint8Array;
+        try {
+          bytes = scanner.finish();
+        } catch {
+          // Bytes that do not read as a document: left without a digest (an accumulation of it
+          // reads its bytes, and fails, as it did before), never a service that cannot start.
+          continue;
+        }
+        await db.insertInto('object_digests').values({ object_id: id, version, bytes }).execute();
+      }
     },
   },
 });

@@ -7,6 +7,7 @@ import { canonicalJson } from '../kernel/canonical-json.js';
 import { CHUNK_BYTES, writeObjectChunks } from './object-chunks.js';
 import { objectSummary, perilCode, type ObjectSummary } from '../domain/list-summaries.js';
 import type { ListPosition } from './list-position.js';
+import { digestOfDocument, readDigest, type LocationDigest } from '../domain/accumulation/digest.js';
 
 export type RiskObjectDocument = Record<string, unknown> & { id: string; status: string };
 
@@ -50,15 +51,16 @@ export class ObjectStore {
 
   /** Inserts unless an object of that id exists (a re-run job writes the same ids); true if written. */
   insert(accountId: string, document: RiskObjectDocument, now = new Date()): Promise<boolean> {
-    return this.insertJson(accountId, document.id, { status: document.status, ...objectSummary(document) }, canonicalJson(document), now);
+    return this.insertJson(accountId, document.id, { status: document.status, ...objectSummary(document), digest: digestOfDocument(document) }, canonicalJson(document), now);
   }
 
   /**
    * As insert, for a document already written as canonical JSON (large objects are written
    * off-thread): its UTF-8 bytes whole, or in pieces to be read in order, which are stored chunk by
-   * chunk without being joined. `head` is its status and what a list shows of it, read by the writer.
+   * chunk without being joined. `head` is its status and what a list shows of it, read by the
+   * writer, and its location digest (domain/accumulation/digest.ts), made by the writer too.
    */
-  async insertJson(accountId: string, id: string, head: ObjectSummary & { status: string }, json: string | Uint8Array | readonly Uint8Array[], now = new Date()): Promise<boolean> {
+  async insertJson(accountId: string, id: string, head: ObjectSummary & { status: string; digest: Uint8Array }, json: string | Uint8Array | readonly Uint8Array[], now = new Date()): Promise<boolean> {
     const at = now.toISOString();
     const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
     let size = 0;
@@ -73,6 +75,7 @@ export class ObjectStore {
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
       await writeObjectChunks(trx, id, 1, bytes);
+      await trx.insertInto('object_digests').values({ object_id: id, version: 1, bytes: head.digest }).execute();
       return true;
     });
   }
@@ -92,6 +95,39 @@ export class ObjectStore {
       for (const r of rows) out.set(r.id, { version: Number(r.version), size: Number(r.size), locations: r.locations === null ? null : Number(r.locations) });
     }
     return out;
+  }
+
+  /**
+   * The location digests of the current versions of the account's objects among `ids`, by id, read
+   * with the version they belong to; an object without one (or not the account's) is left out.
+   */
+  async digests(ids: readonly string[], accountId: string): Promise<Map<string, { version: number; bytes: Uint8Array }>> {
+    const out = new Map<string, { version: number; bytes: Uint8Array }>();
+    for (let at = 0; at < ids.length; at += 500) {
+      const rows = await this.db.selectFrom('objects')
+        .innerJoin('object_digests', (j) => j.onRef('object_digests.object_id', '=', 'objects.id').onRef('object_digests.version', '=', 'objects.version'))
+        .select(['objects.id', 'objects.version', 'object_digests.bytes'])
+        .where('objects.account_id', '=', accountId).where('objects.id', 'in', ids.slice(at, at + 500)).execute();
+      for (const r of rows) out.set(r.id, { version: Number(r.version), bytes: r.bytes });
+    }
+    return out;
+  }
+
+  /** One version's digest read back, or undefined (none stored, or of a format no longer read). */
+  private async digestOf(id: string, version: number): Promise<LocationDigest | undefined> {
+    const row = await this.db.selectFrom('object_digests').select('bytes').where('object_id', '=', id).where('version', '=', version).executeTakeFirst();
+    if (!row) return undefined;
+    try {
+      return readDigest(row.bytes);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores a version's digest made after it was written (a version stored without one); kept once. */
+  async putDigest(id: string, version: number, bytes: Uint8Array): Promise<void> {
+    await this.db.insertInto('object_digests').values({ object_id: id, version, bytes })
+      .onConflict((oc) => oc.columns(['object_id', 'version']).doNothing()).execute();
   }
 
   /** The object with the version it was read at, from one statement (one consistent snapshot). */
@@ -132,6 +168,7 @@ export class ObjectStore {
    */
   async replaceIf(accountId: string, document: RiskObjectDocument, expectedVersion: number, now = new Date()): Promise<number | undefined> {
     const bytes = Buffer.from(canonicalJson(document), 'utf8');
+    const digest = digestOfDocument(document, await this.digestOf(document.id, expectedVersion));
     const version = expectedVersion + 1;
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('objects')
@@ -141,7 +178,9 @@ export class ObjectStore {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return undefined;
       await writeObjectChunks(trx, document.id, version, bytes);
+      await trx.insertInto('object_digests').values({ object_id: document.id, version, bytes: digest }).execute();
       await trx.deleteFrom('object_chunks').where('object_id', '=', document.id).where('version', '<', expectedVersion).execute();
+      await trx.deleteFrom('object_digests').where('object_id', '=', document.id).where('version', '<', expectedVersion).execute();
       return version;
     });
   }

@@ -90,6 +90,13 @@ export interface ObjectChunksTable {
   bytes: Uint8Array;
 }
 
+/** An object version's location digest for accumulation (domain/accumulation/digest.ts), written with the version. */
+export interface ObjectDigestsTable {
+  object_id: string;
+  version: number;
+  bytes: Uint8Array;
+}
+
 export interface StructuresTable {
   id: string;
   account_id: string;
@@ -273,6 +280,7 @@ export interface Tables {
   uploads: UploadsTable;
   objects: ObjectsTable;
   object_chunks: ObjectChunksTable;
+  object_digests: ObjectDigestsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   jobs: JobsTable;

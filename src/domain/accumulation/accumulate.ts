@@ -11,9 +11,12 @@ import { readRegion } from '../triggers/read.js';
 import { Faults } from '../triggers/faults.js';
 import { regionBox } from '../triggers/feed.js';
 import type { GeoPoint } from '../geo.js';
+import type { LocationDigest } from './digest.js';
 
 /** H3 resolution of the concentration cells (average hexagon about 5.16 km², edge about 1.4 km). */
 export const DEFAULT_H3_RESOLUTION = 7;
+/** A location without a cell in its digest (see digest.ts). */
+export const NO_CELL = 0xffffffff;
 /** The cells listed with their objects, per currency. */
 export const TOP_CELLS = 10;
 
@@ -54,7 +57,7 @@ const DECIMAL = /^-?\d{1,9}(?:\.\d{1,4})?$/;
  * The same, as a number when the amount is below a billion (its ten-thousandths then fit a double
  * exactly and the product rounds to them), else as a bigint: most amounts skip bigint arithmetic.
  */
-function amountUnits(text: unknown): number | bigint | null {
+export function amountUnits(text: unknown): number | bigint | null {
   if (typeof text !== 'string') return null;
   if (DECIMAL.test(text)) return Math.round(Number(text) * SCALE);
   return decimalUnits(text);
@@ -66,6 +69,8 @@ class Sum {
   private big = 0n;
   add(units: number | bigint): void {
     if (typeof units === 'bigint') { this.big += units; return; }
+    // A digest's units reach 2^53: past 2^52 they go to the bigint, so the double's sum stays exact.
+    if (units > 2 ** 52 || units < -(2 ** 52)) { this.big += BigInt(units); return; }
     this.small += units;
     if (this.small > 2 ** 52 || this.small < -(2 ** 52)) { this.big += BigInt(this.small); this.small = 0; }
   }
@@ -122,19 +127,44 @@ export class Accumulator {
 
   /** One batch of the locations of object `index` (its position in the declared list). */
   add(index: number, locations: readonly ScheduleLocation[]): void {
-    const sums = this.objects[index]!;
     const fallback = this.declared[index]!.currency ?? NO_CURRENCY;
-    const resolution = this.options.resolution;
     for (const l of locations) {
-      sums.locations += 1;
-      const units = amountUnits(l.values?.total);
-      const currency = l.currency ?? fallback;
-      if (units === null) sums.unvalued += 1;
-      else add(sums.values, currency, units);
       const lat = l.latitude;
       const lon = l.longitude;
-      if (typeof lat !== 'number' || typeof lon !== 'number') continue;
-      sums.located += 1;
+      this.one(index, amountUnits(l.values?.total), l.currency ?? fallback, typeof lat === 'number' && typeof lon === 'number' ? lat : NaN, lon as number, undefined);
+    }
+  }
+
+  /**
+   * Every location of object `index` from its digest (digest.ts), in their order: the same figures
+   * as `add` over the same locations, without a location ever parsed. The digest's cells are used
+   * when they are at this accumulation's resolution, else each cell is computed from coordinates.
+   */
+  addDigest(index: number, digest: LocationDigest): void {
+    const fallback = this.declared[index]!.currency ?? NO_CURRENCY;
+    const own = digest.header.currencies;
+    const big = digest.header.big;
+    const cells = digest.resolution === this.options.resolution ? digest.cells : undefined;
+    const { latitude, longitude, units, cell, currency } = digest;
+    let b = 0;
+    for (let i = 0; i < digest.count; i += 1) {
+      let u: number | bigint | null = units[i]!;
+      if (u !== u) u = b < big.length && big[b]![0] === i ? BigInt(big[b++]![1]) : null;
+      const k = currency[i]!;
+      const c = cell[i]!;
+      this.one(index, u, k === 0 ? fallback : own[k - 1]!, latitude[i]!, longitude[i]!, cells && c !== NO_CELL ? cells[c] : undefined);
+    }
+  }
+
+  /** One location: `lat` NaN when it has no coordinates; `known` its cell when already known. */
+  private one(index: number, units: number | bigint | null, currency: string, lat: number, lon: number, known: string | undefined): void {
+    const sums = this.objects[index]!;
+    sums.locations += 1;
+    if (units === null) sums.unvalued += 1;
+    else add(sums.values, currency, units);
+    if (lat !== lat || lon !== lon) return;
+    sums.located += 1;
+    if (this.regions.length > 0) {
       const point = { latitude: lat, longitude: lon };
       for (const r of this.regions) {
         if (lat < r.minLat || lat > r.maxLat || !gateContains(r.gate, point)) continue;
@@ -143,30 +173,30 @@ export class Accumulator {
         inside.locations += 1;
         if (units !== null) add(inside.values, currency, units);
       }
-      const cell = latLngToCell(lat, lon, resolution);
-      let country = this.countryOfCell.get(cell);
-      if (country === undefined) {
-        const [clat, clon] = cellToLatLng(cell);
-        country = this.options.countryOf({ latitude: clat, longitude: clon });
-        this.countryOfCell.set(cell, country);
-      }
-      const countryKey = country ?? NO_CURRENCY;
-      let c = this.countries.get(countryKey);
-      if (!c) this.countries.set(countryKey, c = { locations: 0, values: new Map() });
-      c.locations += 1;
-      if (units !== null) add(c.values, currency, units);
-      if (units === null) continue;
-      let byCell = this.cells.get(currency);
-      if (!byCell) this.cells.set(currency, byCell = new Map());
-      let tally = byCell.get(cell);
-      if (!tally) byCell.set(cell, tally = { value: new Sum(), locations: 0, objects: new Map() });
-      tally.value.add(units);
-      tally.locations += 1;
-      let mine = tally.objects.get(index);
-      if (!mine) tally.objects.set(index, mine = { locations: 0, value: new Sum() });
-      mine.locations += 1;
-      mine.value.add(units);
     }
+    const cell = known ?? latLngToCell(lat, lon, this.options.resolution);
+    let country = this.countryOfCell.get(cell);
+    if (country === undefined) {
+      const [clat, clon] = cellToLatLng(cell);
+      country = this.options.countryOf({ latitude: clat, longitude: clon });
+      this.countryOfCell.set(cell, country);
+    }
+    const countryKey = country ?? NO_CURRENCY;
+    let c = this.countries.get(countryKey);
+    if (!c) this.countries.set(countryKey, c = { locations: 0, values: new Map() });
+    c.locations += 1;
+    if (units !== null) add(c.values, currency, units);
+    if (units === null) return;
+    let byCell = this.cells.get(currency);
+    if (!byCell) this.cells.set(currency, byCell = new Map());
+    let tally = byCell.get(cell);
+    if (!tally) byCell.set(cell, tally = { value: new Sum(), locations: 0, objects: new Map() });
+    tally.value.add(units);
+    tally.locations += 1;
+    let mine = tally.objects.get(index);
+    if (!mine) tally.objects.set(index, mine = { locations: 0, value: new Sum() });
+    mine.locations += 1;
+    mine.value.add(units);
   }
 
   result(): Record<string, unknown> {

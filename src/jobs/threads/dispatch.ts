@@ -1,6 +1,7 @@
 // Entry point of every compute thread: runs the named task with its input.
 import { ApiError } from '../../kernel/refusal.js';
 import { refused, type Result } from '../../kernel/result.js';
+import { accumulationTask, type AccumulationTaskInput } from '../../app/accumulation.js';
 import { analyseTask, type AnalyseTaskInput } from '../../app/analyse.js';
 import { backtestTask, type BacktestTaskInput } from '../../app/backtest.js';
 import { labRunTask, type LabRunTaskInput } from '../../app/lab-runs.js';
@@ -15,7 +16,8 @@ type Task =
   | { task: 'lab-run'; input: LabRunTaskInput }
   | { task: 'price'; input: PriceTaskInput }
   | { task: 'model-validation'; input: ModelValidationInput }
-  | { task: 'analyse'; input: AnalyseTaskInput };
+  | { task: 'analyse'; input: AnalyseTaskInput }
+  | { task: 'accumulation'; input: AccumulationTaskInput };
 
 /**
  * The task's Result, its refusal sent back as the body a failed job records (an ApiError, thrown or
@@ -39,6 +41,7 @@ async function run(message: Task): Promise<Result<unknown>> {
     case 'price': return priceTask(message.input, await threadStore(message.input.feedsDir));
     case 'model-validation': return modelValidationTask(message.input, await threadStore(message.input.feedsDir));
     case 'analyse': return analyseTask(message.input, await threadStore(message.input.feedsDir));
+    case 'accumulation': return accumulationTask(message.input);
     default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
   }
 }
