@@ -13,11 +13,17 @@ function print(line: Record<string, unknown>) {
   console.log(JSON.stringify(line));
 }
 
-async function cannon(title: string, url: string, headers: Record<string, string> = {}): Promise<number> {
+/**
+ * Requests per second; with `pid`, also the CPU microseconds that process spent per request
+ * (all threads), which other load on the machine stretches far less than the rate.
+ */
+async function cannon(title: string, url: string, headers: Record<string, string> = {}, pid?: number): Promise<{ perSecond: number; cpuMicros: number | undefined }> {
   await autocannon({ url, connections: 32, duration: 2, headers: { 'user-agent': USER_AGENT, ...headers } });
+  const cpu0 = pid === undefined ? 0 : cpuSeconds(pid);
   const r = await autocannon({ url, connections: 64, duration: 10, headers: { 'user-agent': USER_AGENT, ...headers } });
-  print({ bench: title, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx, errors: r.errors });
-  return r.requests.average;
+  const cpuMicros = pid === undefined || r.requests.total === 0 ? undefined : Math.round(((cpuSeconds(pid) - cpu0) * 1e6) / r.requests.total);
+  print({ bench: title, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx, errors: r.errors, ...(cpuMicros === undefined ? {} : { cpu_us_per_request: cpuMicros }) });
+  return { perSecond: r.requests.average, cpuMicros };
 }
 
 /** Sequential requests: the latency one caller sees, warm. */
@@ -63,18 +69,24 @@ function peakRssMb(pid: number): number {
 async function httpBench() {
   // The yardstick, measured in the same run on the same machine: a bare Fastify hello-world.
   const hello = await startHelloWorld();
-  let baseline: number;
+  let baseline: Awaited<ReturnType<typeof cannon>>;
   try {
-    baseline = await cannon('bare Fastify hello-world (baseline)', hello.url);
+    baseline = await cannon('bare Fastify hello-world (baseline)', hello.url, {}, hello.child.pid);
   } finally {
     await hello.stop();
   }
   const svc = await startBuiltService();
   try {
     const key = await signup(svc.urls.api!);
-    const health = await cannon('GET /health', `${svc.urls.api}/health`);
-    const account = await cannon('GET /account (authenticated)', `${svc.urls.api}/account`, { authorization: `Bearer ${key}` });
-    print({ bench: 'share of the hello-world baseline', health_percent: Math.round((100 * health) / baseline), account_percent: Math.round((100 * account) / baseline) });
+    const health = await cannon('GET /health', `${svc.urls.api}/health`, {}, svc.child.pid);
+    const account = await cannon('GET /account (authenticated)', `${svc.urls.api}/account`, { authorization: `Bearer ${key}` }, svc.child.pid);
+    // The share by CPU: the baseline's CPU per request over the route's (the rate's share moves with the machine's load).
+    const byCpu = (route: typeof account) => (route.cpuMicros && baseline.cpuMicros ? Math.round((100 * baseline.cpuMicros) / route.cpuMicros) : undefined);
+    print({
+      bench: 'share of the hello-world baseline',
+      health_percent: Math.round((100 * health.perSecond) / baseline.perSecond), account_percent: Math.round((100 * account.perSecond) / baseline.perSecond),
+      health_percent_by_cpu: byCpu(health), account_percent_by_cpu: byCpu(account),
+    });
   } finally {
     await svc.stop();
   }

@@ -48,7 +48,7 @@ export async function startBuiltService(env: Record<string, string> = {}): Promi
 }
 
 /** A bare Fastify hello-world in its own process: the baseline the service's figures are read against. */
-export async function startHelloWorld(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startHelloWorld(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const script = `
     const app = require('fastify')();
     app.get('/', async () => ({ hello: 'world' }));
@@ -60,7 +60,7 @@ export async function startHelloWorld(): Promise<{ url: string; stop(): Promise<
     lines.once('line', (line) => resolve(line.trim()));
   });
   return {
-    url,
+    url, child,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -2,6 +2,7 @@
 // under the content address of its inputs (a replay over the same snapshot gives the same bytes).
 // The replay runs in a compute thread, so a burst of backtests never stalls the API.
 import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
+import { backtestLinks, type BacktestLinks } from '../domain/backtest/links.js';
 import { faultAnswer, type StructureValidation } from '../domain/triggers/faults.js';
 import { checkStructure, dataRequest, validateStructure } from '../domain/triggers/index.js';
 import { seriesElement } from '../domain/triggers/index-series.js';
@@ -18,7 +19,7 @@ import type { AppDeps } from './deps.js';
 export type Window = { from_year?: number; to_year?: number } | null;
 
 export interface Replay {
-  artifact: BacktestArtifact & { id: string; links: { self: string; chart: string } };
+  artifact: BacktestArtifact & { id: string; links: BacktestLinks };
   data: BacktestData;
   snapshot: Snapshot;
   /** The terms as read and checked once; the price reads them from here. */
@@ -59,7 +60,7 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
   const id = `bt_${contentAddress({
     structure: outcome.structure, feed: outcome.feed, window: { from_year: outcome.window.from_year, to_year: outcome.window.to_year }, engine: outcome.engine,
   }).slice(0, 32)}`;
-  return ok({ artifact: { ...outcome, id, links: { self: `/backtests/${id}`, chart: `/backtests/${id}/chart.svg` } }, data, snapshot: s, validation });
+  return ok({ artifact: { ...outcome, id, links: backtestLinks(id) }, data, snapshot: s, validation });
 }
 
 /** What a structure's design reads from a snapshot, parsed once per snapshot by the store. */

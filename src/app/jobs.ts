@@ -2,6 +2,7 @@
 // document is the Job resource as SPEC shows it, with how far a long job has got; a job may be
 // cancelled, and ends failed (code cancelled) when it is: SPEC's four states stay the only ones.
 import type { JobRow } from '../store/jobs.js';
+import { addChartLink } from '../domain/backtest/links.js';
 import { JOB_SCHEMA_VERSION } from '../kernel/versions.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals, type ErrorBody } from '../kernel/refusal.js';
@@ -30,9 +31,17 @@ export function jobView(row: JobRow): Record<string, unknown> {
   if (Object.keys(subject).length > 0) view.subject = subject;
   // Long jobs (ingest, lab runs) say how far they got, once their task has counted anything.
   if (row.progress !== null) view.progress = JSON.parse(row.progress);
-  if (row.status === 'succeeded' && row.result !== null) view.result = JSON.parse(row.result);
+  if (row.status === 'succeeded' && row.result !== null) view.result = resultOf(row);
   if (row.status === 'failed' && row.error !== null) view.error = JSON.parse(row.error);
   return view;
+}
+
+/** A succeeded job's result; a backtest in it stored before charts existed gets its links.chart. */
+function resultOf(row: JobRow): unknown {
+  const result = JSON.parse(row.result!) as unknown;
+  if (row.verb === 'backtest') addChartLink(result);
+  else if (row.verb === 'price' && result !== null && typeof result === 'object') addChartLink((result as { backtest?: unknown }).backtest);
+  return result;
 }
 
 export interface JobRequest {

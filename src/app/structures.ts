@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { faultAnswer } from '../domain/triggers/faults.js';
 import { validateStructure } from '../domain/triggers/index.js';
+import { artifactJsonWithChart } from '../domain/backtest/links.js';
 import type { StructureDocument } from '../store/structures.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';
@@ -76,5 +77,6 @@ export async function requestBacktest(
 export async function readBacktest(deps: Pick<AppDeps, 'structures'>, input: { accountId: string; id: string }): Promise<Result<string>> {
   const json = await deps.structures.backtestJson(input.id, input.accountId);
   if (json === undefined) return refused(refusals.notFound(`No backtest ${input.id} for this key`));
-  return ok(json);
+  // Stored before charts existed: the chart is linked as it is read.
+  return ok(artifactJsonWithChart(json, input.id));
 }

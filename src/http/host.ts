@@ -98,6 +98,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     // Fastify's own info lines (listening, closing) are noise beside the one line per host.
     loggerInstance: services.log.child({ host: name }, { level: 'warn' }) as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request: the few lines a request logs name its reqId themselves.
+    childLoggerFactory: (logger) => logger,
     genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
@@ -268,8 +270,22 @@ class Edge {
   /** Addresses over the wrong-key limit, until their window ends: refused with no key lookup. */
   private readonly blocked = new Map<string, { until: number; decision: RateDecision }>();
 
+  /** Agents already read: a client sends the same User-Agent on every request. */
+  private readonly agents = new Map<string, boolean>();
+
   constructor(private readonly services: Services) {
     this.refusedAgents = new Set(services.config.refusedAgents);
+  }
+
+  private isAnonymous(agent: string | undefined): boolean {
+    if (agent === undefined) return isAnonymousAgent(agent, this.refusedAgents);
+    let anonymous = this.agents.get(agent);
+    if (anonymous === undefined) {
+      anonymous = isAnonymousAgent(agent, this.refusedAgents);
+      if (this.agents.size >= 1000) this.agents.clear();
+      this.agents.set(agent, anonymous);
+    }
+    return anonymous;
   }
 
   /** Runs the edge for a routed request; sets request.caller and the RateLimit headers. */
@@ -303,34 +319,52 @@ class Edge {
     const { config, rate } = this.services;
     const now = Date.now();
     const byAddress = async () => rate.hit(`addr:${ip}`, config.rateLimit.address, now);
-    if (isAnonymousAgent(headers['user-agent'], this.refusedAgents)) {
+    if (this.isAnonymous(headers['user-agent'])) {
       throw withRate(new ApiError(403, 'forbidden', ANONYMOUS_AGENT), await byAddress());
     }
     let caller: Caller | undefined;
     if (auth === 'key' || (auth === 'optional' && headers.authorization !== undefined)) {
       try {
-        caller = await this.authenticate(headers.authorization, ip, now);
+        // A known key and the in-memory counter answer at once: no await, so no turn of the queue.
+        const found = this.authenticate(headers.authorization, ip, now);
+        caller = found instanceof Promise ? await found : found;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) throw withRate(error, await byAddress());
         throw error;
       }
     }
-    const decision = caller ? await rate.hit(`key:${caller.keyId}`, config.rateLimit.key, now) : await byAddress();
-    if (!decision.allowed) throw overLimit(decision, caller ? 'this key' : 'this client address');
-    return { ...(caller ? { caller } : {}), rate: rateHeaders(decision) };
+    if (!caller) {
+      const decision = await byAddress();
+      if (!decision.allowed) throw overLimit(decision, 'this client address');
+      return { rate: rateHeaders(decision) };
+    }
+    const hit = rate.hit(`key:${caller.keyId}`, config.rateLimit.key, now);
+    const decision = hit instanceof Promise ? await hit : hit;
+    if (!decision.allowed) throw overLimit(decision, 'this key');
+    return { caller, rate: rateHeaders(decision) };
   }
 
-  private async authenticate(header: string | undefined, ip: string, now: number): Promise<Caller> {
+  /** The caller of a credential: at once when its key is known, else after the key's lookup. Throws the refusal. */
+  private authenticate(header: string | undefined, ip: string, now: number): Caller | Promise<Caller> {
     if (header === undefined) throw refusals.unauthenticated('No Authorization header; send Authorization: Bearer <API key> (POST /signup issues one).');
-    const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
-    if (!match || match[1]!.toLowerCase() !== 'bearer') {
-      throw refusals.unauthenticated('The Authorization scheme is not read here; the only scheme is Bearer.');
+    let secret: string;
+    // "Bearer <key>" as clients send it, read without the general pattern below (same reading).
+    if (header.startsWith('Bearer ')) secret = header.slice(7).trim();
+    else {
+      const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
+      if (!match || match[1]!.toLowerCase() !== 'bearer') {
+        throw refusals.unauthenticated('The Authorization scheme is not read here; the only scheme is Bearer.');
+      }
+      secret = (match[2] ?? '').trim();
     }
-    const secret = (match[2] ?? '').trim();
     if (secret === '') throw refusals.unauthenticated('The Bearer scheme arrived with an empty key (an unset shell variable?).');
     const digest = secretDigest(secret);
     const cached = keyCache.get(digest);
     if (cached) return cached;
+    return this.lookUp(digest, ip, now);
+  }
+
+  private async lookUp(digest: string, ip: string, now: number): Promise<Caller> {
     const block = this.blocked.get(ip);
     if (block && block.until > now) throw wrongKeyFlood({ ...block.decision, resetSeconds: Math.max(1, Math.ceil((block.until - now) / 1000)) });
     const row = await this.services.accounts.keyByDigest(digest);

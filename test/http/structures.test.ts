@@ -120,3 +120,37 @@ eachDialect('structures and backtests belong to their account', async (dialect) 
     assert.equal(answer.status, 404, `${method} ${path}`);
   }
 });
+
+eachDialect('a backtest stored before charts existed is answered with links.chart, its bytes those of a fresh artifact', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const objectPath = await ingestedObject(svc, key);
+  assert.equal((await call(svc.api, 'PATCH', objectPath, { key, body: ACCEPTANCE_BODIES.earthquake })).status, 200);
+  const cut = await call(svc.api, 'POST', `${objectPath}/structures`, { key });
+  const job = await backtest(svc, key, cut.body.links.self);
+  const { id } = job.result;
+  assert.equal(job.result.links.chart, `/backtests/${id}/chart.svg`);
+  const fresh = (await call(svc.api, 'GET', `/backtests/${id}`, { key })).text;
+
+  // The rows as a release before charts stored them (hand-made from the fresh ones): links.self only.
+  const chart = `"chart":"/backtests/${id}/chart.svg",`;
+  assert.ok(fresh.includes(chart));
+  const db = svc.services.database.db as any;
+  await db.updateTable('backtests').set({ document: fresh.replace(chart, '') }).where('id', '=', id).execute();
+  const jobRow = await db.selectFrom('jobs').select('result').where('id', '=', job.id).executeTakeFirst();
+  const oldResult = JSON.parse(jobRow.result);
+  delete oldResult.links.chart;
+  await db.updateTable('jobs').set({ result: JSON.stringify(oldResult) }).where('id', '=', job.id).execute();
+  assert.ok(!(await db.selectFrom('backtests').select('document').where('id', '=', id).executeTakeFirst()).document.includes('chart'));
+
+  const read = await call(svc.api, 'GET', `/backtests/${id}`, { key });
+  assert.equal(read.status, 200);
+  assert.equal(read.text, fresh, 'the old artifact is answered as the bytes a fresh replay stores');
+  assert.deepEqual(read.body.links, { chart: `/backtests/${id}/chart.svg`, self: `/backtests/${id}` });
+  const again = await call(svc.api, 'GET', `/jobs/${job.id}`, { key });
+  assert.deepEqual(again.body.result.links, { chart: `/backtests/${id}/chart.svg`, self: `/backtests/${id}` });
+  assert.deepEqual(again.body.result, JSON.parse(fresh));
+  const svg = await call(svc.api, 'GET', read.body.links.chart, { key });
+  assert.equal(svg.status, 200);
+  assert.match(svg.headers.get('content-type')!, /^image\/svg\+xml/);
+});

@@ -195,3 +195,45 @@ test('a chart rendered to PNG for real: the signature and the SVG\'s size', asyn
   assert.equal(png.readUInt32BE(20), 460);
   assert.deepEqual(await svgToPng(backtestChart(ARTIFACT)), png, 'the same SVG rasterises to the same bytes');
 });
+
+test('locations either side of the antimeridian are drawn together, labelled as written', () => {
+  // Hand-made points: three in Fiji either side of 180°, and the same three moved to 0° for the yardstick.
+  const fiji = new MapPoints();
+  for (const [lat, lon] of [[-17.7, 179.9], [-17.8, -179.9], [-17.75, 179.95]] as const) fiji.add(lat, lon);
+  assert.deepEqual(fiji.wrapped(), { west: 179.9, east: 180.1 });
+  const root = wellFormed(locationsMap({ heading: 'h', points: fiji, region: null, regionNote: null }));
+  const cx = findAll(root, (e) => e.name === 'circle').map((c) => n(c, 'cx'));
+  // In schedule order: 179.9, -179.9 (drawn at 180.1, east of 179.95), 179.95.
+  assert.ok(cx[0]! < cx[2]! && cx[2]! < cx[1]!, `drawn in longitude order across 180°: ${cx.join(', ')}`);
+  const labels = findAll(root, (e) => e.name === 'text' && e.attrs.class === 'tick' && e.attrs['text-anchor'] === 'middle').map((e) => e.text);
+  assert.ok(labels.length > 0 && labels.every((l) => Math.abs(Number(l.replace('°', ''))) <= 180), labels.join(' '));
+  assert.ok(labels.includes('180°') && labels.some((l) => l.startsWith('-179.')), labels.join(' '));
+  assert.match(root.children.find((c) => c.name === 'desc')!.text, /^3 of 3 locations drawn, across the antimeridian\./);
+
+  // The same points moved to 0° span the same 0.2°: the map's scale is the same.
+  const meridian = new MapPoints();
+  for (const [lat, lon] of [[-17.7, -0.1], [-17.8, 0.1], [-17.75, -0.05]] as const) meridian.add(lat, lon);
+  assert.equal(meridian.wrapped(), null);
+  const mx = findAll(wellFormed(locationsMap({ heading: 'h', points: meridian, region: null, regionNote: null })), (e) => e.name === 'circle').map((c) => n(c, 'cx'));
+  assert.ok(Math.abs((cx[1]! - cx[0]!) - (mx[1]! - mx[0]!)) < 0.05, `${cx[1]! - cx[0]!} against ${mx[1]! - mx[0]!}`);
+
+  // A box across the antimeridian drawn with them: every location inside it.
+  const box = wellFormed(locationsMap({ heading: 'h', points: fiji, region: { type: 'box', min_latitude: -20, max_latitude: -15, min_longitude: 178, max_longitude: -178 }, regionNote: null }));
+  const corners = findAll(box, classed('region', 'box'))[0]!.attrs.points!.split(' ').map((p) => p.split(',').map(Number));
+  for (const c of findAll(box, (e) => e.name === 'circle')) assert.ok(n(c, 'cx') > corners[0]![0]! && n(c, 'cx') < corners[1]![0]!);
+
+  // Locations spread over the world: the map is cut at their widest gap. Here it holds 180°
+  // (120° wide against 60°), so the map is as written; with 110° between -170° and -60° (against
+  // 20° over 180°), it starts at -60° and runs east to 190°.
+  const spread = new MapPoints();
+  for (const lon of [-120, -60, 0, 60, 120]) spread.add(0, lon);
+  assert.equal(spread.wrapped(), null);
+  const pacific = new MapPoints();
+  for (const lon of [-170, -60, 0, 60, 170]) pacific.add(0, lon);
+  assert.deepEqual(pacific.wrapped(), { west: -60, east: 190 });
+  // A gap narrower than the antimeridian's never wraps: 10° and 20° against 350°.
+  const near = new MapPoints();
+  near.add(0, 10);
+  near.add(0, 20);
+  assert.equal(near.wrapped(), null);
+});

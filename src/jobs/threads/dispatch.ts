@@ -1,13 +1,16 @@
-// Entry point of every compute thread: runs the named task with its input.
+// Entry point of every compute thread: runs the named task with its input. Each task's module is
+// imported when the thread first runs that task, so a thread that only reads schedules never loads
+// the lab lanes, the models or the pricing (loading every task module took a fresh thread about
+// 0.55 CPU seconds; the schedule reader's own modules take about 0.04 s).
 import { ApiError } from '../../kernel/refusal.js';
 import { refused, type Result } from '../../kernel/result.js';
-import { accumulationTask, type AccumulationTaskInput } from '../../app/accumulation.js';
-import { analyseTask, type AnalyseTaskInput } from '../../app/analyse.js';
-import { backtestTask, type BacktestTaskInput } from '../../app/backtest.js';
-import { labRunTask, type LabRunTaskInput } from '../../app/lab-runs.js';
-import { priceTask, type PriceTaskInput } from '../../app/price.js';
-import { modelValidationTask, type ModelValidationInput } from '../../app/models.js';
-import { readScheduleTask, type ReadScheduleInput } from '../../app/read-schedule.js';
+import type { AccumulationTaskInput } from '../../app/accumulation.js';
+import type { AnalyseTaskInput } from '../../app/analyse.js';
+import type { BacktestTaskInput } from '../../app/backtest.js';
+import type { LabRunTaskInput } from '../../app/lab-runs.js';
+import type { PriceTaskInput } from '../../app/price.js';
+import type { ModelValidationInput } from '../../app/models.js';
+import type { ReadScheduleInput } from '../../app/read-schedule.js';
 import { referenceStore, threadStore } from './feed-stores.js';
 
 type Task =
@@ -35,13 +38,34 @@ export default async function dispatch(message: Task): Promise<Result<unknown>> 
 
 async function run(message: Task): Promise<Result<unknown>> {
   switch (message.task) {
-    case 'read-schedule': return readScheduleTask(message.input, await referenceStore(message.input.feedsDir));
-    case 'backtest': return backtestTask(message.input, await threadStore(message.input.feedsDir));
-    case 'lab-run': return labRunTask(message.input, await threadStore(message.input.feedsDir));
-    case 'price': return priceTask(message.input, await threadStore(message.input.feedsDir));
-    case 'model-validation': return modelValidationTask(message.input, await threadStore(message.input.feedsDir));
-    case 'analyse': return analyseTask(message.input, await threadStore(message.input.feedsDir));
-    case 'accumulation': return accumulationTask(message.input);
+    case 'read-schedule': {
+      const { readScheduleTask } = await import('../../app/read-schedule.js');
+      return readScheduleTask(message.input, await referenceStore(message.input.feedsDir));
+    }
+    case 'backtest': {
+      const { backtestTask } = await import('../../app/backtest.js');
+      return backtestTask(message.input, await threadStore(message.input.feedsDir));
+    }
+    case 'lab-run': {
+      const { labRunTask } = await import('../../app/lab-runs.js');
+      return labRunTask(message.input, await threadStore(message.input.feedsDir));
+    }
+    case 'price': {
+      const { priceTask } = await import('../../app/price.js');
+      return priceTask(message.input, await threadStore(message.input.feedsDir));
+    }
+    case 'model-validation': {
+      const { modelValidationTask } = await import('../../app/models.js');
+      return modelValidationTask(message.input, await threadStore(message.input.feedsDir));
+    }
+    case 'analyse': {
+      const { analyseTask } = await import('../../app/analyse.js');
+      return analyseTask(message.input, await threadStore(message.input.feedsDir));
+    }
+    case 'accumulation': {
+      const { accumulationTask } = await import('../../app/accumulation.js');
+      return accumulationTask(message.input);
+    }
     default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
   }
 }
