@@ -98,7 +98,7 @@ export class DigestWriter {
    * this digest has none either, left to the first accumulation.
    */
   constructor(private readonly previous?: LocationDigest) {
-    this.withCells = previous?.cells != null && previous.resolution === DEFAULT_H3_RESOLUTION;
+    this.withCells = previous !== undefined && previous.cells !== null && previous.resolution === DEFAULT_H3_RESOLUTION;
   }
 
   add(locations: readonly unknown[]): void {
