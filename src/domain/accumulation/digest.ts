@@ -243,8 +243,10 @@ function writeCells(bytes: Uint8Array, at: Layout, cells: Iterable<string>, cell
  * digest already has cells. A point h3-js cannot index throws, as accumulating it always has.
  */
 export function withCells(bytes: Uint8Array): Uint8Array | undefined {
+  // Told by the fixed words, before any cell is read back (the warm path of every accumulation).
+  const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (words.getUint32(0, true) < 2 || words.getUint32(12, true) !== CELLS_NOT_COMPUTED) return undefined;
   const digest = readDigest(bytes);
-  if (digest.cells !== null) return undefined;
   const n = digest.count;
   const { latitude, longitude } = digest;
   const cell = new Uint32Array(n);
@@ -261,17 +263,16 @@ export function withCells(bytes: Uint8Array): Uint8Array | undefined {
     if (c === undefined) cells.set(h, c = cells.size);
     cell[i] = c;
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerBytes = view.getUint32(8, true);
+  const headerBytes = words.getUint32(8, true);
   const before = layout(n, 0, headerBytes, false);
   const at = layout(n, cells.size, headerBytes, true);
   const out = new Uint8Array(at.end);
   // The fixed words, the header and the three arrays of doubles are unchanged.
   out.set(bytes.subarray(0, before.cellsLower));
-  const words = new DataView(out.buffer);
-  words.setUint32(0, DIGEST_FORMAT, true);
-  words.setUint32(12, DEFAULT_H3_RESOLUTION, true);
-  words.setUint32(16, cells.size, true);
+  const fixed = new DataView(out.buffer);
+  fixed.setUint32(0, DIGEST_FORMAT, true);
+  fixed.setUint32(12, DEFAULT_H3_RESOLUTION, true);
+  fixed.setUint32(16, cells.size, true);
   writeCells(out, at, cells.keys(), cell);
   out.set(bytes.subarray(before.currency, before.end), at.currency);
   return out;
