@@ -2,8 +2,10 @@
 // The refusals are answered here; then each object's location digest (written with its version,
 // domain/accumulation/digest.ts) is read, and the digests are handed, moved not copied, to a compute
 // thread that sums them (accumulationTask), so the event loop stays free and no location is parsed.
+// A digest written without its H3 cells (every write leaves them to here) gets them in the thread,
+// which needs them anyway; the completed digest comes back and is stored for that exact version.
 import { Accumulator, DEFAULT_H3_RESOLUTION } from '../domain/accumulation/accumulate.js';
-import { DigestScanner, readDigest } from '../domain/accumulation/digest.js';
+import { DigestScanner, readDigest, withCells } from '../domain/accumulation/digest.js';
 import { countryAlpha2 } from '../domain/country.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusals } from '../kernel/refusal.js';
@@ -38,7 +40,13 @@ export async function accumulate(
   }
   const stored = await deps.objects.digests(ids, input.accountId);
   const digests: Uint8Array[] = [];
-  for (const id of ids) digests.push(stored.get(id)?.bytes ?? await digestOfCurrentVersion(deps, id, input.accountId));
+  // The version each digest belongs to: where its completed digest is stored back.
+  const versions: number[] = [];
+  for (const id of ids) {
+    const digest = stored.get(id) ?? await digestOfCurrentVersion(deps, id, input.accountId);
+    digests.push(digest.bytes);
+    versions.push(digest.version);
+  }
   stored.clear();
   // One buffer for the thread, each digest at an 8-byte boundary (its arrays are read in place).
   const spans: Array<[number, number]> = [];
@@ -51,11 +59,14 @@ export async function accumulate(
   const all = new Uint8Array(buffer);
   digests.forEach((d, i) => all.set(d, spans[i]![0]));
   digests.length = 0;
-  const summed = await deps.compute<Record<string, unknown>>('accumulation', { ids, resolution, buffer, spans } satisfies AccumulationTaskInput, [buffer]);
+  const summed = await deps.compute<AccumulationTaskOutput>('accumulation', { ids, resolution, buffer, spans } satisfies AccumulationTaskInput, [buffer]);
   if (!summed.ok) return summed;
+  // Only the version read: a newer one written meanwhile keeps its own digest, and a version
+  // dropped meanwhile is not written again.
+  for (const [i, bytes] of summed.value.completed) await deps.objects.putDigestCells(ids[i]!, versions[i]!, bytes);
   return ok({
     schema_version: ACCUMULATION_SCHEMA_VERSION,
-    ...summed.value,
+    ...summed.value.figures,
     notes: [
       'values are the locations\' total values, summed exactly per currency and never converted; a location states its own currency or takes its object\'s exposure.currency; currency null: neither stated one',
       'perils: every code of the vocabulary, with the objects whose peril.code it is (peril null: objects naming none)',
@@ -74,16 +85,32 @@ export interface AccumulationTaskInput {
   readonly spans: ReadonlyArray<readonly [number, number]>;
 }
 
-/** The compute thread's half: the digests summed by the Accumulator, countries from offline borders. */
-export function accumulationTask(input: AccumulationTaskInput): Result<Record<string, unknown>> {
-  const digests = input.spans.map(([at, length]) => readDigest(new Uint8Array(input.buffer, at, length)));
+export interface AccumulationTaskOutput {
+  readonly figures: Record<string, unknown>;
+  /** [index in ids, the digest completed with its cells] for each digest read without them. */
+  readonly completed: ReadonlyArray<readonly [number, Uint8Array]>;
+}
+
+/**
+ * The compute thread's half: the digests summed by the Accumulator, countries from offline borders.
+ * At DEFAULT_H3_RESOLUTION a digest without cells is completed first (its cells are what the sums
+ * need) and handed back; at another resolution its cells are not the ones needed, and it is left.
+ */
+export function accumulationTask(input: AccumulationTaskInput): Result<AccumulationTaskOutput> {
+  const completed: Array<[number, Uint8Array]> = [];
+  const digests = input.spans.map(([at, length], i) => {
+    const bytes = new Uint8Array(input.buffer, at, length);
+    const full = input.resolution === DEFAULT_H3_RESOLUTION ? withCells(bytes) : undefined;
+    if (full) completed.push([i, full]);
+    return readDigest(full ?? bytes);
+  });
   const declared = input.ids.map((id, i) => {
     const { peril, region, currency } = digests[i]!.header;
     return { id, peril, region, currency };
   });
   const accumulator = new Accumulator(declared, { resolution: input.resolution, countryOf: (p) => countryAlpha2(p.latitude, p.longitude) });
   digests.forEach((digest, i) => accumulator.addDigest(i, digest));
-  return ok(accumulator.result());
+  return ok({ figures: accumulator.result(), completed });
 }
 
 /**
@@ -91,7 +118,7 @@ export function accumulationTask(input: AccumulationTaskInput): Result<Record<st
  * written without one (none should be: every write makes one and the migration filled the rest).
  * Read again from the head when a write supersedes the version while it is being read.
  */
-async function digestOfCurrentVersion(deps: Pick<AppDeps, 'objects'>, id: string, accountId: string): Promise<Uint8Array> {
+async function digestOfCurrentVersion(deps: Pick<AppDeps, 'objects'>, id: string, accountId: string): Promise<{ version: number; bytes: Uint8Array }> {
   for (let attempt = 1; ; attempt += 1) {
     const head = await deps.objects.head(id, accountId);
     if (!head) throw new Error(`object ${id} is gone`);
@@ -100,7 +127,7 @@ async function digestOfCurrentVersion(deps: Pick<AppDeps, 'objects'>, id: string
       for await (const chunk of deps.objects.bytes(id, head)) scanner.feed(chunk);
       const bytes = scanner.finish();
       await deps.objects.putDigest(id, head.version, bytes);
-      return bytes;
+      return { version: head.version, bytes };
     } catch (error) {
       if (attempt >= 3) throw error;
     }

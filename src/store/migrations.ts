@@ -360,9 +360,10 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
   '0018_object_digests': {
     async up(db: Kysely<any>) {
       // Each object version's location digest for accumulation (coordinates, exact values, own
-      // currencies, H3 cells in flat arrays), written with the version so an accumulation never
-      // parses a location. Filled here for the current version of every object stored before, its
-      // bytes scanned a chunk at a time (one object's digest held at a time).
+      // currencies in flat arrays; H3 cells once an accumulation has computed them), written with
+      // the version so an accumulation never parses a location. Filled here for the current version
+      // of every object stored before, its bytes scanned a chunk at a time (one object's digest held
+      // at a time), without cells: start-up stays fast, the first accumulation adds them.
       await db.schema.createTable('object_digests')
         .addColumn('object_id', 'text', (c) => c.notNull())
         .addColumn('version', 'integer', (c) => c.notNull())

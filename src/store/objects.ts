@@ -130,6 +130,18 @@ export class ObjectStore {
       .onConflict((oc) => oc.columns(['object_id', 'version']).doNothing()).execute();
   }
 
+  /**
+   * Stores a version's digest completed with its cells by an accumulation (domain/accumulation/
+   * digest.ts withCells): that version's row only, and only while it exists, so a version dropped
+   * by newer writes meanwhile is not brought back and no other version is touched. The same cells
+   * whoever computes them: writing twice is harmless. True if written.
+   */
+  async putDigestCells(id: string, version: number, bytes: Uint8Array): Promise<boolean> {
+    const result = await this.db.updateTable('object_digests').set({ bytes })
+      .where('object_id', '=', id).where('version', '=', version).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** The object with the version it was read at, from one statement (one consistent snapshot). */
   async read(id: string, accountId: string): Promise<StoredObject | undefined> {
     const rows = await this.db.selectFrom('objects')

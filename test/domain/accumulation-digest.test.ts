@@ -1,13 +1,14 @@
 // The location digest (domain/accumulation/digest.ts) on hand-made locations built here (not real
 // exposure): every member round-trips exactly (amounts beyond 2^53 ten-thousandths, negative ones,
-// locations without coordinates or values, the locations' own currencies, H3 cells), the digest read
-// from stored bytes a few bytes at a time is the same bytes as the one made from the document, and
-// the Accumulator fed digests answers the same canonical JSON as fed the parsed locations.
+// locations without coordinates or values, the locations' own currencies), a written digest has no
+// cells and withCells completes it with those h3-js gives, the digest read from stored bytes a few
+// bytes at a time is the same bytes as the one made from the document, and the Accumulator fed
+// digests, with cells or without, answers the same canonical JSON as fed the parsed locations.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { latLngToCell } from 'h3-js';
 import { Accumulator, amountUnits, decimalUnits, NO_CELL } from '../../src/domain/accumulation/accumulate.js';
-import { DigestingSink, DigestScanner, digestOfDocument, digestUnits, readDigest } from '../../src/domain/accumulation/digest.js';
+import { CELLS_NOT_COMPUTED, DigestingSink, DigestScanner, digestOfDocument, digestUnits, readDigest, withCells } from '../../src/domain/accumulation/digest.js';
 import { LocationArray } from '../../src/domain/exposure/location-sink.js';
 import { readSchedule } from '../../src/domain/exposure/read-schedule.js';
 import { unwrap } from '../../src/kernel/result.js';
@@ -40,12 +41,30 @@ test('a digest gives back every location member accumulation reads, exactly', ()
     // A cell shared with the first location, and one on the antimeridian.
     loc(34, -118.3, '1.00'), loc(-16.5, 180, '2.00'), loc(-16.5, -180, '3.00'),
   ];
-  const digest = readDigest(digestOfDocument(document(locations)));
+  const written = digestOfDocument(document(locations));
+  // As written: no cells, said so (the resolution word), and no cell section.
+  const bare = readDigest(written);
+  assert.equal(bare.cells, null);
+  assert.equal(bare.cell, null);
+  assert.equal(bare.resolution, null);
+  assert.equal(new DataView(written.buffer, written.byteOffset).getUint32(12, true), CELLS_NOT_COMPUTED);
+  const completed = withCells(written)!;
+  assert.equal(withCells(completed), undefined, 'a digest with cells is left as it is');
+  // The cell section adds 4 bytes a location and 8 a distinct cell.
+  const digest = readDigest(completed);
+  assert.equal(completed.byteLength - written.byteLength, 4 * locations.length + 8 * digest.cells!.length);
   assert.equal(digest.count, locations.length);
   assert.deepEqual(digest.header.peril, 'flood');
   assert.deepEqual(digest.header.region, document([]).peril.region);
   assert.equal(digest.header.currency, 'USD');
   const units = [...digestUnits(digest)];
+  for (const [name, d] of [['completed', digest], ['as written', bare]] as const) {
+    assert.deepEqual([...d.latitude], [...digest.latitude], name);
+    assert.deepEqual([...d.longitude], [...digest.longitude], name);
+    assert.deepEqual([...digestUnits(d)], [...digestUnits(digest)], name);
+    assert.deepEqual([...d.currency], [...digest.currency], name);
+    assert.deepEqual(d.header, digest.header, name);
+  }
   locations.forEach((l: any, i) => {
     const expected = amountUnits(l.values?.total);
     // Amounts within 2^53 come back as numbers; beyond, as the same bigint.
@@ -59,14 +78,21 @@ test('a digest gives back every location member accumulation reads, exactly', ()
     assert.equal(Number.isNaN(digest.longitude[i]!), typeof l.longitude !== 'number');
     if (typeof l.latitude === 'number') assert.equal(digest.latitude[i], l.latitude);
     if (typeof l.longitude === 'number') assert.equal(digest.longitude[i], l.longitude);
-    if (located) assert.equal(digest.cells[digest.cell[i]!], latLngToCell(l.latitude, l.longitude, 7), `location ${i} cell`);
-    else assert.equal(digest.cell[i], NO_CELL);
+    if (located) assert.equal(digest.cells![digest.cell![i]!], latLngToCell(l.latitude, l.longitude, 7), `location ${i} cell`);
+    else assert.equal(digest.cell![i], NO_CELL);
   });
   assert.deepEqual(digest.header.currencies, ['GBP', 'JPY', 'EUR']);
   // Beyond 2^53: 2^53 + 1 both signs, the two 12345678901234.5678 and the twenty-digit amount.
   assert.deepEqual(digest.header.big.map(([i]) => i), [7, 8, 9, 10, 11]);
-  assert.equal(digest.cell[0], digest.cell[locations.length - 3]);
+  assert.equal(digest.cell![0], digest.cell![locations.length - 3]);
   assert.equal(digest.resolution, 7);
+  // A format 1 digest (written with its cells, before they were lazy) is laid out as a completed one and still read.
+  const first = completed.slice();
+  new DataView(first.buffer).setUint32(0, 1, true);
+  const old = readDigest(first);
+  assert.deepEqual(old.cells, digest.cells);
+  assert.deepEqual([...old.cell!], [...digest.cell!]);
+  assert.equal(withCells(first), undefined);
 });
 
 test('the digest scanned from stored bytes, however they are cut, is the digest of the document', () => {
@@ -80,10 +106,13 @@ test('the digest scanned from stored bytes, however they are cut, is the digest 
       assert.deepEqual(Buffer.from(scanner.finish()), Buffer.from(whole), `cut every ${cut} bytes`);
     }
   }
-  // Made with the cells of a previous version (some locations moved, one added, one gone): the same bytes.
+  // Made with a previous version's cells (some locations moved, one added, one gone): the bytes of
+  // the digest completed afresh; with a previous version without cells: none either.
   const before = document(locations.slice(1).map((l, i) => (i % 9 === 0 ? { ...l, latitude: (l.latitude as number) + 0.5 } : l)));
+  const fresh = digestOfDocument(document(locations));
   for (const previous of [document(locations), before, document(locations.slice(0, 10)), document([...locations, loc(1, 1, '1')])]) {
-    assert.deepEqual(Buffer.from(digestOfDocument(document(locations), readDigest(digestOfDocument(previous)))), Buffer.from(digestOfDocument(document(locations))));
+    assert.deepEqual(Buffer.from(digestOfDocument(document(locations), readDigest(withCells(digestOfDocument(previous))!))), Buffer.from(withCells(fresh)!));
+    assert.deepEqual(Buffer.from(digestOfDocument(document(locations), readDigest(digestOfDocument(previous)))), Buffer.from(fresh));
   }
   const bare = readDigest(digestOfDocument({ id: 'obj_bare', status: 'draft', exposure: { locations: [] } }));
   assert.deepEqual({ peril: bare.header.peril, region: bare.header.region, currency: bare.header.currency, count: bare.count }, { peril: null, region: undefined, currency: null, count: 0 });
@@ -112,9 +141,13 @@ test('accumulating digests answers exactly what accumulating the parsed location
       const back = (JSON.parse(canonicalJson(d)) as any).exposure.locations as ScheduleLocation[];
       for (let at = 0; at < back.length; at += 250) parsed.add(i, back.slice(at, at + 250));
     });
+    const expected = canonicalJson(parsed.result());
     const digested = new Accumulator(declared, options);
     docs.forEach((d, i) => digested.addDigest(i, readDigest(digestOfDocument(d))));
-    assert.equal(canonicalJson(digested.result()), canonicalJson(parsed.result()), `resolution ${resolution}`);
+    assert.equal(canonicalJson(digested.result()), expected, `resolution ${resolution}, digests without cells`);
+    const completed = new Accumulator(declared, options);
+    docs.forEach((d, i) => completed.addDigest(i, readDigest(withCells(digestOfDocument(d))!)));
+    assert.equal(canonicalJson(completed.result()), expected, `resolution ${resolution}, digests with cells`);
   }
 });
 
@@ -128,15 +161,17 @@ test('the digest an ingest writes as it reads is the digest of the locations it 
     const sink = new DigestingSink(new LocationArray());
     const read = unwrap(readSchedule(new TextEncoder().encode(text), { fileName: 'schedule.csv', oed: oedReference(), locations: sink }));
     const members = { peril: read.peril ?? undefined, exposure: { currency: read.exposure.currency } };
-    const made = readDigest(sink.writer.finish(members));
-    const stored = readDigest(digestOfDocument({ ...members, exposure: { ...members.exposure, locations: JSON.parse(canonicalJson(read.exposure.locations)) } }));
+    const written = sink.writer.finish(members);
+    assert.equal(readDigest(written).cells, null, 'an ingest writes no cells');
+    const made = readDigest(withCells(written)!);
+    const stored = readDigest(withCells(digestOfDocument({ ...members, exposure: { ...members.exposure, locations: JSON.parse(canonicalJson(read.exposure.locations)) } }))!);
     assert.equal(made.count, read.exposure.locations.length);
     const currencyOf = (d: typeof made, i: number) => (d.currency[i] === 0 ? null : d.header.currencies[d.currency[i]! - 1]);
     assert.deepEqual([...digestUnits(made)], [...digestUnits(stored)]);
     for (let i = 0; i < made.count; i += 1) {
       assert.equal(currencyOf(made, i), currencyOf(stored, i), `location ${i}`);
       assert.ok(Object.is(made.latitude[i], stored.latitude[i]) && Object.is(made.longitude[i], stored.longitude[i]));
-      assert.equal(made.cells[made.cell[i]!], stored.cells[stored.cell[i]!]);
+      assert.equal(made.cells![made.cell![i]!], stored.cells![stored.cell![i]!]);
     }
     assert.equal(made.header.currency, stored.header.currency);
     if (text.includes('footer') || text.includes('All values')) {

@@ -1,9 +1,10 @@
 // POST /accumulation over the location digests, through the service with its compute threads: an
 // ingested schedule (generated here, not real exposure) gets the digest of its stored document
-// from the ingest's thread, and the answer over it and a posted object, before and after a PATCH,
-// is exactly the one recomputed from the stored JSON the way it was before digests.
+// from the ingest's thread (without H3 cells, which the first accumulation computes and stores), and
+// the answer over it and a posted object, before and after a PATCH, is exactly the one recomputed
+// from the stored JSON the way it was before digests.
 import assert from 'node:assert/strict';
-import { digestOfDocument } from '../../src/domain/accumulation/digest.js';
+import { digestOfDocument, readDigest, withCells } from '../../src/domain/accumulation/digest.js';
 import { canonicalJson } from '../../src/kernel/canonical-json.js';
 import { accumulatedFromJson, figuresOf } from '../support/accumulation-reference.js';
 import { EXPOSURE } from '../support/objects.js';
@@ -20,6 +21,7 @@ eachDialect('accumulation over digests made by ingest, POST /objects and PATCH a
   const digests = await svc.services.objects.digests([ingested], accountId);
   assert.equal(digests.get(ingested)?.version, 1);
   assert.deepEqual(Buffer.from(digests.get(ingested)!.bytes), Buffer.from(digestOfDocument(stored!)), 'the ingest thread\'s digest is that of the stored document');
+  assert.equal(readDigest(digests.get(ingested)!.bytes).cells, null, 'an ingest writes a digest without cells');
 
   const posted = await call(svc.api, 'POST', '/objects', { key, body: { peril: { code: 'earthquake' }, exposure: EXPOSURE } });
   assert.equal(posted.status, 201, posted.text);
@@ -32,6 +34,10 @@ eachDialect('accumulation over digests made by ingest, POST /objects and PATCH a
   };
   const before = await same('as written');
   assert.equal(before.totals.locations, 2501);
+  const completed = (await svc.services.objects.digests([ingested], accountId)).get(ingested)!;
+  assert.equal(completed.version, 1);
+  assert.deepEqual(Buffer.from(completed.bytes), Buffer.from(withCells(digestOfDocument(stored!))!), 'the first accumulation stored the cells');
+  await same('with the stored cells');
   const patched = await call(svc.api, 'PATCH', `/objects/${ids[1]}`, { key, body: { peril: { code: 'flood', region: { type: 'box', min_latitude: 34, max_latitude: 34.1, min_longitude: -118.3, max_longitude: -118.2 } } } });
   assert.equal(patched.status, 200, patched.text);
   const after = await same('after a PATCH');

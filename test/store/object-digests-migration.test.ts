@@ -1,6 +1,6 @@
 // A database written before location digests: the migration makes the digest of every object's
 // current version from its stored chunks (a large object read a chunk at a time), the same bytes a
-// write makes today; an object whose bytes do not read as a document is left without one (an
+// write makes today (without H3 cells, left to the first accumulation); an object whose bytes do not read as a document is left without one (an
 // accumulation of it reads its bytes as before) and the migration still completes. Hand-made
 // documents, not real exposure.
 import assert from 'node:assert/strict';
@@ -52,6 +52,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(large.count, 30_000);
       assert.equal(large.header.peril, 'earthquake');
       assert.equal(readDigest(rows[0]!.bytes).header.peril, 'flood');
+      assert.equal(large.cells, null, 'the migration computes no cells');
     } finally {
       await database.close();
       await scratch?.drop();

@@ -138,21 +138,21 @@ export class Accumulator {
   /**
    * Every location of object `index` from its digest (digest.ts), in their order: the same figures
    * as `add` over the same locations, without a location ever parsed. The digest's cells are used
-   * when they are at this accumulation's resolution, else each cell is computed from coordinates.
+   * when it has them at this accumulation's resolution, else each cell is computed from coordinates.
    */
   addDigest(index: number, digest: LocationDigest): void {
     const fallback = this.declared[index]!.currency ?? NO_CURRENCY;
     const own = digest.header.currencies;
     const big = digest.header.big;
-    const cells = digest.resolution === this.options.resolution ? digest.cells : undefined;
+    const cells = digest.cells !== null && digest.resolution === this.options.resolution ? digest.cells : undefined;
     const { latitude, longitude, units, cell, currency } = digest;
     let b = 0;
     for (let i = 0; i < digest.count; i += 1) {
       let u: number | bigint | null = units[i]!;
       if (u !== u) u = b < big.length && big[b]![0] === i ? BigInt(big[b++]![1]) : null;
       const k = currency[i]!;
-      const c = cell[i]!;
-      this.one(index, u, k === 0 ? fallback : own[k - 1]!, latitude[i]!, longitude[i]!, cells && c !== NO_CELL ? cells[c] : undefined);
+      const c = cells ? cell![i]! : NO_CELL;
+      this.one(index, u, k === 0 ? fallback : own[k - 1]!, latitude[i]!, longitude[i]!, c !== NO_CELL ? cells![c] : undefined);
     }
   }
 

@@ -2,10 +2,15 @@
 // once when the version is written, so an accumulation never parses a location. Per location: its
 // latitude and longitude (NaN when not a number), its total value in exact ten-thousandths (NaN when
 // it has none; a value beyond 2^53 units sits in a side list of decimal strings), its own currency
-// (an index into a small per-version list, 0 for none) and its H3 cell at DEFAULT_H3_RESOLUTION (an
-// index into the version's list of distinct cells). Plus the object's peril code, peril.region and
-// exposure.currency. The figures read back are exactly those accumulate.ts reads from the JSON
-// (amountUnits, the same `currency ?? object's` rule). Pure.
+// (an index into a small per-version list, 0 for none) and, once computed, its H3 cell at
+// DEFAULT_H3_RESOLUTION (an index into the version's list of distinct cells). Plus the object's peril
+// code, peril.region and exposure.currency. The figures read back are exactly those accumulate.ts
+// reads from the JSON (amountUnits, the same `currency ?? object's` rule). Pure.
+//
+// The cells are lazy: a write stores the digest without them (the cell of each location was most of
+// a digest's cost, paid on every ingest), its resolution word saying CELLS_NOT_COMPUTED and no cell
+// section; the first accumulation at DEFAULT_H3_RESOLUTION computes them anyway, and withCells makes
+// the completed digest it hands back to be stored for that version.
 import { Buffer } from 'node:buffer';
 import { h3IndexToSplitLong, latLngToCell, splitLongToH3Index } from 'h3-js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
@@ -17,8 +22,15 @@ import { amountUnits, DEFAULT_H3_RESOLUTION, NO_CELL } from './accumulate.js';
 
 export { NO_CELL };
 
-/** Bumped whenever what a digest holds, or how accumulation reads a location, changes. */
-export const DIGEST_FORMAT = 1;
+/**
+ * Bumped whenever what a digest holds, or how accumulation reads a location, changes. 2: the cells
+ * may be absent (CELLS_NOT_COMPUTED); a format 1 digest is laid out as a format 2 one with cells, and
+ * is still read.
+ */
+export const DIGEST_FORMAT = 2;
+const READ_FORMATS = new Set([1, 2]);
+/** The resolution word of a digest whose cells were not computed yet (it then has no cell section). */
+export const CELLS_NOT_COMPUTED = 0xffffffff;
 /** Above this the sums of accumulate.ts take units as a bigint; a double holds every integer up to 2^53. */
 const EXACT = 2 ** 53;
 /** Bytes before the header's JSON: format, locations, header bytes, cell resolution, distinct cells. */
@@ -46,14 +58,14 @@ export interface LocationDigest {
   readonly longitude: Float64Array;
   /** Ten-thousandths; NaN when unvalued or in header.big. */
   readonly units: Float64Array;
-  /** Index into cells, or NO_CELL. */
-  readonly cell: Uint32Array;
+  /** Index into cells, or NO_CELL; null when the cells were not computed. */
+  readonly cell: Uint32Array | null;
   /** 0: none (the object's currency applies); k: header.currencies[k - 1]. */
   readonly currency: Uint16Array;
-  /** The resolution the cells are at. */
-  readonly resolution: number;
-  /** The distinct cells, in order of first appearance. */
-  readonly cells: readonly string[];
+  /** The resolution the cells are at; null when they were not computed. */
+  readonly resolution: number | null;
+  /** The distinct cells, in order of first appearance; null when not computed. */
+  readonly cells: readonly string[] | null;
 }
 
 const record = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined);
@@ -76,12 +88,18 @@ export class DigestWriter {
   private readonly cells = new Map<string, number>();
   private readonly big: Array<[number, string]> = [];
 
+  /** Whether this digest carries cells: only when made with a previous version's. */
+  private readonly withCells: boolean;
+
   /**
-   * `previous`: the digest of the version this one replaces, whose cells are taken for the
-   * locations at the same place with the same coordinates (a PATCH rarely moves a location, and
-   * the cell is most of a digest's cost).
+   * `previous`: the digest of the version this one replaces. When its cells were computed they are
+   * taken for the locations at the same place with the same coordinates, and computed for the few
+   * others (a PATCH rarely moves a location), so the next version is not left without them; else
+   * this digest has none either, left to the first accumulation.
    */
-  constructor(private readonly previous?: LocationDigest) {}
+  constructor(private readonly previous?: LocationDigest) {
+    this.withCells = previous !== undefined && previous.cells !== null && previous.resolution === DEFAULT_H3_RESOLUTION;
+  }
 
   add(locations: readonly unknown[]): void {
     this.reserve(this.count + locations.length);
@@ -95,13 +113,13 @@ export class DigestWriter {
       this.latitude[i] = lat;
       this.longitude[i] = lon;
       this.cell[i] = NO_CELL;
-      if (lat !== lat || lon !== lon) continue;
+      if (!this.withCells || lat !== lat || lon !== lon) continue;
       let cell: string;
-      const before = this.previous;
-      if (before && i < before.count && before.latitude[i] === lat && before.longitude[i] === lon && before.resolution === DEFAULT_H3_RESOLUTION) {
-        const c = before.cell[i]!;
+      const before = this.previous!;
+      if (i < before.count && before.latitude[i] === lat && before.longitude[i] === lon) {
+        const c = before.cell![i]!;
         if (c === NO_CELL) continue;
-        cell = before.cells[c]!;
+        cell = before.cells![c]!;
       } else {
         try {
           cell = latLngToCell(lat, lon, DEFAULT_H3_RESOLUTION);
@@ -159,28 +177,19 @@ export class DigestWriter {
     const json = Buffer.from(canonicalJson(header), 'utf8');
     const n = this.count;
     const m = this.cells.size;
-    const at = layout(n, m, json.byteLength);
+    const at = layout(n, m, json.byteLength, this.withCells);
     const bytes = new Uint8Array(at.end);
     const view = new DataView(bytes.buffer);
     view.setUint32(0, DIGEST_FORMAT, true);
     view.setUint32(4, n, true);
     view.setUint32(8, json.byteLength, true);
-    view.setUint32(12, DEFAULT_H3_RESOLUTION, true);
+    view.setUint32(12, this.withCells ? DEFAULT_H3_RESOLUTION : CELLS_NOT_COMPUTED, true);
     view.setUint32(16, m, true);
     bytes.set(json, FIXED);
     new Float64Array(bytes.buffer, at.latitude, n).set(this.latitude.subarray(0, n));
     new Float64Array(bytes.buffer, at.longitude, n).set(this.longitude.subarray(0, n));
     new Float64Array(bytes.buffer, at.units, n).set(this.units.subarray(0, n));
-    const lower = new Uint32Array(bytes.buffer, at.cellsLower, m);
-    const upper = new Uint32Array(bytes.buffer, at.cellsUpper, m);
-    let c = 0;
-    for (const cell of this.cells.keys()) {
-      const [lo, hi] = h3IndexToSplitLong(cell);
-      lower[c] = lo;
-      upper[c] = hi;
-      c += 1;
-    }
-    new Uint32Array(bytes.buffer, at.cell, n).set(this.cell.subarray(0, n));
+    if (this.withCells) writeCells(bytes, at, this.cells.keys(), this.cell.subarray(0, n));
     new Uint16Array(bytes.buffer, at.currency, n).set(this.currency.subarray(0, n));
     return bytes;
   }
@@ -197,16 +206,76 @@ export class DigestWriter {
   }
 }
 
-/** Where each array starts: the doubles first (8-aligned), then the 4-byte, then the 2-byte ones. */
-function layout(n: number, m: number, headerBytes: number) {
+/**
+ * Where each array starts: the doubles first (8-aligned), then the 4-byte, then the 2-byte ones.
+ * Without cells there is no cell section (m is 0 and no location's cell index is stored).
+ */
+function layout(n: number, m: number, headerBytes: number, withCells: boolean) {
   const latitude = pad8(FIXED + headerBytes);
   const longitude = latitude + 8 * n;
   const units = longitude + 8 * n;
   const cellsLower = units + 8 * n;
   const cellsUpper = cellsLower + 4 * m;
   const cell = cellsUpper + 4 * m;
-  const currency = cell + 4 * n;
+  const currency = cell + (withCells ? 4 * n : 0);
   return { latitude, longitude, units, cellsLower, cellsUpper, cell, currency, end: currency + 2 * n };
+}
+
+type Layout = ReturnType<typeof layout>;
+
+/** The cell section: the distinct cells as split 64-bit indexes, then each location's index into them. */
+function writeCells(bytes: Uint8Array, at: Layout, cells: Iterable<string>, cell: Uint32Array): void {
+  const lower = new Uint32Array(bytes.buffer, bytes.byteOffset + at.cellsLower, (at.cellsUpper - at.cellsLower) / 4);
+  const upper = new Uint32Array(bytes.buffer, bytes.byteOffset + at.cellsUpper, (at.cell - at.cellsUpper) / 4);
+  let c = 0;
+  for (const h of cells) {
+    const [lo, hi] = h3IndexToSplitLong(h);
+    lower[c] = lo;
+    upper[c] = hi;
+    c += 1;
+  }
+  new Uint32Array(bytes.buffer, bytes.byteOffset + at.cell, cell.length).set(cell);
+}
+
+/**
+ * A digest without cells completed with them, at DEFAULT_H3_RESOLUTION: the same bytes a writer
+ * computing them would make (same header, cells in order of first appearance). undefined when the
+ * digest already has cells. A point h3-js cannot index throws, as accumulating it always has.
+ */
+export function withCells(bytes: Uint8Array): Uint8Array | undefined {
+  // Told by the fixed words, before any cell is read back (the warm path of every accumulation).
+  const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (words.getUint32(0, true) < 2 || words.getUint32(12, true) !== CELLS_NOT_COMPUTED) return undefined;
+  const digest = readDigest(bytes);
+  const n = digest.count;
+  const { latitude, longitude } = digest;
+  const cell = new Uint32Array(n);
+  const cells = new Map<string, number>();
+  for (let i = 0; i < n; i += 1) {
+    const lat = latitude[i]!;
+    const lon = longitude[i]!;
+    if (lat !== lat || lon !== lon) {
+      cell[i] = NO_CELL;
+      continue;
+    }
+    const h = latLngToCell(lat, lon, DEFAULT_H3_RESOLUTION);
+    let c = cells.get(h);
+    if (c === undefined) cells.set(h, c = cells.size);
+    cell[i] = c;
+  }
+  const headerBytes = words.getUint32(8, true);
+  const before = layout(n, 0, headerBytes, false);
+  const at = layout(n, cells.size, headerBytes, true);
+  const out = new Uint8Array(at.end);
+  // The fixed words, the header and the three arrays of doubles are unchanged.
+  out.set(bytes.subarray(0, before.cellsLower));
+  const fixed = new DataView(out.buffer);
+  fixed.setUint32(0, DIGEST_FORMAT, true);
+  fixed.setUint32(12, DEFAULT_H3_RESOLUTION, true);
+  fixed.setUint32(16, cells.size, true);
+  writeCells(out, at, cells.keys(), cell);
+  out.set(bytes.subarray(before.currency, before.end), at.currency);
+  return out;
 }
 
 /** The digest of a document held whole (a write of one); `previous` as for DigestWriter. */
@@ -269,28 +338,33 @@ export function readDigest(bytes: Uint8Array): LocationDigest {
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const format = view.getUint32(0, true);
-  if (format !== DIGEST_FORMAT) throw new Error(`location digest format ${format}; this service reads ${DIGEST_FORMAT}`);
+  if (!READ_FORMATS.has(format)) throw new Error(`location digest format ${format}; this service reads ${[...READ_FORMATS].join(' and ')}`);
   const n = view.getUint32(4, true);
   const headerBytes = view.getUint32(8, true);
   const resolution = view.getUint32(12, true);
   const m = view.getUint32(16, true);
-  const at = layout(n, m, headerBytes);
+  const computed = !(format >= 2 && resolution === CELLS_NOT_COMPUTED);
+  if (!computed && m !== 0) throw new Error(`location digest without cells listing ${m} cells`);
+  const at = layout(n, m, headerBytes, computed);
   if (at.end !== bytes.byteLength) throw new Error(`location digest of ${bytes.byteLength} bytes; its counts need ${at.end}`);
   const header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + FIXED, headerBytes).toString('utf8')) as DigestHeader;
   const base = bytes.byteOffset;
-  const lower = new Uint32Array(bytes.buffer, base + at.cellsLower, m);
-  const upper = new Uint32Array(bytes.buffer, base + at.cellsUpper, m);
-  const cells = new Array<string>(m);
-  for (let c = 0; c < m; c += 1) cells[c] = splitLongToH3Index(lower[c]!, upper[c]!);
+  let cells: string[] | null = null;
+  if (computed) {
+    const lower = new Uint32Array(bytes.buffer, base + at.cellsLower, m);
+    const upper = new Uint32Array(bytes.buffer, base + at.cellsUpper, m);
+    cells = new Array<string>(m);
+    for (let c = 0; c < m; c += 1) cells[c] = splitLongToH3Index(lower[c]!, upper[c]!);
+  }
   return {
     header,
     count: n,
     latitude: new Float64Array(bytes.buffer, base + at.latitude, n),
     longitude: new Float64Array(bytes.buffer, base + at.longitude, n),
     units: new Float64Array(bytes.buffer, base + at.units, n),
-    cell: new Uint32Array(bytes.buffer, base + at.cell, n),
+    cell: computed ? new Uint32Array(bytes.buffer, base + at.cell, n) : null,
     currency: new Uint16Array(bytes.buffer, base + at.currency, n),
-    resolution,
+    resolution: computed ? resolution : null,
     cells,
   };
 }
