@@ -2,8 +2,11 @@
 // the request; the job reads the uploaded schedule off the event loop, stores one risk object and
 // meters it.
 import { createHash } from 'node:crypto';
+import type { MessagePort } from 'node:worker_threads';
 import type { ReadScheduleInput, ReadScheduleOutput } from './read-schedule.js';
-import { contentAddress } from '../kernel/canonical-json.js';
+import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
+import { riskObjectJsonHead } from '../domain/risk-object/from-ingest.js';
+import type { StagedChunks } from '../store/objects.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { INGEST_READER_VERSION } from '../kernel/versions.js';
@@ -108,21 +111,54 @@ export async function ingestJob(
   // is a view into memory it does not own whole (moving that would take the rest with it).
   const bytes = ownsItsMemory(stored) ? stored : new Uint8Array(stored);
   const count = new ProgressCount();
+  // The thread posts each finished block of the locations' JSON; it is stored while the read goes
+  // on, and the object's row is written with the rest at the end (insertStaged).
+  const staged = deps.objects.stage(objectId, riskObjectJsonHead(currency, canonicalJson));
+  const channel = new MessageChannel();
+  const arrived = blocksArriving(channel.port1, staged);
   const input: ReadScheduleInput = {
     bytes, currency, feedsDir: deps.config.feedsDir,
     provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: deps.now().toISOString() },
     progress: count.buffer,
+    blocks: channel.port2,
   };
   stored = undefined;
-  const read = await recordingProgress(deps, job.id, count, rowsRead,
-    () => deps.compute<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer]));
-  if (!read.ok) return read;
-  // The thread wrote the document into shared memory; the store takes those blocks as they are.
-  const { status, peril, locations, digest } = read.value;
-  await deps.objects.insertJson(job.accountId, objectId, { status, peril, locations, source: fileName, digest }, read.value.document);
+  let written = false;
+  try {
+    const read = await recordingProgress(deps, job.id, count, rowsRead,
+      () => deps.compute<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer, channel.port2 as unknown as ArrayBuffer]));
+    if (!read.ok) return read;
+    // The posts cross on a port of their own: the last may come after the task's answer.
+    await arrived(read.value.streamed);
+    // The thread wrote the document into shared memory; the store takes those blocks as they are.
+    const { status, peril, locations, digest } = read.value;
+    await deps.objects.insertStaged(job.accountId, objectId, { status, peril, locations, source: fileName, digest }, read.value.document, staged, read.value.streamed);
+    written = true;
+  } finally {
+    channel.port1.close();
+    // A read refused, failed or cancelled leaves no chunk behind.
+    if (!written) await staged.discard();
+  }
   // Idempotent, so a job re-run after a crash between the two writes still records the object once.
   await deps.accounts.recordUsage(job.accountId, 'object', objectId);
   return ok({ objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId });
+}
+
+/** Hands each block posted on `port` to `staged`; the function answers once `n` have come (or the port closed). */
+function blocksArriving(port: MessagePort, staged: StagedChunks): (n: number) => Promise<void> {
+  let closed = false;
+  let wake = (): void => {};
+  port.on('message', (block: Uint8Array) => {
+    staged.add(block);
+    wake();
+  });
+  port.on('close', () => {
+    closed = true;
+    wake();
+  });
+  return async (n) => {
+    while (staged.pieces < n && !closed) await new Promise<void>((resolve) => { wake = resolve; });
+  };
 }
 
 /** An ingest's progress: the rows read and how much of the file that is. */

@@ -3,6 +3,7 @@
 // location is written as canonical JSON straight into UTF-8 blocks of shared memory the moment it
 // is read (LocationJsonList), and the main thread stores those blocks in place: no string of the
 // whole document is ever made, and nothing large is copied into the message or out of it.
+import type { MessagePort } from 'node:worker_threads';
 import { DigestingSink } from '../domain/accumulation/digest.js';
 import { LocationJsonList } from '../domain/exposure/location-json.js';
 import { decodeSchedule } from '../domain/exposure/decode.js';
@@ -23,6 +24,11 @@ export interface ReadScheduleInput {
   provenance: IngestProvenance;
   /** Where the read counts characters read, of all, and rows (a ProgressCount's buffer). */
   progress?: SharedArrayBuffer;
+  /**
+   * Where each block of the locations' JSON is posted as it is sealed, in order, so the main thread
+   * stores it while the read goes on; nothing more is posted once a location is pending.
+   */
+  blocks?: MessagePort;
 }
 
 export interface ReadScheduleOutput {
@@ -32,6 +38,11 @@ export interface ReadScheduleOutput {
   /** The object's location digest (domain/accumulation/digest.ts). */
   digest: Uint8Array;
   locations: number;
+  /**
+   * How many blocks posted to `blocks` are the document's blocks after its first, unchanged: all
+   * posted when no location was pending, else none.
+   */
+  streamed: number;
   /** peril.code of the object, when the schedule named one. */
   peril: string | null;
 }
@@ -47,16 +58,24 @@ export async function readScheduleTask(input: ReadScheduleInput, store: FeedStor
   input.bytes = new Uint8Array(0);
   const count = input.progress ? new ProgressCount(input.progress) : undefined;
   // The location digest for accumulation is written as the locations are read.
-  const locations = new DigestingSink(new LocationJsonList(sharedBlocks));
+  let posted = 0;
+  const port = input.blocks;
+  const list: LocationJsonList = new LocationJsonList(sharedBlocks, undefined, port && ((block) => {
+    if (list.pending) return;
+    port.postMessage(block);
+    posted += 1;
+  }));
+  const locations = new DigestingSink(list);
   const read = readDecodedSchedule(decoded, {
     fileName: input.provenance.fileName, currency: input.currency ?? undefined, oed, locations,
     ...(count ? { onProgress: (done: number, of: number, rows: number) => count.set(done, of, rows) } : {}),
   });
+  port?.close();
   if (!read.ok) return read;
   const document = riskObjectJsonBlocks(read.value, input.provenance, canonicalJson);
   // The digest's object members from the document's own text: its first and last blocks hold all
   // but the locations.
   const decoder = new TextDecoder();
   const members = JSON.parse(`${decoder.decode(document[0])}[]${decoder.decode(document.at(-1))}`) as Record<string, unknown>;
-  return ok({ status: 'draft', document, digest: locations.writer.finish(members), locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
+  return ok({ status: 'draft', document, digest: locations.writer.finish(members), streamed: list.pending ? 0 : posted, locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
 }

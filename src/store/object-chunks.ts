@@ -48,3 +48,47 @@ export function* chunksOf(pieces: readonly Uint8Array[]): Generator<Uint8Array> 
   }
   if (filled > 0 || !yielded) yield (chunk ?? new Uint8Array(0)).subarray(0, filled);
 }
+
+/**
+ * chunksOf for pieces that arrive one by one: `push` answers the chunks a piece completes, `end` the
+ * last one (empty only when no chunk came before it). The same chunks chunksOf cuts.
+ */
+export class ChunkCutter {
+  private chunk: Uint8Array | undefined;
+  private filled = 0;
+  private cut = 0;
+
+  /** Chunks answered so far: the next one's seq. */
+  get chunks(): number {
+    return this.cut;
+  }
+
+  push(piece: Uint8Array): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (let at = 0; at < piece.byteLength;) {
+      if (this.filled === 0 && piece.byteLength - at >= CHUNK_BYTES) {
+        out.push(piece.subarray(at, at + CHUNK_BYTES));
+        at += CHUNK_BYTES;
+        continue;
+      }
+      this.chunk ??= new Uint8Array(CHUNK_BYTES);
+      const n = Math.min(CHUNK_BYTES - this.filled, piece.byteLength - at);
+      this.chunk.set(piece.subarray(at, at + n), this.filled);
+      this.filled += n;
+      at += n;
+      if (this.filled === CHUNK_BYTES) {
+        out.push(this.chunk);
+        this.chunk = undefined;
+        this.filled = 0;
+      }
+    }
+    this.cut += out.length;
+    return out;
+  }
+
+  end(): Uint8Array[] {
+    if (this.filled === 0 && this.cut > 0) return [];
+    this.cut += 1;
+    return [(this.chunk ?? new Uint8Array(0)).subarray(0, this.filled)];
+  }
+}

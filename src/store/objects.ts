@@ -4,7 +4,7 @@ import { Buffer } from 'node:buffer';
 import type { Kysely } from 'kysely';
 import type { ObjectsTable, Tables } from './tables.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { CHUNK_BYTES, writeObjectChunks } from './object-chunks.js';
+import { CHUNK_BYTES, ChunkCutter, writeObjectChunks } from './object-chunks.js';
 import { objectSummary, perilCode, type ObjectSummary } from '../domain/list-summaries.js';
 import type { ListPosition } from './list-position.js';
 import { digestOfDocument, readDigest, type LocationDigest } from '../domain/accumulation/digest.js';
@@ -75,6 +75,61 @@ export class ObjectStore {
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
       await writeObjectChunks(trx, id, 1, bytes);
+      await trx.insertInto('object_digests').values({ object_id: id, version: 1, bytes: head.digest }).execute();
+      return true;
+    });
+  }
+
+  /**
+   * A new object's first version, its bytes stored as they are handed over (while the rest is still
+   * being made), from `first`, the bytes it will begin with: see StagedChunks and insertStaged.
+   */
+  stage(id: string, first: Uint8Array): StagedChunks {
+    return new StagedChunks(this.db, id, first);
+  }
+
+  /**
+   * insertJson for an object whose first version was staged: when the document begins with the
+   * staged bytes (its first piece equal to those `first` bytes, then the `streamed` pieces staged),
+   * only the rest is written with the object's row, in one transaction; otherwise the staged chunks
+   * are removed and the whole document written as insertJson does. The row makes the version
+   * visible, so no reader ever sees the staged chunks of an object not yet written.
+   */
+  async insertStaged(accountId: string, id: string, head: ObjectSummary & { status: string; digest: Uint8Array }, document: readonly Uint8Array[], staged: StagedChunks, streamed: number, now = new Date()): Promise<boolean> {
+    if (!(await staged.holds(document, streamed))) {
+      await staged.discard();
+      return this.insertJson(accountId, id, head, document, now);
+    }
+    const at = now.toISOString();
+    let size = 0;
+    for (const piece of document) size += piece.byteLength;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.insertInto('objects')
+        .values({
+          id, account_id: accountId, status: head.status, version: 1, size, created_at: at, updated_at: at,
+          peril: head.peril, locations: head.locations, source: head.source,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+      const cutter = staged.cutter;
+      // Another run of the same job may have removed them meanwhile: then the whole document is written.
+      const held = await trx.selectFrom('object_chunks').select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('object_id', '=', id).where('version', '=', 1).executeTakeFirstOrThrow();
+      if (Number(held.n) !== cutter.chunks) {
+        await trx.deleteFrom('object_chunks').where('object_id', '=', id).where('version', '=', 1).execute();
+        await writeObjectChunks(trx, id, 1, document);
+        await trx.insertInto('object_digests').values({ object_id: id, version: 1, bytes: head.digest }).execute();
+        return true;
+      }
+      const rest: Uint8Array[] = [];
+      for (const piece of document.slice(1 + streamed)) rest.push(...cutter.push(piece));
+      rest.push(...cutter.end());
+      let seq = cutter.chunks - rest.length;
+      for (const chunk of rest) {
+        await trx.insertInto('object_chunks').values({ object_id: id, version: 1, seq, bytes: chunk }).execute();
+        seq += 1;
+      }
       await trx.insertInto('object_digests').values({ object_id: id, version: 1, bytes: head.digest }).execute();
       return true;
     });
@@ -225,6 +280,65 @@ export class ObjectStore {
     if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.created_at, after.id)));
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map((r) => ({ ...r, version: Number(r.version), size: Number(r.size), locations: r.locations === null ? null : Number(r.locations) }));
+  }
+}
+
+/**
+ * The chunks of a new object's first version, stored one statement each as its bytes arrive (a 1 MB
+ * chunk as soon as it is whole), before the object's row exists: reads join the row, so they are
+ * never seen alone. Nothing is staged when an object of that id is already stored (a job run again
+ * after writing it).
+ */
+export class StagedChunks {
+  readonly cutter = new ChunkCutter();
+  /** Pieces handed over after the first bytes. */
+  pieces = 0;
+  private writing: Promise<void>;
+  private usable = true;
+
+  constructor(private readonly db: Kysely<Tables>, readonly id: string, private readonly first: Uint8Array) {
+    this.writing = db.selectFrom('objects').select('id').where('id', '=', id).executeTakeFirst().then((row) => {
+      if (row) this.usable = false;
+    });
+    this.write(this.cutter.push(first));
+  }
+
+  /** The next piece of the object's bytes, in order. */
+  add(piece: Uint8Array): void {
+    this.pieces += 1;
+    this.write(this.cutter.push(piece));
+  }
+
+  /** Whether the staged chunks are the beginning of `document` (the first bytes, then `streamed` pieces); waits for every write. */
+  async holds(document: readonly Uint8Array[], streamed: number): Promise<boolean> {
+    await this.writing;
+    const first = document[0];
+    return this.usable && streamed === this.pieces && first !== undefined && Buffer.from(first).equals(this.first);
+  }
+
+  /** Removes what was staged, unless the object's row exists (then they are its chunks). */
+  async discard(): Promise<void> {
+    this.usable = false;
+    await this.writing;
+    await this.db.deleteFrom('object_chunks').where('object_id', '=', this.id).where('version', '=', 1)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('objects').select('id').where('id', '=', this.id))))
+      .execute();
+  }
+
+  private write(chunks: Uint8Array[]): void {
+    const seq = this.cutter.chunks - chunks.length;
+    this.writing = this.writing.then(async () => {
+      for (const [i, bytes] of chunks.entries()) {
+        if (!this.usable) return;
+        // A run after a lost lease writes the same bytes again.
+        await this.db.insertInto('object_chunks').values({ object_id: this.id, version: 1, seq: seq + i, bytes })
+          .onConflict((oc) => oc.columns(['object_id', 'version', 'seq']).doUpdateSet({ bytes }))
+          .execute();
+      }
+    }).catch(() => {
+      // A staged write that failed makes the staging unusable; the whole document is written instead.
+      this.usable = false;
+    });
   }
 }
 

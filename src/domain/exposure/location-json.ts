@@ -78,8 +78,13 @@ export class LocationJsonList implements LocationSink<LocationsText> {
   private readonly pendingBlocks = new Set<number>();
   private count = 0;
 
-  constructor(private readonly allocate: BlockAllocator = plainBlocks, private readonly blockBytes = BLOCK_BYTES) {
-    this.out = new Utf8Blocks(allocate, blockBytes);
+  /**
+   * `onSeal` is handed each block of the array as it is sealed, before the end: those are the
+   * array's final bytes only while no location is pending (see `pending`), as finish rewrites the
+   * blocks holding a pending location's slots.
+   */
+  constructor(private readonly allocate: BlockAllocator = plainBlocks, private readonly blockBytes = BLOCK_BYTES, onSeal?: (block: Uint8Array) => void) {
+    this.out = new Utf8Blocks(allocate, blockBytes, onSeal);
     this.out.write('[');
   }
 
@@ -89,6 +94,11 @@ export class LocationJsonList implements LocationSink<LocationsText> {
 
   addPending(location: ScheduleLocation): void {
     this.push(write(location, true), true);
+  }
+
+  /** Whether a location was added pending (its currency or values settled by finish). */
+  get pending(): boolean {
+    return this.pendingBlocks.size > 0;
   }
 
   finish(settle: (pending: number) => Settled): LocationsText {

@@ -18,7 +18,8 @@ export class Utf8Blocks {
   private block: Uint8Array;
   private at = 0;
 
-  constructor(private readonly allocate: BlockAllocator = plainBlocks, private readonly blockBytes = BLOCK_BYTES) {
+  /** `onSeal` is handed each block as it is sealed before the end (not the last, given by finish). */
+  constructor(private readonly allocate: BlockAllocator = plainBlocks, private readonly blockBytes = BLOCK_BYTES, private readonly onSeal?: (block: Uint8Array) => void) {
     // A UTF-8 character is at most four bytes: a fresh block always takes the next one.
     if (blockBytes < 4) throw new RangeError('a block holds at least four bytes');
     this.block = allocate(blockBytes);
@@ -61,7 +62,9 @@ export class Utf8Blocks {
   }
 
   private next(): void {
-    this.sealed.push(this.block.subarray(0, this.at));
+    const sealed = this.block.subarray(0, this.at);
+    this.sealed.push(sealed);
+    this.onSeal?.(sealed);
     this.block = this.allocate(this.blockBytes);
     this.at = 0;
   }

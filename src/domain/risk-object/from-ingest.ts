@@ -44,6 +44,18 @@ export function riskObjectJsonBlocks(read: ScheduleRead<LocationsText>, p: Inges
   return [encoder.encode(text.slice(0, at + head.length)), ...read.exposure.locations.blocks, encoder.encode(text.slice(at + head.length + 2))];
 }
 
+/**
+ * The first block riskObjectJsonBlocks writes when the exposure's currency is `currency` (the
+ * declared one, as the reader normalises it): known before the schedule is read, so the bytes after
+ * it can be stored as they are written. Only a guess: an exposure whose currency comes from the file
+ * has another head, which the caller finds by comparing.
+ */
+export function riskObjectJsonHead(currency: string | null | undefined, canonical: (value: unknown) => string): Uint8Array {
+  const code = currency?.trim().toUpperCase();
+  const text = canonical({ exposure: { ...(code ? { currency: code } : {}), locations: [] } });
+  return new TextEncoder().encode(text.slice(0, text.indexOf('"locations":[]') + '"locations":'.length));
+}
+
 /** The same, as one string. */
 export function riskObjectJsonFromSchedule(read: ScheduleRead<LocationsText>, p: IngestProvenance, canonical: (value: unknown) => string): string {
   const blocks = riskObjectJsonBlocks(read, p, canonical);
