@@ -16,7 +16,7 @@ import { eventCatalog, gmpeLogicTree, structuralVulnerability, trackArchive } fr
 import { BUILDING_CLASSES, ESHM20_MEMBERS, ESHM20_PLACES_MAX, readBuildingClass, runEshm20, type BuildingClassId } from '../domain/lab/lanes/earthquake/eshm20-lane.js';
 import type { LabLocation } from '../domain/lab/kernel/places.js';
 import { ESHM20_INPUTS, HISTORICAL_SHAKEMAPS, TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
-import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
+import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcBasin, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
 import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
 import { tcCalibration } from '../feeds/climada.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
@@ -358,9 +358,7 @@ const tropicalCycloneHistory: LabLane = {
   },
   async run(spec, store, model, progress) {
     const s = spec as unknown as TcHistorySpec;
-    const tracks = pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin]);
-    const tables = pinned(store, TC_IMPACT_FUNCTION_TABLES);
-    const [archive, calibration] = await Promise.all([trackArchive(store, tracks), tcCalibration(store, tables)]);
+    const { tracks, tables, archive, calibration } = await tropicalCycloneInputs(store, s.hazard.basin);
     const result = runTcHistory({
       spec: s, storms: archive.storms, calibration,
       identities: { tracks: snapshotListing(tracks), impact_functions: snapshotListing(tables) },
@@ -373,15 +371,21 @@ const tropicalCycloneHistory: LabLane = {
   progress: (c) => ({ fraction: fractionOf(c), sentence: `Replayed ${counted(c.done)} of ${counted(c.total)} storms.` }),
 };
 
+/** The pinned inputs both tropical-cyclone lanes read: the basin's best tracks and the impact-function tables. */
+async function tropicalCycloneInputs(store: FeedStore, basin: TcBasin) {
+  const tracks = pinned(store, TC_TRACK_ARCHIVES[basin]);
+  const tables = pinned(store, TC_IMPACT_FUNCTION_TABLES);
+  const [archive, calibration] = await Promise.all([trackArchive(store, tracks), tcCalibration(store, tables)]);
+  return { tracks, tables, archive, calibration };
+}
+
 const tropicalCycloneSynthetic: LabLane = {
   members: TC_SYNTHETIC_MEMBERS,
   normalize: tropicalCycloneNormalize(readTcSyntheticMembers, TC_SYNTHETIC_CAPS.places_max),
   listing: (store, model) => tropicalCycloneHistory.listing(store, model),
   async run(spec, store, model, progress) {
     const s = spec as unknown as TcSyntheticSpec;
-    const tracks = pinned(store, TC_TRACK_ARCHIVES[s.hazard.basin]);
-    const tables = pinned(store, TC_IMPACT_FUNCTION_TABLES);
-    const [archive, calibration] = await Promise.all([trackArchive(store, tracks), tcCalibration(store, tables)]);
+    const { tracks, tables, archive, calibration } = await tropicalCycloneInputs(store, s.hazard.basin);
     const result = runTcSynthetic({
       spec: s, storms: archive.storms, calibration,
       ...(progress ? { onTracks: (done: number, total: number) => progress.set(done, total, done) } : {}),

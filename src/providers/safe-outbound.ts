@@ -72,9 +72,15 @@ export async function resolvedFaults(raw: string, policy: OutboundPolicy): Promi
   }
   if (addresses.length === 0) return [`${host} does not resolve`];
   return addresses.flatMap((address) => {
-    const refusal = addressRefusal(address, policy);
-    return refusal ? [`${host} resolves to ${address}: ${refusal.replace(`${address} is `, '')}`] : [];
+    const refusal = resolvedRefusal(host, address, policy);
+    return refusal ? [refusal] : [];
   });
+}
+
+/** Why `host`'s answer `address` may not be dialled, in one sentence, or null when it is public. */
+function resolvedRefusal(host: string, address: string, policy: OutboundPolicy): string | null {
+  const refusal = addressRefusal(address, policy);
+  return refusal ? `${host} resolves to ${address}: ${refusal.replace(`${address} is `, '')}` : null;
 }
 
 type LookupCallback = (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
@@ -85,8 +91,8 @@ function checkedLookup(policy: OutboundPolicy) {
     (policy.resolve ?? systemResolve)(hostname).then((addresses) => {
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '');
       for (const address of addresses) {
-        const refusal = addressRefusal(address, policy);
-        if (refusal) return callback(new UnsafeAddressError(`${hostname} resolves to ${address}: ${refusal.replace(`${address} is `, '')}`), '');
+        const refusal = resolvedRefusal(hostname, address, policy);
+        if (refusal) return callback(new UnsafeAddressError(refusal), '');
       }
       const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => isIP(a) === options.family) : addresses;
       if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '');

@@ -1,7 +1,7 @@
 // Uploaded schedules and risk objects: the only SQL about them. Every write of an object is a
 // compare-and-set on its version; its canonical bytes live in object_chunks, per version.
 import { Buffer } from 'node:buffer';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ObjectsTable, Tables } from './tables.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { CHUNK_BYTES, ChunkCutter, writeObjectChunks } from './object-chunks.js';
@@ -66,14 +66,7 @@ export class ObjectStore {
     let size = 0;
     for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) size += piece.byteLength;
     return this.db.transaction().execute(async (trx) => {
-      const result = await trx.insertInto('objects')
-        .values({
-          id, account_id: accountId, status: head.status, version: 1, size, created_at: at, updated_at: at,
-          peril: head.peril, locations: head.locations, source: head.source,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
-      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+      if (!(await insertFirstRow(trx, accountId, id, head, size, at))) return false;
       await writeObjectChunks(trx, id, 1, bytes);
       await trx.insertInto('object_digests').values({ object_id: id, version: 1, bytes: head.digest }).execute();
       return true;
@@ -104,14 +97,7 @@ export class ObjectStore {
     let size = 0;
     for (const piece of document) size += piece.byteLength;
     return this.db.transaction().execute(async (trx) => {
-      const result = await trx.insertInto('objects')
-        .values({
-          id, account_id: accountId, status: head.status, version: 1, size, created_at: at, updated_at: at,
-          peril: head.peril, locations: head.locations, source: head.source,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
-      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+      if (!(await insertFirstRow(trx, accountId, id, head, size, at))) return false;
       const cutter = staged.cutter;
       // Another run of the same job may have removed them meanwhile: then the whole document is written.
       const held = await trx.selectFrom('object_chunks').select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -352,3 +338,17 @@ export interface ObjectFilter {
 }
 
 export type ObjectListRow = Pick<ObjectsTable, 'id' | 'status' | 'version' | 'size' | 'peril' | 'locations' | 'source' | 'created_at' | 'updated_at'>;
+
+type FirstHead = ObjectSummary & { status: string };
+
+/** A new object's row at version 1; false when an object of that id is already stored (a job run again). */
+async function insertFirstRow(trx: Transaction<Tables>, accountId: string, id: string, head: FirstHead, size: number, at: string): Promise<boolean> {
+  const result = await trx.insertInto('objects')
+    .values({
+      id, account_id: accountId, status: head.status, version: 1, size, created_at: at, updated_at: at,
+      peril: head.peril, locations: head.locations, source: head.source,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
