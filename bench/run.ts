@@ -8,6 +8,7 @@ import { jobResult, startBuiltService, startHelloWorld, USER_AGENT } from './sup
 import { largeSchedule } from '../test/support/schedules.js';
 import pg from 'pg';
 import { startStallingProxy } from '../test/support/tcp-proxy.js';
+import { FEEDS_DIR } from '../test/support/feeds.js';
 
 function print(line: Record<string, unknown>) {
   console.log(JSON.stringify(line));
@@ -190,7 +191,7 @@ async function backtestsBench() {
   const { runBacktest, backtestData } = await import('../src/domain/backtest/artifact.js');
   const { validateStructure } = await import('../src/domain/triggers/index.js');
   const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
-  const store = await FeedStore.open(process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds');
+  const store = await FeedStore.open(FEEDS_DIR);
   for (const [peril, terms] of Object.entries(ACCEPTANCE_BODIES)) {
     const source = (terms as { trigger: { data_sources: Array<{ feed_id: string; version: string }> } }).trigger.data_sources[0]!;
     const snapshot = store.get(source.feed_id, source.version)!;
@@ -288,7 +289,7 @@ async function labBench() {
   const { join } = await import('node:path');
   const { parsePiwindModel } = await import('../src/domain/lab/lanes/windstorm-piwind/piwind-model.js');
   const { runWindstorm } = await import('../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js');
-  const dir = join(process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds', 'oasis-piwind', '2026-07-30');
+  const dir = join(FEEDS_DIR, 'oasis-piwind', '2026-07-30');
   const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as { files: Array<{ name: string }> };
   const texts: Record<string, string> = {};
   for (const f of manifest.files) if (f.name.endsWith('.csv') || f.name.endsWith('.json')) texts[f.name] = readFileSync(join(dir, f.name), 'utf8');
@@ -352,7 +353,7 @@ async function quakeBench() {
   const { bcHydro2016 } = await import('../src/domain/hazard/gmpe/bchydro16.js');
   const { ask14 } = await import('../src/domain/hazard/gmpe/ask14.js');
   const { cy14 } = await import('../src/domain/hazard/gmpe/cy14.js');
-  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const dir = FEEDS_DIR;
   const vulnFeed = 'gem-vulnerability-europe';
   const tablesFeed = 'oq-gmpe-verification';
   const store = await FeedStore.open(dir, { feeds: [vulnFeed, tablesFeed] });
@@ -420,7 +421,7 @@ async function quakeHistoricalBench() {
   const { shakeMap } = await import('../src/feeds/lab-inputs.js');
   const { readHistoricalSpec, runHistoricalQuake } = await import('../src/domain/lab/lanes/earthquake/historical-lane.js');
   const { HISTORICAL_SHAKEMAPS } = await import('../src/domain/lab/models.js');
-  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const dir = FEEDS_DIR;
   const vulnFeed = 'gem-vulnerability-europe';
   const pin = HISTORICAL_SHAKEMAPS['northridge-1994']!;
   const store = await FeedStore.open(dir, { feeds: [vulnFeed, pin.feed_id] });
@@ -459,7 +460,7 @@ async function esrm20Bench() {
   const { esrm20Scenarios } = await import('../src/feeds/lab-inputs.js');
   const { readScenarioSpec, ruptureOf, runScenarioQuake } = await import('../src/domain/lab/lanes/earthquake/scenario-lane.js');
   const { haversineKm } = await import('../src/domain/geo.js');
-  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const dir = FEEDS_DIR;
   const store = await FeedStore.open(dir, { feeds: ['gem-vulnerability-europe', 'esrm20-scenario-events'] });
   const functions = await structuralVulnerability(store, store.get('gem-vulnerability-europe')!);
   const scenarios = await esrm20Scenarios(store, store.get('esrm20-scenario-events')!);
@@ -496,7 +497,7 @@ async function esrm20Bench() {
 async function floodBench() {
   const { FeedStore } = await import('../src/feeds/store.js');
   const { labRunTask } = await import('../src/app/lab-runs.js');
-  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const dir = FEEDS_DIR;
   const open = performance.now();
   const all = await FeedStore.open(dir);
   const store = await FeedStore.open(dir, { feeds: all.feeds(), verified: all.verified });
@@ -707,7 +708,7 @@ async function tcBench() {
   const { parseHurdat2 } = await import('../src/feeds/parsers/hurdat2.js');
   const { parseTcCalibration } = await import('../src/feeds/parsers/climada-tables.js');
   const { runTcHistory, seasonOf } = await import('../src/domain/lab/lanes/tropical-cyclone/history-lane.js');
-  const feeds = process.env.CATRISK_FEEDS_DIR ?? join(process.cwd(), '../shared/feeds');
+  const feeds = FEEDS_DIR;
   const dirOf = (id: string) => { const v = readdirSync(join(feeds, id)).sort().at(-1)!; return join(feeds, id, v); };
   const atl = dirOf('noaa-nhc-hurdat2-atlantic');
   const archive = parseHurdat2(readFileSync(join(atl, readdirSync(atl).find((n) => n.endsWith('.txt'))!), 'utf8'));
@@ -1149,7 +1150,7 @@ async function accumulationBench() {
 async function eshm20Bench() {
   const { FeedStore } = await import('../src/feeds/store.js');
   const { labRunTask } = await import('../src/app/lab-runs.js');
-  const dir = process.env.CATRISK_FEEDS_DIR ?? '../shared/feeds';
+  const dir = FEEDS_DIR;
   const store = await FeedStore.open(dir, { feeds: ['gem-vulnerability-europe', 'usgs-comcat-m6-turkey', 'esrm20-scenario-events'] });
   const model = 'openquake-eshm20-eq';
   // 500 places spread evenly (low-discrepancy) over 36-42 N, 26-44 E, 1,000,000 each.

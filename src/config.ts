@@ -1,7 +1,8 @@
 // Every environment variable the service reads, parsed and typed in one place.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface RateLimitPolicy {
   /** Requests allowed per window. */
@@ -21,7 +22,8 @@ export interface Config {
   };
   readonly stateDir: string;
   readonly databaseUrl: string | undefined;
-  readonly feedsDir: string | undefined;
+  /** The pinned snapshots: CATRISK_FEEDS_DIR, else the repository's feeds/. */
+  readonly feedsDir: string;
   /**
    * Product names of anonymous default-library agents, refused at the edge (lower case, compared
    * with each product token's name; see src/http/user-agents.ts).
@@ -239,10 +241,11 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
-function defaultFeedsDir(env: Env): string | undefined {
-  if (env.CATRISK_FEEDS_DIR) return resolve(env.CATRISK_FEEDS_DIR);
-  const sibling = resolve(process.cwd(), '../shared/feeds');
-  return existsSync(sibling) ? sibling : undefined;
+/** The repository's own feeds/ (beside src/ and dist/), so a clone serves its pinned data with no setting. */
+export const BUNDLED_FEEDS_DIR = fileURLToPath(new URL('../feeds', import.meta.url));
+
+function feedsDirOf(env: Env): string {
+  return env.CATRISK_FEEDS_DIR ? resolve(env.CATRISK_FEEDS_DIR) : BUNDLED_FEEDS_DIR;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -262,7 +265,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     stateDir: resolve(env.CATRISK_STATE_DIR || './var'),
     databaseUrl,
-    feedsDir: defaultFeedsDir(env),
+    feedsDir: feedsDirOf(env),
     refusedAgents: refused !== undefined
       ? refused.split(',').map(productName).filter(Boolean)
       : DEFAULT_REFUSED_AGENTS,

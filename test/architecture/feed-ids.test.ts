@@ -26,9 +26,11 @@ function sources(dir: string): string[] {
 
 /** Code without comments and import/export-from lines (module paths name parsers, not feeds). */
 function code(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').split('\n')
-    .map((l) => l.replace(/(^|[^:'"`\\])\/\/.*$/, '$1'))
-    .map((l) => (/^\s*(import|export)\b.*\bfrom\s*['"]/.test(l) ? '' : l)).join('\n');
+  // An import or re-export may span lines (`} from './demo-source-model.js';`): the whole statement goes.
+  return text.replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*(import|export)\b[^;'"`]*\bfrom\s*['"][^'"]*['"]/gm, '')
+    .split('\n')
+    .map((l) => l.replace(/(^|[^:'"`\\])\/\/.*$/, '$1')).join('\n');
 }
 
 /** Dash-bounded pieces of pinned ids that carry meaning: prefixes ('ghcnd-'), suffixes ('-prcp'), parts ('-hail-'). */
@@ -86,4 +88,6 @@ test('the check sees each way an id was read (hand-made lines)', () => {
   assert.equal(idReadings(`const gema = x === 'gema-county-outages-13031' || y.startsWith(\`gema-\`);`, fragments, ids).length, 1);
   assert.equal(idReadings(`const r = /^noaa-spc-/.exec(s);`, fragments).length >= 1, true);
   assert.deepEqual(idReadings(`import { a } from './parsers/gema-outages.js'; // ghcnd- files\nconst ok = 'hail';`, fragments), []);
+  assert.deepEqual(idReadings(`import {\n  a,\n  b,\n} from './parsers/gema-outages.js';`, fragments), []);
+  assert.equal(idReadings(`import {\n  a,\n} from './x.js';\nconst k = '-hail-';`, fragments).length, 1);
 });

@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { FEEDS_DIR } from '../support/feeds.js';
 import { coverageBox, isSafeFileName, loadManifest, parseManifest } from '../../src/feeds/manifest.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
+const FEEDS = FEEDS_DIR;
 const manifests = readdirSync(FEEDS).filter((f) => statSync(join(FEEDS, f)).isDirectory())
   .flatMap((f) => readdirSync(join(FEEDS, f)).map((v) => join(FEEDS, f, v, 'MANIFEST.json')));
 

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { FeedStore, SETTLED_MS, snapshotDigest } from '../../src/feeds/store.js';
+import { FEEDS_DIR } from '../support/feeds.js';
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
+const FEEDS = FEEDS_DIR;
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 let opened: Promise<FeedStore> | undefined;
 /** One store over the real folder, shared by the read-only tests. */

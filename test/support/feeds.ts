@@ -1,9 +1,11 @@
 // Where the pinned snapshots are, for tests that recount raw files independently.
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
 import { parseManifest, type Manifest } from '../../src/feeds/manifest.js';
 
-export const FEEDS_DIR = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
+/** The service's own default: CATRISK_FEEDS_DIR, else the repository's feeds/. */
+export const FEEDS_DIR = loadConfig().feedsDir;
 
 export function latestVersion(feedId: string): string {
   return readdirSync(join(FEEDS_DIR, feedId)).sort().at(-1)!;
