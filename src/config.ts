@@ -241,6 +241,9 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+/** How a start-up refusal names the feeds setting. */
+export const FEEDS_SETTING = "set by CATRISK_FEEDS_DIR, default the repository's feeds/";
+
 /** The repository's own feeds/ (beside src/ and dist/), so a clone serves its pinned data with no setting. */
 export const BUNDLED_FEEDS_DIR = fileURLToPath(new URL('../feeds', import.meta.url));
 

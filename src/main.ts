@@ -140,6 +140,8 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  // A refusal to start (the feeds folder) is one line an operator acts on, not a stack.
+  const oneLine = error instanceof Error && error.name === 'UnusableFeeds';
+  process.stderr.write(`${error instanceof Error ? (oneLine ? error.message : error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 // Wires configuration to storage, the job queue and the shared helpers every host uses.
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.js';
+import { FEEDS_SETTING, type Config } from './config.js';
 import { openDatabase, type Database } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { AccountStore } from './store/accounts.js';
@@ -12,7 +12,7 @@ import { ModelStore } from './store/models.js';
 import { IdempotencyStore } from './store/idempotency.js';
 import { PackageStore } from './store/packages.js';
 import { MonitoringStore } from './store/monitoring.js';
-import { FeedStore } from './feeds/store.js';
+import { openServedFeeds } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
@@ -54,6 +54,11 @@ export interface ServiceOptions {
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   // Logs go to standard error: standard output carries the one JSON line per host.
   const log = options.log ?? pino({ level: config.logLevel }, pino.destination(2));
+  // The feeds first: a folder that cannot be served stops the start before the database is touched.
+  // Each file is hashed once per process: what an earlier store of the process (tests start many)
+  // verified is trusted while its identity on disk is unchanged.
+  const feeds = await openServedFeeds(config.feedsDir, FEEDS_SETTING, { verified: processVerifiedFeeds() });
+  shareVerifiedFeeds(feeds.verified);
   const database = openDatabase({
     databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database,
     // Message and code only: pg hangs the whole client (connection settings included) on the error.
@@ -70,13 +75,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const idempotency = new IdempotencyStore(database.db);
   const packages = new PackageStore(database.db);
   const monitoring = new MonitoringStore(database.db);
-  // Each file is hashed once per process: what an earlier store of the process (tests start many)
-  // verified is trusted while its identity on disk is unchanged.
-  const feeds = config.feedsDir ? await FeedStore.open(config.feedsDir, { verified: processVerifiedFeeds() }) : undefined;
-  for (const refusal of feeds?.refused ?? []) {
-    log.error({ feed: refusal.feed_id, version: refusal.version, reason: refusal.reason, files: refusal.files }, 'feed snapshot refused: not served');
-  }
-  if (feeds) shareVerifiedFeeds(feeds.verified);
   const exposureCoder = exposureCoderFor(config, () => oedReference(feeds));
   const geocoders = geocodersFor(config);
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();

@@ -360,6 +360,30 @@ export class FeedStore {
   }
 }
 
+/** Why a process cannot serve from its feeds folder; its message is one line naming the folder and the setting. */
+export class UnusableFeeds extends Error {
+  override readonly name = 'UnusableFeeds';
+}
+
+/**
+ * The store a serving process starts from: a folder that is missing, holds no snapshot, or holds a
+ * snapshot whose bytes fail its manifest stops the start (UnusableFeeds) rather than failing the
+ * first job that reads it. Snapshots pinned later and refused are listed by GET /feeds instead.
+ */
+export async function openServedFeeds(dir: string, setting: string, options: OpenOptions = {}): Promise<FeedStore> {
+  const root = resolve(dir);
+  const where = `feeds folder ${root} (${setting})`;
+  if (!(await isDir(root))) throw new UnusableFeeds(`catrisk: cannot start: the ${where} does not exist`);
+  const store = await FeedStore.open(root, options);
+  const refused = store.refused;
+  if (refused.length > 0) {
+    const first = refused[0]!;
+    throw new UnusableFeeds(`catrisk: cannot start: ${refused.length} snapshot(s) in the ${where} fail their manifest, first ${first.feed_id}/${first.version}: ${first.reason}; \`catrisk feeds verify\` lists them all`);
+  }
+  if (store.list().length === 0) throw new UnusableFeeds(`catrisk: cannot start: the ${where} holds no snapshot`);
+  return store;
+}
+
 export interface VerifyReport {
   /** True when no snapshot is refused. */
   readonly ok: boolean;

@@ -9,8 +9,8 @@ export const ACCOUNT_SCHEMA_VERSION = '0.1.0';
 export const USAGE_SCHEMA_VERSION = '0.1.0';
 /** A job's view (GET /jobs/{id}). */
 export const JOB_SCHEMA_VERSION = '0.1.0';
-/** GET /health. */
-export const HEALTH_SCHEMA_VERSION = '0.1.0';
+/** GET /health (0.2.0 added feeds: the snapshots loaded). */
+export const HEALTH_SCHEMA_VERSION = '0.2.0';
 /** The canonical risk object. */
 export const RISK_OBJECT_SCHEMA_VERSION = '0.1.0';
 /** A page of an object's locations. */

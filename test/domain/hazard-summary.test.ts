@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { FEEDS_DIR } from '../support/feeds.js';
 import {
   quakeSummary, reportSummary, seriesSummary, trackSummary,
 } from '../../src/domain/hazard/summary.js';
@@ -367,7 +368,7 @@ test('reportSummary: fires within 50 km, acre classes, burned acres and the larg
 
 // ---- pinned feeds ---------------------------------------------------------------------------
 
-const FEEDS = process.env.CATRISK_FEEDS_DIR ?? resolve(process.cwd(), '../shared/feeds');
+const FEEDS = FEEDS_DIR;
 
 function feed(id: string): { manifest: Manifest; raw: Record<string, unknown>; text: string } {
   const dir = join(FEEDS, id, readdirSync(join(FEEDS, id)).sort().at(-1)!);

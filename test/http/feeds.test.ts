@@ -22,6 +22,15 @@ after(() => svc.close());
 const get = (path: string, base = svc.api) => call(base, 'GET', path, { key });
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+test('GET /health names the snapshots loaded: every pinned version, none refused', async () => {
+  const health = await call(svc.api, 'GET', '/health');
+  assert.equal(health.status, 200);
+  const pinned = readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory())
+    .flatMap((d) => readdirSync(join(FEEDS_DIR, d.name)).sort().map((v) => `${d.name}/${v}`)).sort();
+  assert.deepEqual(health.body.feeds, { loaded: pinned.length, refused: 0, snapshots: pinned });
+  assert.ok(pinned.length >= 76);
+});
+
 test('GET /feeds lists every pinned snapshot with its digest and servable flag', async () => {
   const answer = await get('/feeds');
   assert.equal(answer.status, 200);
@@ -93,30 +102,46 @@ test('the data room lists every dataset with licence, credit and digests; downlo
   assert.equal(refused.body.error.code, 'feed_not_servable');
 });
 
-test('a tampered snapshot is refused by the service and by `catrisk feeds verify`', async () => {
+/** Copies two pinned feeds into a fresh folder, with one byte of Cascadia's catalog changed. */
+function tamperedCopy(into: string, feeds: readonly string[]): string {
+  for (const feed of feeds) cpSync(join(FEEDS_DIR, feed), join(into, feed), { recursive: true });
+  const file = join(into, 'usgs-comcat-m6-cascadia', latestVersion('usgs-comcat-m6-cascadia'), manifestOf('usgs-comcat-m6-cascadia').files[0].name);
+  chmodSync(file, 0o644);
+  const bytes = readFileSync(file);
+  bytes[100] = bytes[100] === 0x31 ? 0x32 : 0x31;
+  writeFileSync(file, bytes);
+  return file;
+}
+
+/** `catrisk serve` in its own process: it must refuse to start, on one line of standard error. */
+function refusedStart(feedsDir: string): { status: number | null; lines: string[] } {
+  const state = mkdtempSync(join(tmpdir(), 'catrisk-state-'));
+  try {
+    const run = spawnSync(process.execPath, mainArgs('serve'), {
+      env: { ...process.env, CATRISK_FEEDS_DIR: feedsDir, CATRISK_STATE_DIR: state, CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0' },
+      encoding: 'utf8', timeout: 60_000,
+    });
+    return { status: run.status, lines: run.stderr.split('\n').filter(Boolean) };
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+test('a tampered, missing or empty feeds folder stops the start on one line naming the folder and the setting', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'catrisk-feeds-'));
   try {
-    for (const feed of ['usgs-comcat-m6-california', 'usgs-comcat-m6-cascadia']) {
-      cpSync(join(FEEDS_DIR, feed), join(dir, feed), { recursive: true });
-    }
-    const version = latestVersion('usgs-comcat-m6-cascadia');
-    const file = join(dir, 'usgs-comcat-m6-cascadia', version, manifestOf('usgs-comcat-m6-cascadia').files[0].name);
-    chmodSync(file, 0o644);
-    const bytes = readFileSync(file);
-    bytes[100] = bytes[100] === 0x31 ? 0x32 : 0x31;
-    writeFileSync(file, bytes);
+    tamperedCopy(dir, ['usgs-comcat-m6-california', 'usgs-comcat-m6-cascadia']);
+    await assert.rejects(startService('sqlite', { CATRISK_FEEDS_DIR: dir }), (error: Error) => {
+      assert.equal(error.name, 'UnusableFeeds');
+      assert.match(error.message, /usgs-comcat-m6-cascadia/);
+      return true;
+    });
+    const tampered = refusedStart(dir);
+    assert.notEqual(tampered.status, 0);
+    assert.equal(tampered.lines.length, 1, tampered.lines.join('\n'));
+    assert.ok(tampered.lines[0]!.includes(dir) && tampered.lines[0]!.includes('CATRISK_FEEDS_DIR'), tampered.lines[0]);
+    assert.match(tampered.lines[0]!, /1 snapshot\(s\).*usgs-comcat-m6-cascadia\/[0-9-]+: bytes do not match MANIFEST\.json/);
 
-    const tampered = await startService('sqlite', { CATRISK_FEEDS_DIR: dir });
-    try {
-      const k = (await signup(tampered.api)).key;
-      const feeds = await call(tampered.api, 'GET', '/feeds', { key: k });
-      assert.deepEqual(feeds.body.feeds.map((f: any) => f.feed_id), ['usgs-comcat-m6-california']);
-      assert.equal(feeds.body.refused[0].feed_id, 'usgs-comcat-m6-cascadia');
-      const events = await call(tampered.api, 'GET', '/events/earthquake?feed=usgs-comcat-m6-cascadia', { key: k });
-      assert.equal(events.status, 404);
-    } finally {
-      await tampered.close();
-    }
     const cli = spawnSync(process.execPath, mainArgs('feeds', 'verify'), {
       env: { ...process.env, CATRISK_FEEDS_DIR: dir }, encoding: 'utf8',
     });
@@ -124,7 +149,41 @@ test('a tampered snapshot is refused by the service and by `catrisk feeds verify
     assert.match(cli.stdout, /usgs-comcat-m6-cascadia/);
     const clean = spawnSync(process.execPath, mainArgs('feeds', 'verify'), { encoding: 'utf8' });
     assert.equal(clean.status, 0, clean.stderr);
+
+    const missing = refusedStart(join(dir, 'nowhere'));
+    assert.notEqual(missing.status, 0);
+    assert.deepEqual(missing.lines, [`catrisk: cannot start: the feeds folder ${join(dir, 'nowhere')} (set by CATRISK_FEEDS_DIR, default the repository's feeds/) does not exist`]);
+    const empty = mkdtempSync(join(tmpdir(), 'catrisk-feeds-empty-'));
+    const none = refusedStart(empty);
+    rmSync(empty, { recursive: true, force: true });
+    assert.notEqual(none.status, 0);
+    assert.deepEqual(none.lines, [`catrisk: cannot start: the feeds folder ${empty} (set by CATRISK_FEEDS_DIR, default the repository's feeds/) holds no snapshot`]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a snapshot pinned after start whose bytes fail is listed as refused and never served', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'catrisk-feeds-'));
+  const later = mkdtempSync(join(tmpdir(), 'catrisk-feeds-later-'));
+  try {
+    cpSync(join(FEEDS_DIR, 'usgs-comcat-m6-california'), join(dir, 'usgs-comcat-m6-california'), { recursive: true });
+    const running = await startService('sqlite', { CATRISK_FEEDS_DIR: dir, CATRISK_FEEDS_RESCAN_SECONDS: '0' });
+    try {
+      const k = (await signup(running.api)).key;
+      tamperedCopy(later, ['usgs-comcat-m6-cascadia']);
+      cpSync(join(later, 'usgs-comcat-m6-cascadia'), join(dir, 'usgs-comcat-m6-cascadia'), { recursive: true });
+      await running.services.feeds!.rescan();
+      const feeds = await call(running.api, 'GET', '/feeds', { key: k });
+      assert.deepEqual(feeds.body.feeds.map((f: any) => f.feed_id), ['usgs-comcat-m6-california']);
+      assert.equal(feeds.body.refused[0].feed_id, 'usgs-comcat-m6-cascadia');
+      const events = await call(running.api, 'GET', '/events/earthquake?feed=usgs-comcat-m6-cascadia', { key: k });
+      assert.equal(events.status, 404);
+    } finally {
+      await running.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(later, { recursive: true, force: true });
   }
 });

@@ -17,6 +17,7 @@ export function healthDocument(services: Services, serves: (route: Served) => bo
     being_retired: { verbs: BEING_RETIRED.filter((v) => verbs.includes(v)), note: 'These verbs still work for existing integrations.' },
     registry,
     discovery: DISCOVERY_ROUTES.filter(serves).map(({ method, path, lists }) => ({ method, path, lists })),
+    feeds: feedsLoaded(services),
     build: {
       version: services.config.build.version,
       commit: services.config.build.commit,
@@ -31,11 +32,24 @@ export function healthDocument(services: Services, serves: (route: Served) => bo
   };
 }
 
+/** The pinned snapshots this process serves, as feed_id/version, and how many were refused since start. */
+function feedsLoaded(services: Services): { loaded: number; refused: number; snapshots: string[] } {
+  const snapshots = (services.feeds?.list() ?? []).map((s) => `${s.feed_id}/${s.version}`);
+  return { loaded: snapshots.length, refused: services.feeds?.refused.length ?? 0, snapshots };
+}
+
 export function systemRoutes(app: FastifyInstance, services: Services) {
-  // Written once, on the first read: every route is registered by then, and none is added later.
+  // Written on the first read (every route is registered by then, and none is added later), and
+  // again only when a rescan has changed what the feed store serves or refuses.
   let body: string | undefined;
+  // Each rescan replaces the store's refused list (a new array), so its identity marks a rescan.
+  let feedsSeen: unknown = null;
   app.get('/health', { ...health, config: { auth: 'none' } }, async (_request, reply) => {
-    body ??= canonicalJson(healthDocument(services, ({ method, path }) => app.hasRoute({ method, url: routerPath(path) })));
+    const feeds = services.feeds?.refused;
+    if (body === undefined || feeds !== feedsSeen) {
+      body = canonicalJson(healthDocument(services, ({ method, path }) => app.hasRoute({ method, url: routerPath(path) })));
+      feedsSeen = feeds;
+    }
     return reply.type('application/json; charset=utf-8').send(body);
   });
 }

@@ -21,6 +21,9 @@ export const health = operation({
         registry: OBJECT,
         discovery: { type: 'array', items: shape('A discovery route.', { method: STRING, path: STRING, lists: STRING }) },
         build: OBJECT,
+        feeds: shape('The pinned snapshots this process serves (each feed_id/version), and how many it refused (GET /feeds says why).', {
+          loaded: { type: 'integer' }, refused: { type: 'integer' }, snapshots: { type: 'array', items: STRING },
+        }),
       }),
     },
   },

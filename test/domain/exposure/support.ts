@@ -2,9 +2,10 @@
 // repository) and the schedule fixtures.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FEEDS_DIR } from '../../support/feeds.js';
 import { parseOedReference, type OedReference } from '../../../src/domain/exposure/oed-reference.js';
 
-export const FEEDS_DIR = process.env.CATRISK_FEEDS_DIR ?? path.resolve(process.cwd(), '../shared/feeds');
+export { FEEDS_DIR };
 export const OED_DIR = path.join(FEEDS_DIR, 'oed-spec', '2026-07-08');
 export const FIXTURES_DIR = path.resolve(process.cwd(), 'test/fixtures/schedules');
 

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FEEDS_DIR } from '../../support/feeds.js';
 import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
 import { ApiError } from '../../../src/kernel/refusal.js';
@@ -89,7 +90,7 @@ test('correlation faults are named; the spec refuses unknown rules and members',
 });
 
 test('PiWind\'s pinned model settings put wind and storm surge in different groups', () => {
-  const dir = path.join(process.env.CATRISK_FEEDS_DIR ?? path.resolve(process.cwd(), '../shared/feeds'), 'oasis-piwind', '2026-07-30');
+  const dir = path.join(FEEDS_DIR, 'oasis-piwind', '2026-07-30');
   const settings = JSON.parse(readFileSync(path.join(dir, 'model_settings.json'), 'utf8'));
   const expected = new Map<string, number>();
   for (const p of settings.lookup_settings.supported_perils) expected.set(p.id, p.peril_correlation_group ?? 0);

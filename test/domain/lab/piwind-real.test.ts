@@ -5,11 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FEEDS_DIR } from '../../support/feeds.js';
 import { parsePiwindModel, readOccurrenceBinHeader } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
 import type { LabLocation } from '../../../src/domain/lab/kernel/places.js';
 
-const DIR = path.join(process.env.CATRISK_FEEDS_DIR ?? path.resolve(process.cwd(), '../shared/feeds'), 'oasis-piwind', '2026-07-30');
+const DIR = path.join(FEEDS_DIR, 'oasis-piwind', '2026-07-30');
 const FILES = ['events_p.csv', 'occurrence_lt.csv', 'footprint.csv', 'vulnerability.csv', 'damage_bin_dict.csv', 'intensity_bin_dict.csv',
   'areaperil_dict.csv', 'vulnerability_dict.csv', 'lookup_config.json', 'model_settings.json', 'ModelVersion.csv'];
 const texts: Record<string, string> = {};
