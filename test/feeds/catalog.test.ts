@@ -6,10 +6,18 @@ import { readdirSync } from 'node:fs';
 import { FEEDS_DIR, manifestOf } from '../support/feeds.js';
 import { feedClass, feedEntry, floodMapFacts } from '../../src/feeds/catalog.js';
 
-/** Pinned for the lab (model data, vulnerability and verification tables) with no catalog family: no hazard route reads them. */
+/**
+ * Pinned with no catalog family, so no hazard route reads them: for the lab (model data, among them
+ * ESHM20's source-model branches, pinned ahead of the lane that reads them), and the federal
+ * disturbance events and Purdue's major-outage table, pinned ahead of the state outage index that
+ * will read them.
+ */
 const NOT_READ_BY_THE_API = new Set([
+  'doe-oe417-disturbance-events',
+  'efehr-eshm20-source-model-branches',
   'esrm20-scenario-events',
   'oasis-piwind',
+  'purdue-major-power-outages-us',
 ]);
 
 const pinned = readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
