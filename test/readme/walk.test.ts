@@ -186,14 +186,14 @@ async function listAll(base: string, key: string, path: string, member: string):
 }
 
 /** The account's jobs and lab runs once none is queued or running any more. */
-async function settledWork(urls: Record<string, string>, key: string, timeoutMs: number) {
+async function settledWork(urls: Record<string, string>, key: string, timeoutMs: number, report: () => string) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const jobs = await listAll(urls.api!, key, '/jobs?limit=500', 'jobs');
     const runs = await listAll(urls.lab!, key, '/runs?limit=500', 'runs');
     const open = [...jobs, ...runs].filter((x) => x.status === 'queued' || x.status === 'running');
     if (open.length === 0) return { jobs, runs };
-    if (Date.now() > until) assert.fail(`still not ended after the walk: ${open.map((x) => `${x.id} ${x.status}`).join(', ')}`);
+    if (Date.now() > until) assert.fail(`still not ended ${timeoutMs / 1000} s after the walk: ${open.map((x) => `${x.id} ${x.status}`).join(', ')}\n${report()}`);
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
@@ -237,6 +237,8 @@ test('the README walk: every example, top to bottom, passes against a started se
     `the script ended with ${ran.signal ?? ran.code} after ${(ran.ms / 1000).toFixed(1)} s (${scriptPath} is removed after the test)`,
     '--- stderr (requests: walk-request <README block line> <expected status@line> <status> <method> <url>)',
     ran.stderr.trim(),
+    '--- the last of stdout',
+    ran.stdout.slice(-2000),
   ].join('\n');
 
   assert.equal(ran.code, 0, report());
@@ -252,8 +254,11 @@ test('the README walk: every example, top to bottom, passes against a started se
   // The jobs and lab runs the examples started (the walk does not wait for most) all succeed.
   const key = /^walk-key (\S+)$/m.exec(ran.stderr)?.[1];
   assert.ok(key, `the walk's KEY was not set:\n${report()}`);
-  const { jobs, runs } = await settledWork(urls, key, 5 * 60_000);
-  const failed = [...jobs, ...runs].filter((x) => x.status !== 'succeeded');
-  assert.deepEqual(failed, [], 'every job and lab run of the walk ends succeeded');
+  const { jobs, runs } = await settledWork(urls, key, 5 * 60_000, report);
+  const failed = [
+    ...await Promise.all(jobs.filter((j) => j.status !== 'succeeded').map(async (j) => (await call(urls.api!, 'GET', `/jobs/${j.id}`, { key })).text)),
+    ...runs.filter((r) => r.status !== 'succeeded').map((r) => JSON.stringify(r)),
+  ];
+  assert.deepEqual(failed, [], `every job and lab run of the walk ends succeeded:\n${report()}`);
   t.diagnostic(`${requests.length} requests, ${jobs.length} jobs and ${runs.length} lab runs in ${(ran.ms / 1000).toFixed(1)} s; skipped: ${skipped.length}`);
 });
