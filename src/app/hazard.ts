@@ -86,7 +86,8 @@ export async function hazardAt(
   }
   const point = { latitude, longitude };
   const candidates = (deps.feeds?.feeds() ?? []).map((id) => deps.feeds!.get(id)!)
-    .filter((s) => HAZARD_KINDS.has(s.manifest.kind ?? '') && (s.manifest.perils ?? []).includes(peril));
+    // Only a snapshot the feed catalog reads: one pinned ahead of the code that will read it is not summarised.
+    .filter((s) => HAZARD_KINDS.has(s.manifest.kind ?? '') && (s.manifest.perils ?? []).includes(peril) && feedEntry(s.manifest) !== undefined);
   const covering = candidates.map((s) => ({ s, coverage: coverageOf(s, point) })).filter((c) => c.coverage.covered);
   if (covering.length === 0) {
     return refused(refusal(422, 'outside_feed_coverage',
