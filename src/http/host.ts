@@ -192,14 +192,14 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       if (admitted) {
         // The parser may refuse the body in the same turn it handed the head over: the edge's
         // check of that request is still running.
-        await admitted.admitted;
+        await within(COUNT_WAIT_MS, admitted.admitted, undefined);
         rate = rateHeadersOfReply(admitted.reply);
       } else {
         try {
-          rate = await edge.countAddress(ip);
+          rate = await within(COUNT_WAIT_MS, edge.countAddress(ip), {});
         } catch (e) {
-          // Over the limit: 429. A counter that cannot be read (the database is away) leaves the
-          // parser's refusal as it is, without the headers of a count that did not happen.
+          // Over the limit: 429. A counter that cannot be read (the database is away, or slow to
+          // answer) leaves the parser's refusal as it is, without the headers of a count that did not happen.
           if (e instanceof ApiError) refusal = e;
         }
       }
@@ -313,10 +313,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       // the answer is counted against the client address, unless the counter does not answer at once.
       let rate = rateHeadersOfReply(reply);
       if (rate.ratelimit === undefined) {
-        rate = await Promise.race([
-          edge.countAddress(reply.request.ip).catch((e: unknown) => (e instanceof ApiError ? rateHeadersOf(e) : {})),
-          new Promise<Record<string, string>>((resolve) => setTimeout(() => resolve({}), 250).unref()),
-        ]);
+        rate = await within(250, edge.countAddress(reply.request.ip).catch((e: unknown) => (e instanceof ApiError ? rateHeadersOf(e) : {})), {});
       }
       if (reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed) return;
       // Written by hand: the route's own hooks (an idempotency key's release) may wait on what is
@@ -537,6 +534,16 @@ function rateHeaders(d: RateDecision): Record<string, string> {
 /** The refusal carrying the RateLimit headers of the bucket it was counted in. */
 function withRate(error: ApiError, d: RateDecision): ApiError {
   return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, ...rateHeaders(d) });
+}
+
+/** How long an answer the parser refused waits on the rate counter before it is written without its headers. */
+const COUNT_WAIT_MS = 1_000;
+
+/** The promise's value, or `otherwise` once `ms` have passed (a rejection is passed on). */
+function within<T>(ms: number, promise: Promise<T>, otherwise: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => { timer = setTimeout(() => resolve(otherwise), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** The RateLimit headers the edge set on a reply (none when it did not get that far). */
