@@ -20,7 +20,7 @@ function configFromEnv(): Config {
 // The service's modules are loaded only by the commands that run it, so a client command starts quickly.
 async function serve(withHosts: boolean) {
   const { createServices, startFeedWatch, startWorker } = await import('./services.js');
-  const { startHosts } = await import('./http/servers.js');
+  const { closeHosts, startHosts } = await import('./http/servers.js');
   const config = configFromEnv();
   const services = await createServices(config);
   const hosts = withHosts ? await startHosts(services) : [];
@@ -44,8 +44,11 @@ async function serve(withHosts: boolean) {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     try {
-      // Stop accepting, let in-flight requests finish, then release running jobs for another worker.
-      await Promise.all(hosts.map((h) => h.app.close()));
+      // Stop accepting and let in-flight requests finish; those still unanswered shortly before the
+      // bound (a stalled database) are answered 503 with Connection: close. Then release running
+      // jobs for another worker.
+      const grace = Math.min(1_000, Math.floor(config.shutdownTimeoutMs / 4));
+      await closeHosts(hosts, config.shutdownTimeoutMs - grace);
       await services.close();
       process.exit(0);
     } catch (error) {

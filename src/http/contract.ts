@@ -40,9 +40,13 @@ const BEARER = {
   description: 'Authorization: Bearer <API key>. POST /signup issues a key; keys never expire.',
 } as const;
 
-/** Refusals the edge may answer on any operation, before or beside the route (SPEC: Errors). */
+/**
+ * Refusals the edge may answer on any operation, before or beside the route (SPEC: Errors).
+ * method_not_allowed is the path's: a method the path is not served under is answered 405 with
+ * Allow naming those it is, so each operation of the path names it.
+ */
 function edgeCodes(method: string, auth: AuthMode): string[] {
-  const codes = ['client_error', 'forbidden', 'invalid_request', 'rate_limited', 'internal_error', 'server_error'];
+  const codes = ['client_error', 'forbidden', 'invalid_request', 'method_not_allowed', 'rate_limited', 'internal_error', 'server_error'];
   if (auth !== 'none') codes.push('unauthenticated');
   if (['POST', 'PUT', 'PATCH'].includes(method)) codes.push('payload_too_large', 'unsupported_media_type');
   return codes;
@@ -85,6 +89,11 @@ const ERROR_HEADERS: Record<string, Record<string, string>> = {
   429: { 'Retry-After': 'Seconds until the limit resets.' },
 };
 
+/** What a refusal's status says beyond its codes. */
+const STATUS_NOTES: Record<number, string> = {
+  405: ' The path is served, but not under the method sent (any other method, CONNECT included); Allow names the methods it is served under.',
+};
+
 function headersOf(headers: Record<string, string> | undefined) {
   if (!headers) return undefined;
   return Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
@@ -106,7 +115,7 @@ function finished(generated: Operation, host: ContractHostName, path: string): O
   }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
-      description: `Refused (error.v0 envelope): ${codes.join(', ')}.`,
+      description: `Refused (error.v0 envelope): ${codes.join(', ')}.${STATUS_NOTES[status] ?? ''}`,
       ...(ERROR_HEADERS[status] ? { headers: headersOf(ERROR_HEADERS[status]) } : {}),
       content: ENVELOPE,
     };
@@ -160,7 +169,7 @@ export function apiContract({ hosts, urls, schemas, build }: ContractInputs) {
       title: 'catrisk API',
       version: build.version,
       summary: 'Open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab.',
-      description: 'Generated from the running API, data room, documentation and lab hosts: every route they serve, its request schema, its success responses and the named error codes it answers (x-error-codes; codes a queued job may fail with: x-job-error-codes). Every answer of 400 or above is the error.v0 envelope. Operations of the other hosts name their own server; GET / answers on each (x-hosts).',
+      description: 'Generated from the running API, data room, documentation and lab hosts: every route they serve, its request schema, its success responses and the named error codes it answers (x-error-codes; codes a queued job may fail with: x-job-error-codes). Every answer of 400 or above is the error.v0 envelope, and carries the RateLimit-Policy and RateLimit headers. A path sent with a method it is not served under is answered 405 method_not_allowed with Allow (listed on each operation of the path). Operations of the other hosts name their own server; GET / answers on each (x-hosts).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: urls.api, description: SERVER_NAMES.api }],

@@ -1,11 +1,11 @@
 // The shared edge of every host: user agent, credential, rate limit, canonical JSON and the
 // error envelope. Route modules only parse, call one domain or job function, and serialize.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, genericCode, refusals } from '../kernel/refusal.js';
-import { envelope } from './errors.js';
+import { envelope, writeRefusal } from './errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { bodyFault, describeBodyFault } from './json-body.js';
 import { schemaRefusal, textFormats } from './schemas/faults.js';
@@ -42,6 +42,12 @@ declare module 'fastify' {
      * refusal (401, 429) as the carrier.
      */
     callerOf(authorization: string | undefined, ip: string): Promise<Caller>;
+    /**
+     * Answers every request still in flight that has not begun its answer with the refusal (in the
+     * envelope, with its RateLimit headers and Connection: close), for a shutdown that cannot wait
+     * for them. Answers how many were answered.
+     */
+    refuseInFlight(refusal: ApiError): Promise<number>;
   }
 }
 
@@ -70,11 +76,36 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   const { services, name } = options;
   const { timeouts } = services.config;
   const edge = new Edge(services);
+  // The request being answered on each connection, until its answer is written: a shutdown answers
+  // those it cannot wait for, and a parser refusal on the same connection reuses its RateLimit headers.
+  const inFlight = new Set<FastifyReply>();
+  const onConnection = new Map<Duplex, { reply: FastifyReply; admitted: Promise<unknown> }>();
+  /** Tracks a request from the start of its edge (`admitted`: the edge's check) to its answer. */
+  const track = (reply: FastifyReply, admitted: Promise<unknown>) => {
+    const socket = reply.request.raw.socket;
+    const entry = { reply, admitted: admitted.catch(() => {}) };
+    inFlight.add(reply);
+    onConnection.set(socket, entry);
+    reply.raw.once('close', () => {
+      inFlight.delete(reply);
+      if (onConnection.get(socket) === entry) onConnection.delete(socket);
+    });
+    return admitted;
+  };
+  // Connections a parser refusal is being written on.
+  const refused = new WeakSet<Duplex>();
+  // Set once the host begins to close: requests that still arrive (on a kept-alive connection) are refused 503.
+  let closing = false;
   // Filled once routes are registered; parser refusals that can read the path use it.
   let methodsOf: (path: string) => HTTPMethod[] = () => [];
+  let servedMethods: () => HTTPMethod[] = () => [];
+  const servedSet = new Set<HTTPMethod>();
   let authOfPath: (path: string) => AuthMode = () => options.defaultAuth;
   const app = Fastify<Server>({
     serverFactory: (handler) => createServer({
+      // Node answers an HTTP/1.1 request without Host itself, with an empty 400; the edge answers it
+      // in the envelope instead (onRequest below).
+      requireHostHeader: false,
       // Slow clients: headers must arrive within headersMs and the whole request within requestMs,
       // or the request is answered 408 and its connection closed (checked every second).
       headersTimeout: timeouts.headersMs,
@@ -84,13 +115,16 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     }, handler),
     clientErrorHandler: (connectionError: Error, socket: Duplex) => {
       const error = connectionError as ParserError;
-      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      // One answer a connection: Node may report a second fault on a connection already answered
+      // (a late request's timeout firing again), which must not be counted or answered again.
+      if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable || refused.has(socket)) return;
+      refused.add(socket);
       void answerUnreadable(error, socket).catch(() => socket.destroy());
     },
     frameworkErrors: (error, request, reply) => {
       // Fastify's own refusals before routing (a path that is not valid percent-encoding, a
       // parameter over MAX_PARAM_LENGTH): the edge runs first, then the refusal in the envelope.
-      void edge.admit(request, reply, options.defaultAuth)
+      void track(reply, edge.admit(request, reply, options.defaultAuth))
         .then(() => { throw error; })
         .catch((e: unknown) => sendError(reply, toApiError(e)));
     },
@@ -102,7 +136,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     childLoggerFactory: (logger) => logger,
     genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing is not the envelope: the edge answers it (onRequest below).
+    return503OnClosing: false,
     forceCloseConnections: false,
     // Query values stay text (no coercion: "" is not 0, a repeated parameter stays an array) and
     // are checked by named text formats; verbose errors carry what the fault formatter words.
@@ -118,6 +153,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     const auth = (route.config as { auth?: AuthMode } | undefined)?.auth ?? options.defaultAuth;
     for (const method of methods) {
       if (!METHODS.includes(method)) continue;
+      servedSet.add(method);
       if (method !== 'HEAD') options.routes?.push({ method, path: route.url, auth });
       try {
         lookup.on(method, route.url, () => {}, { auth });
@@ -131,26 +167,69 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   app.setReplySerializer((payload) => canonicalJson(payload));
 
   // Node's parser refused the request. When the head is whole (an unknown or lower-case method),
-  // the edge's order still holds: agent, then key, then path.
+  // the edge's order still holds: agent, then key, then path. Otherwise the answer is counted
+  // against the client address (or, when the refusal falls on a request already admitted, such as
+  // a body that is malformed or late, carries that request's RateLimit headers), and a client over
+  // its limit is answered 429 as on any route.
   async function answerUnreadable(error: ParserError, socket: Duplex) {
     let refusal = parserRefusal(error, timeouts);
     let rate: Record<string, string> = {};
+    const ip = addressOf(socket);
     const head = error.code === 'HPE_INVALID_METHOD' ? rawHead(error.rawPacket) : undefined;
     if (head) {
       const path = head.path.split('?')[0]!;
       const allowed = methodsOf(path);
       try {
-        rate = await edge.admitHeaders(head.headers, (socket as { remoteAddress?: string }).remoteAddress ?? '',
-          allowed.length > 0 ? authOfPath(path) : options.defaultAuth);
+        rate = await edge.admitHeaders(head.headers, ip, allowed.length > 0 ? authOfPath(path) : options.defaultAuth);
         refusal = allowed.length > 0
           ? new ApiError(405, 'method_not_allowed', `${head.method.slice(0, 20)} is not a method served on ${path}; allowed: ${allowed.join(', ')} (methods are upper case)`, undefined, { allow: allowed.join(', ') })
           : refusals.notFound(`No route ${head.method.slice(0, 20)} ${path}`);
       } catch (e) {
         refusal = toApiError(e);
       }
+    } else {
+      const admitted = onConnection.get(socket);
+      if (admitted) {
+        // The parser may refuse the body in the same turn it handed the head over: the edge's
+        // check of that request is still running.
+        await within(COUNT_WAIT_MS, admitted.admitted, undefined);
+        rate = rateHeadersOfReply(admitted.reply);
+      } else {
+        try {
+          rate = await within(COUNT_WAIT_MS, edge.countAddress(ip), {});
+        } catch (e) {
+          // Over the limit: 429. A counter that cannot be read (the database is away, or slow to
+          // answer) leaves the parser's refusal as it is, without the headers of a count that did not happen.
+          if (e instanceof ApiError) refusal = e;
+        }
+      }
     }
     writeRawRefusal(socket, refusal, rate);
   }
+
+  // CONNECT (a request to open a tunnel): Node hands it to a 'connect' listener and, without one,
+  // drops the connection unanswered. No host is a proxy: after the edge (agent; a key when one is
+  // sent, or the path's own rule for a path served here) it is answered 405 with the methods served
+  // on the path named, or, for any other target, the methods this host serves.
+  async function answerConnect(request: IncomingMessage, socket: Duplex) {
+    const target = request.url ?? '';
+    const path = target.startsWith('/') ? target.split('?')[0]! : undefined;
+    const onPath = path === undefined ? [] : methodsOf(path);
+    const allowed = onPath.length > 0 ? onPath : servedMethods();
+    let refusal = new ApiError(405, 'method_not_allowed',
+      `CONNECT is not served here (no host of this service is a proxy); ${onPath.length > 0 ? `allowed on ${path}` : 'methods this host serves'}: ${allowed.join(', ')}`,
+      undefined, { allow: allowed.join(', ') });
+    let rate: Record<string, string> = {};
+    try {
+      rate = await edge.admitHeaders(request.headers, addressOf(socket), onPath.length > 0 ? authOfPath(path!) : 'optional');
+    } catch (e) {
+      refusal = toApiError(e);
+    }
+    writeRawRefusal(socket, refusal, rate);
+  }
+  app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    void answerConnect(request, socket).catch(() => socket.destroy());
+  });
 
   // A request with an Expect other than 100-continue still goes through the edge, then 417.
   app.server.on('checkExpectation', (request, response) => app.routing(request, response));
@@ -176,6 +255,13 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {
+    // The client is gone (its body aborted, or the parser refused the rest of it and answered on the
+    // connection): nobody is left to answer, and a reset from the client is not the database's.
+    const socket = request.raw.socket;
+    if ((socket.destroyed || !socket.writable) && (error as { code?: string }).code === 'ECONNRESET') {
+      request.log.debug({ reqId: request.id, reason: (error as Error).message }, 'request abandoned by the client');
+      return;
+    }
     const apiError = toApiError(error);
     // An unreachable database is logged once where the connection is lost; each refused request
     // is a warning without the stack, so an outage does not bury the log.
@@ -196,7 +282,16 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    await edge.admit(request, reply, authModeOf(request, publicPaths, options.defaultAuth));
+    await track(reply, edge.admit(request, reply, authModeOf(request, publicPaths, options.defaultAuth)));
+    if (closing) {
+      reply.header('connection', 'close');
+      throw refusals.shuttingDown();
+    }
+    // RFC 9112 3.2: an HTTP/1.1 request carries exactly one Host (Node would keep the first of several).
+    if (request.raw.httpVersion === '1.1' && hostLines(request.raw.rawHeaders) !== 1) {
+      reply.header('connection', 'close');
+      throw refusals.invalidRequest(400, 'An HTTP/1.1 request must carry exactly one Host header, naming the host it is sent to.');
+    }
     const expectation = request.headers.expect;
     if (expectation !== undefined && expectation.trim().toLowerCase() !== '100-continue') {
       throw new ApiError(417, 'client_error', 'The only expectation this service meets is Expect: 100-continue.');
@@ -207,10 +302,31 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     }
   });
 
+  app.addHook('preClose', async () => { closing = true; });
+
   idempotencyHooks(app, services);
   app.decorate('callerOf', (authorization: string | undefined, ip: string) => edge.callerOf(authorization, ip));
+  app.decorate('refuseInFlight', async (refusal: ApiError) => {
+    const waiting = [...inFlight].filter((reply) => !(reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed));
+    await Promise.all(waiting.map(async (reply) => {
+      // A request still in the edge's check (its key being looked up) has no RateLimit headers yet:
+      // the answer is counted against the client address, unless the counter does not answer at once.
+      let rate = rateHeadersOfReply(reply);
+      if (rate.ratelimit === undefined) {
+        rate = await within(250, edge.countAddress(reply.request.ip).catch((e: unknown) => (e instanceof ApiError ? rateHeadersOf(e) : {})), {});
+      }
+      if (reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed) return;
+      // Written by hand: the route's own hooks (an idempotency key's release) may wait on what is
+      // stalled. The route's later answer, if it comes, finds the reply taken.
+      reply.hijack();
+      writeRefusal(reply.raw, refusal, { ...rate, connection: 'close' });
+    }));
+    return waiting.length;
+  });
 
   await options.register(app);
+  const served = METHODS.filter((m) => servedSet.has(m));
+  servedMethods = () => served;
   methodsOf = (path) => METHODS.filter((m) => lookup.find(m, path) !== null);
   authOfPath = (path) => (METHODS.some((m) => publicPaths.find(m, path) !== null) ? 'none' : options.defaultAuth);
   return app;
@@ -303,6 +419,14 @@ class Edge {
   /** The edge for a request Node could not route; answers the RateLimit headers to send. */
   async admitHeaders(headers: IncomingHttpHeaders, ip: string, auth: AuthMode): Promise<Record<string, string>> {
     return (await this.check(headers, ip, auth)).rate;
+  }
+
+  /** Counts an answer that no request could be read for against the client address; throws 429 over the limit. */
+  async countAddress(ip: string): Promise<Record<string, string>> {
+    const { config, rate } = this.services;
+    const decision = await rate.hit(`addr:${ip}`, config.rateLimit.address, Date.now());
+    if (!decision.allowed) throw overLimit(decision, 'this client address');
+    return rateHeaders(decision);
   }
 
   /** The caller a credential names, counted against its key's rate limit. */
@@ -410,6 +534,38 @@ function rateHeaders(d: RateDecision): Record<string, string> {
 /** The refusal carrying the RateLimit headers of the bucket it was counted in. */
 function withRate(error: ApiError, d: RateDecision): ApiError {
   return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, ...rateHeaders(d) });
+}
+
+/** How long an answer the parser refused waits on the rate counter before it is written without its headers. */
+const COUNT_WAIT_MS = 1_000;
+
+/** The promise's value, or `otherwise` once `ms` have passed (a rejection is passed on). */
+function within<T>(ms: number, promise: Promise<T>, otherwise: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => { timer = setTimeout(() => resolve(otherwise), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** The RateLimit headers the edge set on a reply (none when it did not get that far). */
+function rateHeadersOfReply(reply: FastifyReply): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['ratelimit-policy', 'ratelimit']) {
+    const value = reply.getHeader(name);
+    if (typeof value === 'string') out[name] = value;
+  }
+  return out;
+}
+
+/** How many Host header lines a request carries. */
+function hostLines(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') count += 1;
+  return count;
+}
+
+/** The client address of a connection. */
+function addressOf(socket: Duplex): string {
+  return (socket as { remoteAddress?: string }).remoteAddress ?? '';
 }
 
 function rateHeadersOf(error: ApiError): Record<string, string> {

@@ -8,6 +8,7 @@ import { docsRoutes } from './docs.js';
 import { labRoutes } from './lab.js';
 import { mcpRoutes } from './mcp/endpoint.js';
 import { HOST_INDEX_SCHEMA_VERSION } from '../kernel/versions.js';
+import { refusals } from '../kernel/refusal.js';
 import { hostIndex } from './schemas/system.js';
 import { collectOperations, isContractHost, type ContractHost } from './contract.js';
 
@@ -99,4 +100,23 @@ export async function startHosts(services: Services): Promise<RunningHost[]> {
     running.push({ name: plan.name, url: `http://${host}:${port}`, app, routes });
   }
   return running;
+}
+
+/**
+ * Closes the hosts for a shutdown: no new connection is taken, requests in flight may finish, and a
+ * request that arrives meanwhile on an open connection is answered 503. Requests still unanswered
+ * after `answerWithinMs` (a database that stopped answering, say) are answered 503 `server_error`
+ * with Connection: close, so no client's connection is dropped without an answer when the process
+ * ends at its bound. Resolves when every connection is closed.
+ */
+export async function closeHosts(hosts: readonly RunningHost[], answerWithinMs: number): Promise<void> {
+  const timer = setTimeout(() => {
+    for (const host of hosts) void host.app.refuseInFlight(refusals.shuttingDown());
+  }, Math.max(0, answerWithinMs));
+  timer.unref();
+  try {
+    await Promise.all(hosts.map((host) => host.app.close()));
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -6,8 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../kernel/refusal.js';
-import { envelope } from './errors.js';
-import { canonicalJson } from '../kernel/canonical-json.js';
+import { handWrittenRefusal } from './errors.js';
 
 export interface ParserError extends Error {
   code?: string;
@@ -67,13 +66,10 @@ export function parserRefusal(error: ParserError, timeouts: { requestMs: number;
 export function writeRawRefusal(socket: Duplex, error: ApiError, extraHeaders: Record<string, string> = {}): void {
   if (socket.destroyed) return;
   if (socket.writable) {
-    const body = canonicalJson(envelope(error));
-    const headers = { ...extraHeaders, ...error.headers };
+    const { body, headers } = handWrittenRefusal(error, { ...extraHeaders, connection: 'close' });
     const lines = [
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
-      'content-type: application/json; charset=utf-8',
-      `content-length: ${Buffer.byteLength(body)}`,
-      'connection: close',
+      `date: ${new Date().toUTCString()}`,
       ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     ];
     socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);

@@ -140,6 +140,12 @@ export const refusals = {
   databaseUnavailable: () =>
     new ApiError(503, 'server_error', 'The database is unreachable for the moment; retry shortly.',
       undefined, { 'retry-after': '2' }),
+  /**
+   * The process is stopping (SIGTERM): a request arriving while it drains, or one still unanswered
+   * when the shutdown bound is near. A write answered so may or may not have been applied.
+   */
+  shuttingDown: () =>
+    new ApiError(503, 'server_error', 'This service process is shutting down and did not answer the request; send it again (with its Idempotency-Key, for a write) to another process or once this one is back.'),
   accountCancelled: () =>
     new ApiError(402, 'account_cancelled', 'This account cancelled its plan; billable verbs no longer run. Sign up again for a new account and key.'),
 };

@@ -69,6 +69,9 @@ test('each operation lists its named error codes, and every refusal is the envel
     for (const code of op['x-error-codes']) {
       for (const status of ERROR_CODES.find((c) => c.code === code)!.status) assert.ok(op.responses[status], `${name}: ${code} has its ${status}`);
     }
+    // The path answers any other method 405 with Allow: a generated client knows the refusal.
+    assert.ok(op['x-error-codes'].includes('method_not_allowed'), `${name} names method_not_allowed`);
+    assert.ok(op.responses['405'].headers.Allow, `${name}: 405 names its Allow header`);
   }
   const codes = (name: string) => operations().find((o) => o.name === name)!.op['x-error-codes'] as string[];
   // The refusals SPEC names per route.

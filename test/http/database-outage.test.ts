@@ -12,6 +12,7 @@ import { spawnService, type ServiceProcess } from '../support/process.js';
 import { call, envelopeFaults, signup, waitForJob, type Answer } from '../support/service.js';
 import { form, largeSchedule, smallSchedule } from '../support/schedules.js';
 import { startStallingProxy } from '../support/tcp-proxy.js';
+import { head, rawRequest } from '../support/raw-http.js';
 
 const skip = postgresAvailable ? false : 'PostgreSQL not available';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -184,6 +185,51 @@ test('a stalled database link: requests answer 503 in bounded time, the worker i
     const exit = await answered(3_000 + 10_000, api.stop('SIGTERM').then((code) => ({ status: code ?? -1 } as Answer)));
     assert.ok(exit.status === 0 || exit.status === 1, `exit ${exit.status}`);
     await inFlight;
+  } finally {
+    await api.stop('SIGKILL');
+    await proxy.close();
+    await shared.drop();
+  }
+});
+
+test('SIGTERM with requests stalled on the database: each is answered 503 in the envelope with Connection: close within the bound, then the process exits', { skip, timeout: 120_000 }, async () => {
+  const shared = await scratchWithState();
+  const target = new URL(postgresUrl);
+  const proxy = await startStallingProxy(target.hostname, Number(target.port || 5432));
+  const viaProxy = new URL(shared.scratch.url);
+  viaProxy.host = proxy.address;
+  const boundMs = 3_000;
+  const env = {
+    DATABASE_URL: viaProxy.toString(), CATRISK_STATE_DIR: shared.stateDir, CATRISK_RATE_LIMIT: '100000',
+    // The database's own bounds are far past the shutdown's: only the shutdown can answer.
+    CATRISK_DB_STATEMENT_TIMEOUT_MS: '30000', CATRISK_DB_CONNECT_TIMEOUT_MS: '30000', CATRISK_SHUTDOWN_TIMEOUT_MS: String(boundMs),
+    CATRISK_LOG_LEVEL: process.env.CATRISK_TEST_LOG ?? 'fatal',
+  };
+  const api = await spawnService('serve', env);
+  try {
+    const base = api.urls.api!;
+    const { key } = await signup(base);
+    assert.equal((await call(base, 'GET', '/account', { key })).status, 200);
+    proxy.stall();
+    const exited = new Promise<number | null>((resolve) => api.child.once('exit', (code) => resolve(code)));
+    // Two requests in flight on the stalled database: a keyed read, and a signup (a write).
+    const inFlight = [
+      rawRequest(base, [head('GET /account HTTP/1.1', 'User-Agent: catrisk-tests/1.0', `Authorization: Bearer ${key}`)], 20_000),
+      rawRequest(base, [head('POST /signup HTTP/1.1', 'User-Agent: catrisk-tests/1.0', 'Content-Type: application/json', 'Content-Length: 2') + '{}'], 20_000),
+    ].map((request) => request.then((answer) => ({ answer, at: Date.now() })));
+    await sleep(300);
+    const signalled = Date.now();
+    api.child.kill('SIGTERM');
+    for (const { answer, at } of await Promise.all(inFlight)) {
+      assert.equal(answer.status, 503, answer.text);
+      assert.deepEqual(envelopeFaults({ status: answer.status, headers: new Headers(), text: answer.text, body: answer.body }), []);
+      assert.equal(answer.body.error.code, 'server_error');
+      assert.match(answer.body.error.message, /shutting down/);
+      assert.equal(answer.headers.connection, 'close');
+      assert.ok(at - signalled < boundMs, `answered ${at - signalled} ms after SIGTERM, past the ${boundMs} ms bound`);
+    }
+    const code = await answered(boundMs + 5_000, exited.then((c) => ({ status: c ?? -1 } as Answer)));
+    assert.ok(code.status === 0 || code.status === 1, `exit ${code.status}`);
   } finally {
     await api.stop('SIGKILL');
     await proxy.close();

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { isAnonymousAgent } from '../../src/http/user-agents.js';
 import { DEFAULT_REFUSED_AGENTS } from '../../src/config.js';
 import { VERB_ROUTES } from '../../src/http/api/verbs.js';
+import { closeHosts } from '../../src/http/servers.js';
 import { head, rawRequest, type RawAnswer } from '../support/raw-http.js';
 import { call, eachDialect, envelopeFaults, sharedService, signup, startService, USER_AGENT } from '../support/service.js';
 
@@ -320,6 +321,127 @@ test('under load on PostgreSQL, killed and stalled client connections crash noth
     const accounts = await svc.services.database.db.selectFrom('accounts').select('id').execute();
     assert.equal(accounts.length, 30);
     assert.equal((await call(svc.api, 'GET', '/health')).status, 200);
+  } finally {
+    await svc.close();
+  }
+});
+
+/** A refusal written at the edge: the envelope, and the RateLimit headers of the bucket it was counted in. */
+function assertCountedRefusal(answer: RawAnswer, status: number, code: string, what: string, policy = /^"default";q=\d+;w=\d+$/) {
+  assertRefusal(answer, status, code, what);
+  assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', what);
+  assert.equal(Number(answer.headers['content-length']), Buffer.byteLength(answer.text), what);
+  assert.match(answer.headers['ratelimit-policy'] ?? '', policy, `${what}: RateLimit-Policy`);
+  assert.match(answer.headers.ratelimit ?? '', /^"default";r=\d+;t=\d+$/, `${what}: RateLimit`);
+}
+
+eachDialect('an HTTP/1.1 request without exactly one Host is refused 400 invalid_request in the envelope, on every host', async (dialect) => {
+  const svc = await sharedService(dialect);
+  for (const [name, url] of Object.entries(svc.urls)) {
+    const missing = await rawRequest(url, [`GET / HTTP/1.1\r\n${UA}\r\n\r\n`]);
+    assertCountedRefusal(missing, 400, 'invalid_request', `${name}: no Host`);
+    assert.match(missing.body.error.message, /Host/);
+    assert.equal(missing.headers.connection, 'close');
+    assert.ok(missing.closed, `${name}: the connection is closed`);
+    assertCountedRefusal(await rawRequest(url, [`GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n${UA}\r\n\r\n`]), 400, 'invalid_request', `${name}: two Hosts`);
+  }
+  // The edge's order holds: an anonymous agent is refused first.
+  assertCountedRefusal(await rawRequest(svc.api, ['GET /health HTTP/1.1\r\nUser-Agent: curl/8.5.0\r\n\r\n']), 403, 'forbidden', 'no Host, curl');
+  // HTTP/1.0 has no Host requirement.
+  const old = await rawRequest(svc.api, [`GET /health HTTP/1.0\r\n${UA}\r\n\r\n`]);
+  assert.equal(old.status, 200, old.text);
+});
+
+eachDialect('CONNECT is answered 405 method_not_allowed with Allow on every host, never dropped', async (dialect) => {
+  const svc = await sharedService(dialect);
+  for (const [name, url] of Object.entries(svc.urls)) {
+    const tunnel = await rawRequest(url, [`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n${UA}\r\n\r\n`]);
+    assertCountedRefusal(tunnel, 405, 'method_not_allowed', `${name}: CONNECT host:port`);
+    const allowed = tunnel.headers.allow!.split(', ');
+    assert.ok(allowed.includes('GET') && !allowed.includes('CONNECT'), `${name}: Allow ${tunnel.headers.allow}`);
+    assert.match(tunnel.body.error.message, /CONNECT/);
+    assert.ok(tunnel.closed, `${name}: the connection is closed`);
+  }
+  // A path served here: Allow names that path's methods.
+  const health = await rawRequest(svc.api, [head('CONNECT /health HTTP/1.1', UA)]);
+  assertCountedRefusal(health, 405, 'method_not_allowed', 'CONNECT /health');
+  assert.equal(health.headers.allow, 'GET, HEAD');
+  // The edge's order holds: agent, then the key of a keyed path.
+  assertCountedRefusal(await rawRequest(svc.api, [head('CONNECT example.com:443 HTTP/1.1', 'User-Agent: curl/8.5.0')]), 403, 'forbidden', 'CONNECT, curl');
+  assertCountedRefusal(await rawRequest(svc.api, [head('CONNECT /account HTTP/1.1', UA)]), 401, 'unauthenticated', 'CONNECT /account, no key');
+  // The service still answers afterwards.
+  assert.equal((await call(svc.api, 'GET', '/health')).status, 200);
+});
+
+eachDialect('a known path under a method it is not served with answers 405 with Allow on every host (raw bytes)', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  for (const [name, url] of Object.entries(svc.urls)) {
+    const index = await rawRequest(url, [head('DELETE / HTTP/1.1', UA, `Authorization: Bearer ${key}`, 'Connection: close')]);
+    assertCountedRefusal(index, 405, 'method_not_allowed', `${name}: DELETE /`);
+    assert.equal(index.headers.allow, 'GET, HEAD', name);
+  }
+  for (const method of ['PUT', 'PATCH', 'TRACE', 'OPTIONS']) {
+    const answer = await rawRequest(svc.api, [head(`${method} /signup HTTP/1.1`, UA, 'Content-Length: 0', 'Connection: close')]);
+    assertCountedRefusal(answer, 405, 'method_not_allowed', `${method} /signup`);
+    assert.equal(answer.headers.allow, 'POST', method);
+  }
+  const keyed = await rawRequest(svc.api, [head('PUT /account HTTP/1.1', UA, `Authorization: Bearer ${key}`, 'Content-Length: 0', 'Connection: close')]);
+  assertCountedRefusal(keyed, 405, 'method_not_allowed', 'PUT /account');
+  assert.equal(keyed.headers.allow, 'GET, HEAD');
+});
+
+eachDialect('the parser\'s own refusals (400, 408, 431) carry RateLimit headers counted per client address, and 429 past the limit', async (dialect) => {
+  const svc = await startService(dialect, { CATRISK_ADDRESS_RATE_LIMIT: '8', CATRISK_REQUEST_TIMEOUT_MS: '1500', CATRISK_HEADERS_TIMEOUT_MS: '1000' });
+  try {
+    const policy = /^"default";q=8;w=60$/;
+    const cases: Array<[string, Array<string | { waitMs: number }>, number, string]> = [
+      ['garbage request line', ['\x01\x02 nonsense\r\n\r\n'], 400, 'invalid_request'],
+      ['bad Content-Length', [head('POST /signup HTTP/1.1', UA, 'Content-Length: 1x')], 400, 'invalid_request'],
+      ['headers over the limit', [head('GET /health HTTP/1.1', UA, `X-Filler: ${'a'.repeat(20_000)}`)], 431, 'client_error'],
+      ['malformed chunk size', [head('POST /signup HTTP/1.1', UA, 'Content-Type: application/json', 'Transfer-Encoding: chunked') + 'zz\r\n{}\r\n0\r\n\r\n'], 400, 'invalid_request'],
+      ['headers that never end', ['GET /health HTTP/1.1\r\nHost: x\r\n', { waitMs: 2500 }], 408, 'client_error'],
+    ];
+    const remaining: number[] = [];
+    for (const [what, pieces, status, code] of cases) {
+      const answer = await rawRequest(svc.api, pieces, 8_000);
+      assertCountedRefusal(answer, status, code, what, policy);
+      assert.ok(answer.closed, `${what}: the connection is closed`);
+      remaining.push(Number(/r=(\d+)/.exec(answer.headers.ratelimit!)![1]));
+    }
+    // Each answer was counted once against the address (the malformed chunk's request was admitted
+    // by the edge before its body failed: its answer carries that count).
+    assert.deepEqual(remaining, [7, 6, 5, 4, 3]);
+    for (let i = 0; i < 3; i += 1) assert.equal((await call(svc.api, 'GET', '/health')).status, 200);
+    const over = await rawRequest(svc.api, ['\x01\x02 nonsense\r\n\r\n']);
+    assertCountedRefusal(over, 429, 'rate_limited', 'over the limit', policy);
+    assert.match(over.headers['retry-after'] ?? '', /^\d+$/);
+    assert.match(over.headers.ratelimit!, /r=0;/);
+  } finally {
+    await svc.close();
+  }
+});
+
+eachDialect('at shutdown, a request still unanswered is answered 503 in the envelope with Connection: close, and one arriving while the host drains too', async (dialect) => {
+  const svc = await startService(dialect);
+  try {
+    await signup(svc.api);
+    // A key whose lookup never ends: the request stays in flight, as on a stalled database.
+    const accounts = svc.services.accounts;
+    accounts.keyByDigest = () => new Promise(() => {});
+    const stalled = rawRequest(svc.api, [head('GET /account HTTP/1.1', UA, 'Authorization: Bearer crk_never_answered')], 10_000);
+    // A request whose head is still arriving when the hosts begin to close.
+    const late = rawRequest(svc.api, ['GET /health HTTP/1.1\r\nHost: x\r\n', { waitMs: 400 }, `${UA}\r\n\r\n`], 10_000);
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await closeHosts(svc.hosts, 1_000);
+    assert.ok(Date.now() - started < 3_000, `closed in ${Date.now() - started} ms`);
+    for (const [what, answer] of [['in flight', await stalled], ['arriving while draining', await late]] as const) {
+      assertCountedRefusal(answer, 503, 'server_error', what);
+      assert.equal(answer.headers.connection, 'close', what);
+      assert.match(answer.body.error.message, /shutting down/, what);
+      assert.ok(answer.closed, what);
+    }
   } finally {
     await svc.close();
   }
