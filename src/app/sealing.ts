@@ -29,12 +29,12 @@ export interface SealingFault {
   readonly reason: string;
 }
 
-/** How many of a key's newest values are tried: the key is wrong when none opens. */
+/** How many of a key's values are tried: the key is wrong when none of them opens. */
 const SAMPLE = 3;
 
 /**
  * For each kind and each key id values are sealed under: whether this environment holds that key
- * and whether the key it holds under that id opens them (a few of the newest are tried). A
+ * and whether the key it holds under that id opens them (a few of them are tried). A
  * fault means the key is missing, or a different key was given under its id.
  */
 export async function sealingFaults(deps: SealingDeps): Promise<SealingFault[]> {

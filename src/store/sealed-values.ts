@@ -36,7 +36,7 @@ export class SealedColumn {
     return rows.map((r) => ({ keyId: r.key_id as string, count: Number(r.n) }));
   }
 
-  /** A few values sealed under a key (the newest rows by id). */
+  /** A few values sealed under a key (those of the highest ids: the same ones on every read). */
   async sample(keyId: string, limit: number): Promise<SealedValue[]> {
     const rows = await this.db.selectFrom(this.table).select(['id', `${this.sealedColumn} as sealed`])
       .where(this.keyColumn, '=', keyId).where(this.sealedColumn, 'is not', null).orderBy('id', 'desc').limit(limit).execute();
