@@ -86,7 +86,9 @@ export interface Config {
   readonly outbound: OutboundConfig;
   /** Monitoring: noticing newly pinned snapshots, and delivering webhooks. */
   readonly monitoring: MonitoringConfig;
-  /** The model exchange: the keys that seal connector credentials, and the lab's internal route. */
+  /** The keys that seal secrets at rest: exchange connector credentials and webhook signing secrets. */
+  readonly sealing: SealingConfig;
+  /** The model exchange: the lab's internal route, and how long a provider's run is waited for. */
   readonly exchange: ExchangeConfig;
 }
 
@@ -114,20 +116,27 @@ function secondsList(env: Env, name: string, fallback: readonly number[]): reado
   return values;
 }
 
-/** One key that seals exchange credentials (AES-256-GCM); its id is stored beside each ciphertext. */
+/** One key that seals secrets at rest (AES-256-GCM); its id is stored beside each sealed value. */
 export interface SealingKey {
   readonly id: string;
   /** 32 bytes. Never logged. */
   readonly key: Buffer;
 }
 
-export interface ExchangeConfig {
+export interface SealingConfig {
   /**
-   * CATRISK_EXCHANGE_KEY: `<key id>:<base64 of 32 bytes>[,<key id>:<key>...]`. The first seals,
-   * every one opens (rotation: put the new key first, keep the old ones until re-sealed). Empty:
-   * credentials cannot be stored.
+   * Every key held, the one that seals first, each `<key id>:<base64 of 32 bytes>` in its setting:
+   * CATRISK_SEALING_KEY (one key, the one that seals), then CATRISK_SEALING_KEYS_PREVIOUS
+   * (comma-separated, keys that only open: rotation keeps the old key there until `catrisk keys
+   * reseal` has sealed everything again under the new one), then every key of CATRISK_EXCHANGE_KEY.
+   * CATRISK_EXCHANGE_KEY is the older name: when CATRISK_SEALING_KEY is unset, its first key seals
+   * and the rest open, as before. Empty: nothing can be sealed (webhooks cannot be registered,
+   * listings cannot take credentials).
    */
   readonly keys: readonly SealingKey[];
+}
+
+export interface ExchangeConfig {
   /**
    * CATRISK_INTERNAL_TOKEN: the environment's internal credential, carried by the lab to the
    * internal connector route. Unset: a random one per process (enough when one process serves
@@ -140,19 +149,51 @@ export interface ExchangeConfig {
   readonly runTimeoutMs: number;
 }
 
-/** CATRISK_EXCHANGE_KEY read; a malformed value stops the process, naming the fault but never the key. */
-export function sealingKeys(raw: string | undefined): SealingKey[] {
+/** One setting's `<key id>:<base64 of 32 bytes>[,...]` read; a malformed value stops the process, naming the fault but never the key. */
+export function sealingKeyList(setting: string, raw: string | undefined): SealingKey[] {
   if (raw === undefined || raw.trim() === '') return [];
   const keys = raw.split(',').map((part, i) => {
     const at = part.indexOf(':');
     const id = at > 0 ? part.slice(0, at).trim() : '';
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw new Error(`CATRISK_EXCHANGE_KEY entry ${i + 1}: expected <key id>:<base64 of 32 bytes>, with a key id of 1 to 64 letters, digits, _ . or -`);
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw new Error(`${setting} entry ${i + 1}: expected <key id>:<base64 of 32 bytes>, with a key id of 1 to 64 letters, digits, _ . or -`);
     const key = Buffer.from(part.slice(at + 1).trim(), 'base64');
-    if (key.length !== 32) throw new Error(`CATRISK_EXCHANGE_KEY key ${id}: must be 32 bytes in base64, got ${key.length}`);
+    if (key.length !== 32) throw new Error(`${setting} key ${id}: must be 32 bytes in base64, got ${key.length}`);
     return { id, key };
   });
-  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new Error('CATRISK_EXCHANGE_KEY: a key id is used twice');
+  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new Error(`${setting}: a key id is used twice`);
   return keys;
+}
+
+/**
+ * The sealing keys of the environment, the one that seals first (see SealingConfig). A key id given
+ * in two settings must name the same key there (it is then held once); previous keys without one
+ * that seals are refused, as is more than one key in CATRISK_SEALING_KEY.
+ */
+export function sealingConfig(env: Env): SealingConfig {
+  const current = sealingKeyList('CATRISK_SEALING_KEY', env.CATRISK_SEALING_KEY);
+  if (current.length > 1) {
+    throw new Error('CATRISK_SEALING_KEY holds one key, the one that seals new secrets; give the keys that only open older ones in CATRISK_SEALING_KEYS_PREVIOUS');
+  }
+  const previous = sealingKeyList('CATRISK_SEALING_KEYS_PREVIOUS', env.CATRISK_SEALING_KEYS_PREVIOUS);
+  const alias = sealingKeyList('CATRISK_EXCHANGE_KEY', env.CATRISK_EXCHANGE_KEY);
+  if (current.length === 0 && alias.length === 0 && previous.length > 0) {
+    throw new Error('CATRISK_SEALING_KEYS_PREVIOUS gives keys that open, but no key seals: set CATRISK_SEALING_KEY to the key that seals new secrets');
+  }
+  const named = [
+    ...current.map((key) => ({ key, setting: 'CATRISK_SEALING_KEY' })),
+    ...(current.length === 0 ? alias.slice(0, 1).map((key) => ({ key, setting: 'CATRISK_EXCHANGE_KEY' })) : []),
+    ...previous.map((key) => ({ key, setting: 'CATRISK_SEALING_KEYS_PREVIOUS' })),
+    ...alias.slice(current.length === 0 ? 1 : 0).map((key) => ({ key, setting: 'CATRISK_EXCHANGE_KEY' })),
+  ];
+  const held = new Map<string, { key: SealingKey; setting: string }>();
+  for (const entry of named) {
+    const seen = held.get(entry.key.id);
+    if (!seen) held.set(entry.key.id, entry);
+    else if (!seen.key.key.equals(entry.key.key)) {
+      throw new Error(`The key id ${entry.key.id} names one key in ${seen.setting} and another in ${entry.setting}: a key id must always name the same key`);
+    }
+  }
+  return { keys: [...held.values()].map((e) => e.key) };
 }
 
 export interface OutboundConfig {
@@ -328,8 +369,8 @@ export function loadConfig(env: Env = process.env): Config {
       allowLoopback: flag(env, 'CATRISK_OUTBOUND_ALLOW_LOOPBACK', false),
       extraCa: env.CATRISK_OUTBOUND_EXTRA_CA_FILE ? readFileSync(resolve(env.CATRISK_OUTBOUND_EXTRA_CA_FILE), 'utf8') : undefined,
     },
+    sealing: sealingConfig(env),
     exchange: {
-      keys: sealingKeys(env.CATRISK_EXCHANGE_KEY),
       internalToken: env.CATRISK_INTERNAL_TOKEN || randomBytes(32).toString('base64url'),
       internalApiUrl: env.CATRISK_INTERNAL_API_URL || undefined,
       runTimeoutMs: integer(env, 'CATRISK_EXCHANGE_RUN_TIMEOUT_MS', 15 * 60_000, 1000),

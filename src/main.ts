@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// CLI: serve | worker | migrate | feeds verify | feeds add <folder> | exchange approve|reject, and the client commands of
+// CLI: serve | worker | migrate | feeds verify | feeds add <folder> | exchange approve|reject | keys reseal, and the client commands of
 // src/cli/ (login, ingest, backtest, ...) that talk to a running service over HTTP.
 import { execFileSync } from 'node:child_process';
 import { loadConfig, type Config } from './config.js';
@@ -98,7 +98,7 @@ async function exchangeDecision(args: string[]): Promise<number> {
   const config = configFromEnv();
   const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database });
   try {
-    await migrate(database.db, database.dialect);
+    await migrate(database.db, database.dialect, undefined, { sealingKeys: config.sealing.keys });
     const decided = await decideListing({ exchange: new ExchangeStore(database.db), now: () => new Date() }, { id, decision, ...(reason !== undefined ? { reason } : {}) });
     if (!decided.ok) {
       process.stderr.write(`catrisk exchange ${decision}: ${decided.refusal.message}\n`);
@@ -106,6 +106,48 @@ async function exchangeDecision(args: string[]): Promise<number> {
     }
     process.stdout.write(JSON.stringify({ id: decided.value.id, state: decided.value.state }) + '\n');
     return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+const KEYS_USAGE = 'usage: catrisk keys reseal\n'
+  + 'Seals every exchange credential and webhook signing secret in the database this environment is configured with\n'
+  + 'again under CATRISK_SEALING_KEY, opening each with the key that sealed it (CATRISK_SEALING_KEYS_PREVIOUS).\n'
+  + 'Prints what was done as JSON; exits 1 when a value cannot be opened (listed on standard error), 0 otherwise.\n';
+
+/** `catrisk keys reseal`: everything sealed, sealed again under the key that seals now (an operator command, like migrate). */
+async function keysCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === '--help' || sub === 'help') {
+    process.stdout.write(KEYS_USAGE);
+    return 0;
+  }
+  if (sub !== 'reseal' || rest.length > 0) {
+    process.stderr.write(KEYS_USAGE);
+    return 2;
+  }
+  // The database only, as `catrisk exchange`: no feeds, workers or hosts.
+  const { openDatabase } = await import('./store/database.js');
+  const { migrate } = await import('./store/migrations.js');
+  const { ExchangeStore } = await import('./store/exchange.js');
+  const { MonitoringStore } = await import('./store/monitoring.js');
+  const { resealAll } = await import('./app/sealing.js');
+  const config = configFromEnv();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database });
+  try {
+    await migrate(database.db, database.dialect, undefined, { sealingKeys: config.sealing.keys });
+    const done = await resealAll({ config, exchange: new ExchangeStore(database.db), monitoring: new MonitoringStore(database.db) });
+    if (!done.ok) {
+      process.stderr.write(`catrisk keys reseal: ${done.refusal.message}\n`);
+      return 1;
+    }
+    const report = done.value;
+    const unopenable = [...report.exchange_credentials.unopenable, ...report.webhook_secrets.unopenable];
+    const count = (c: typeof report.webhook_secrets) => ({ ...c, unopenable: c.unopenable.length });
+    process.stdout.write(JSON.stringify({ sealing_key: report.sealing_key, exchange_credentials: count(report.exchange_credentials), webhook_secrets: count(report.webhook_secrets) }) + '\n');
+    for (const u of unopenable) process.stderr.write(`catrisk keys reseal: ${u.id} (sealed under ${u.key_id}) left as it was: ${u.reason}\n`);
+    return unopenable.length > 0 ? 1 : 0;
   } finally {
     await database.close();
   }
@@ -119,6 +161,9 @@ async function main(argv: string[]) {
     case 'migrate': return migrateOnly();
     case 'exchange':
       process.exitCode = await exchangeDecision(rest);
+      return;
+    case 'keys':
+      process.exitCode = await keysCommand(rest);
       return;
     case 'feeds': {
       const { feedsCommand } = await import('./feeds/cli.js');
@@ -136,7 +181,7 @@ async function main(argv: string[]) {
         return;
       }
       const help = command === 'help' || command === '--help' || command === '-h';
-      (help ? process.stdout : process.stderr).write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder> | exchange approve|reject <id> | --version\n${client.clientSummary()}Each command takes --help.\n`);
+      (help ? process.stdout : process.stderr).write(`usage: catrisk serve | worker | migrate | feeds verify | feeds add <folder> | exchange approve|reject <id> | keys reseal | --version\n${client.clientSummary()}Each command takes --help.\n`);
       process.exitCode = help ? 0 : 2;
     }
   }

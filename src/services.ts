@@ -28,6 +28,7 @@ import { userNamedTargets, type OutboundPolicy } from './providers/safe-outbound
 import { FeedWatch } from './jobs/feed-watch.js';
 import { ExchangeStore } from './store/exchange.js';
 import { internalConnectors } from './providers/internal-connector.js';
+import { sealingFaults } from './app/sealing.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
@@ -64,7 +65,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
     // Message and code only: pg hangs the whole client (connection settings included) on the error.
     onConnectionError: (error) => log.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost; reconnecting on next use'),
   });
-  await migrate(database.db, database.dialect);
+  try {
+    await migrate(database.db, database.dialect, undefined, { sealingKeys: config.sealing.keys });
+    await checkSealingKeys(config, database, log);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   // SQLite is one process by design: its account reads can be remembered (see AccountStore).
   const accounts = new AccountStore(database.db, { soleWriter: database.dialect === 'sqlite' });
   const jobs = new JobStore(database.db, database.dialect);
@@ -108,6 +115,23 @@ export async function createServices(config: Config, options: ServiceOptions = {
   };
   (services as { handlers: ReadonlyMap<string, JobHandler> }).handlers = jobHandlers(services);
   return services;
+}
+
+/**
+ * The sealing keys against what is sealed in the database. Webhook signing secrets the keys cannot
+ * open stop the process, naming the key ids and the settings (never a key): deliveries would
+ * otherwise fail one by one in the background. Exchange credentials that cannot be opened are
+ * logged: their listings answer 503 exchange_credentials_unavailable, as SPEC says.
+ */
+async function checkSealingKeys(config: Config, database: Database, log: Logger): Promise<void> {
+  const faults = await sealingFaults({ config, exchange: new ExchangeStore(database.db), monitoring: new MonitoringStore(database.db) });
+  for (const f of faults.filter((f) => f.kind === 'exchange_credentials')) {
+    log.warn({ key_id: f.keyId, listings: f.count, reason: f.reason }, 'exchange credentials sealed under a key this environment cannot open them with: those listings answer 503');
+  }
+  const fatal = faults.filter((f) => f.kind === 'webhook_secrets');
+  if (fatal.length === 0) return;
+  throw new Error(`The sealing keys do not open the webhook signing secrets stored: ${fatal.map((f) => `${f.count} sealed under ${f.keyId}: ${f.reason}`).join('; ')}. `
+    + 'Give every key that sealed them: CATRISK_SEALING_KEY=<key id>:<base64 of 32 bytes> seals, CATRISK_SEALING_KEYS_PREVIOUS=<key id>:<key>[,...] opens older ones (`catrisk keys reseal` seals them again under the first); see docs/monitoring.md.');
 }
 
 /** The configured exposure coder: the embedded one, or the chat-completions API. */

@@ -14,7 +14,7 @@ import type { FeedStore } from '../feeds/store.js';
 import type { CodingBudgetStore } from '../store/coding-budget.js';
 import type { ExchangeStore } from '../store/exchange.js';
 import type { ExchangeConnectors, ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
-import type { SealKey } from '../domain/exchange/sealing.js';
+import type { SealKey } from '../domain/sealing.js';
 import type { Result } from '../kernel/result.js';
 
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
@@ -34,8 +34,10 @@ export interface AppDeps {
     readonly geocoding: { readonly enabled: boolean };
     /** Webhook deliveries: the retry waits (seconds) and one attempt's time limit. */
     readonly monitoring: { readonly retrySeconds: readonly number[]; readonly deliveryTimeoutMs: number };
-    /** The keys that seal exchange credentials (the first seals, all open) and how long a provider's run is waited for. */
-    readonly exchange: { readonly keys: readonly SealKey[]; readonly runTimeoutMs: number };
+    /** The keys that seal exchange credentials and webhook signing secrets at rest: the first seals, all open. */
+    readonly sealing: { readonly keys: readonly SealKey[] };
+    /** How long a provider's run is waited for. */
+    readonly exchange: { readonly runTimeoutMs: number };
   };
   readonly accounts: AccountStore;
   readonly jobs: JobStore;

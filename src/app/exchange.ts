@@ -8,7 +8,7 @@ import { ApiError, refusal, refusals, type Refusal } from '../kernel/refusal.js'
 import { ok, refused, type Result } from '../kernel/result.js';
 import { EXCHANGE_CHECK_SCHEMA_VERSION, EXCHANGE_CONNECTOR_SCHEMA_VERSION, EXCHANGE_GRANTS_SCHEMA_VERSION, EXCHANGE_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { LISTING_ID, move, patchedTerms, type ListingState, type ListingStep, type ListingTerms } from '../domain/exchange/listing.js';
-import { open, seal } from '../domain/exchange/sealing.js';
+import { open, seal, unopenableReason } from '../domain/sealing.js';
 import { exchangeListingViolations } from '../schemas.js';
 import type { ListingRow } from '../store/exchange.js';
 import { findModel, login } from './exchange-platform.js';
@@ -53,7 +53,7 @@ async function unsafeAddress(deps: Pick<AppDeps, 'targets'>, baseUrl: string): P
 }
 
 const credentialsUnsealable = () => refusal(422, 'exchange_credentials_unavailable',
-  'This environment holds no key to encrypt connector.credentials (CATRISK_EXCHANGE_KEY is not set): send the listing without connector.credentials.');
+  'This environment holds no key to encrypt connector.credentials (neither CATRISK_SEALING_KEY nor CATRISK_EXCHANGE_KEY is set): send the listing without connector.credentials.');
 
 /** Checks a whole listing (schema, address rule, sealing key), the credentials sent apart from the terms. */
 async function checkedTerms(deps: Deps, written: Record<string, unknown>, checkAddress: boolean): Promise<Result<{ terms: ListingTerms; credentials: string | undefined }>> {
@@ -64,12 +64,12 @@ async function checkedTerms(deps: Deps, written: Record<string, unknown>, checkA
     const unsafe = await unsafeAddress(deps, connector.base_url);
     if (unsafe) return refused(unsafe);
   }
-  if (credentials !== undefined && deps.config.exchange.keys.length === 0) return refused(credentialsUnsealable());
+  if (credentials !== undefined && deps.config.sealing.keys.length === 0) return refused(credentialsUnsealable());
   return ok({ terms: { ...(written as unknown as ListingTerms), connector }, credentials });
 }
 
 function sealed(deps: Deps, credentials: string, id: string): { credentials_sealed: string; credentials_key_id: string } {
-  const value = seal(credentials, id, deps.config.exchange.keys)!;
+  const value = seal(credentials, id, deps.config.sealing.keys)!;
   return { credentials_sealed: value.sealed, credentials_key_id: value.keyId };
 }
 
@@ -177,10 +177,11 @@ export async function grants(deps: Pick<AppDeps, 'exchange' | 'now'>, input: { a
 /** The stored credentials opened, undefined when none are stored; 503 when they cannot be opened here. */
 function openedCredentials(deps: Pick<AppDeps, 'config'>, row: ListingRow): Result<string | undefined> {
   if (row.credentials_sealed === null || row.credentials_key_id === null) return ok(undefined);
-  const plain = open({ keyId: row.credentials_key_id, sealed: row.credentials_sealed }, row.id, deps.config.exchange.keys);
+  const value = { keyId: row.credentials_key_id, sealed: row.credentials_sealed };
+  const plain = open(value, row.id, deps.config.sealing.keys);
   if (plain === undefined) {
     return refused(new ApiError(503, 'exchange_credentials_unavailable',
-      `The listing's stored credentials cannot be decrypted: this environment does not hold the key ${row.credentials_key_id} that sealed them (CATRISK_EXCHANGE_KEY), or they were altered. PATCH connector.credentials to store them again.`));
+      `The listing's stored credentials cannot be decrypted: ${unopenableReason(value, deps.config.sealing.keys)} (CATRISK_SEALING_KEY, CATRISK_SEALING_KEYS_PREVIOUS). PATCH connector.credentials to store them again.`));
   }
   return ok(plain);
 }

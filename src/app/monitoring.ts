@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { dayOf, inForceFault, markOf, measure, moveOf, type EventType, type InForce, type Measurement, type MeasurementMark } from '../domain/monitoring/measure.js';
 import { newSecret, signedHeaders } from '../domain/monitoring/signature.js';
+import { open, seal, unopenableReason } from '../domain/sealing.js';
 import { checkStructure, validateStructure } from '../domain/triggers/index.js';
 import { isObj } from '../domain/triggers/read.js';
 import { isTermFault, termRule } from '../domain/triggers/term.js';
@@ -223,9 +224,18 @@ function webhookView(w: WebhookRow): Record<string, unknown> {
   };
 }
 
-/** POST /monitoring/{id}/webhooks: the receiver's address checked (as written and as it resolves now); the secret shown once. */
+/** The webhook's signing secret opened from its seal (the webhook's id is its context); undefined when it cannot be. */
+function openedSecret(deps: Pick<AppDeps, 'config'>, hook: WebhookRow): string | undefined {
+  return open({ keyId: hook.secret_key_id, sealed: hook.secret_sealed }, hook.id, deps.config.sealing.keys);
+}
+
+/**
+ * POST /monitoring/{id}/webhooks: the receiver's address checked (as written and as it resolves
+ * now); the secret sealed at rest and shown once. An environment with no sealing key cannot keep a
+ * secret: 503, nothing stored.
+ */
 export async function addWebhook(
-  deps: Pick<AppDeps, 'monitoring' | 'targets' | 'now'>,
+  deps: Pick<AppDeps, 'monitoring' | 'targets' | 'now' | 'config'>,
   input: { accountId: string; recordId: string; url: string; description?: string },
 ): Promise<Result<Record<string, unknown>>> {
   const record = await deps.monitoring.record(input.recordId, input.accountId);
@@ -241,13 +251,21 @@ export async function addWebhook(
     const fault = `a record holds at most ${WEBHOOKS_PER_RECORD} webhooks; remove one first`;
     return refused(refusals.invalidRequest(422, `The webhook cannot be registered: ${fault}.`, [fault]));
   }
+  const id = `wh_${createHash('sha256').update(randomUUID()).digest('hex').slice(0, 24)}`;
+  const secret = newSecret();
+  const sealed = seal(secret, id, deps.config.sealing.keys);
+  if (!sealed) {
+    return refused(refusal(503, 'server_error', 'This environment holds no sealing key, so it cannot keep a webhook\'s signing secret: '
+      + 'webhooks cannot be registered until its operator sets CATRISK_SEALING_KEY.'));
+  }
   const row: WebhookRow = {
-    id: `wh_${createHash('sha256').update(randomUUID()).digest('hex').slice(0, 24)}`,
+    id,
     record_id: record.id,
     account_id: input.accountId,
     url: input.url,
     description: input.description ?? null,
-    secret: newSecret(),
+    secret_sealed: sealed.sealed,
+    secret_key_id: sealed.keyId,
     created_at: deps.now().toISOString(),
   };
   await deps.monitoring.insertWebhook(row);
@@ -255,7 +273,7 @@ export async function addWebhook(
     schema_version: MONITORING_SCHEMA_VERSION,
     ...webhookView(row),
     record_id: record.id,
-    secret: row.secret,
+    secret,
     secret_note: 'Shown in this answer only: verify each delivery\'s webhook-signature with it (Standard Webhooks 1.0).',
   });
 }
@@ -385,14 +403,22 @@ export async function deliveryJob(
   const started = performance.now();
   let status: number | null = null;
   let error: string | null = null;
-  try {
-    const answer = await deps.targets.send(hook.url, { method: 'POST', headers: signedHeaders(hook.secret, delivery.id, at, delivery.body), body: delivery.body },
-      { name: 'webhook receiver', timeoutMs: deps.config.monitoring.deliveryTimeoutMs, maxBytes: RECEIVER_ANSWER_BYTES });
-    status = answer.status;
-  } catch (e) {
-    const failure = (e as { failure?: unknown }).failure;
-    if (typeof failure !== 'string') throw e;
-    error = `${failure}: ${(e as Error).message}`;
+  const secret = openedSecret(deps, hook);
+  if (secret === undefined) {
+    // Nothing is sent unsigned or signed with anything but the secret issued: the attempt is
+    // logged as failed and retried on the schedule (a key given back in time lets a retry go).
+    const reason = unopenableReason({ keyId: hook.secret_key_id, sealed: hook.secret_sealed }, deps.config.sealing.keys);
+    error = `unsealable: the webhook's signing secret cannot be opened (${reason}); nothing was sent`;
+  } else {
+    try {
+      const answer = await deps.targets.send(hook.url, { method: 'POST', headers: signedHeaders(secret, delivery.id, at, delivery.body), body: delivery.body },
+        { name: 'webhook receiver', timeoutMs: deps.config.monitoring.deliveryTimeoutMs, maxBytes: RECEIVER_ANSWER_BYTES });
+      status = answer.status;
+    } catch (e) {
+      const failure = (e as { failure?: unknown }).failure;
+      if (typeof failure !== 'string') throw e;
+      error = `${failure}: ${(e as Error).message}`;
+    }
   }
   const duration = Math.round(performance.now() - started);
   const delivered = status !== null && status >= 200 && status < 300;

@@ -40,6 +40,12 @@ const BEARER = {
   description: 'Authorization: Bearer <API key>. POST /signup issues a key; keys never expire.',
 } as const;
 
+const INTERNAL = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'Authorization: Bearer <CATRISK_INTERNAL_TOKEN>, the environment\'s internal credential, from this machine and not forwarded by a proxy: the service\'s own services only.',
+} as const;
+
 /**
  * Refusals the edge may answer on any operation, before or beside the route (SPEC: Errors).
  * method_not_allowed is the path's: a method the path is not served under is answered 405 with
@@ -48,6 +54,7 @@ const BEARER = {
 function edgeCodes(method: string, auth: AuthMode): string[] {
   const codes = ['client_error', 'forbidden', 'invalid_request', 'method_not_allowed', 'rate_limited', 'internal_error', 'server_error'];
   if (auth !== 'none') codes.push('unauthenticated');
+  if (auth === 'internal') codes.push('internal_only');
   if (['POST', 'PUT', 'PATCH'].includes(method)) codes.push('payload_too_large', 'unsupported_media_type');
   return codes;
 }
@@ -56,6 +63,7 @@ function securityOf(auth: AuthMode): Array<Record<string, string[]>> {
   if (auth === 'none') return [];
   // A key is checked when sent: anonymous, or a Bearer key.
   if (auth === 'optional') return [{}, { bearer: [] }];
+  if (auth === 'internal') return [{ internal: [] }];
   return [{ bearer: [] }];
 }
 
@@ -65,7 +73,7 @@ function securityOf(auth: AuthMode): Array<Record<string, string[]>> {
  */
 export async function collectOperations(app: FastifyInstance, defaultAuth: AuthMode) {
   await app.register(swagger, {
-    openapi: { openapi: '3.1.0', info: { title: 'catrisk', version: '0' }, components: { securitySchemes: { bearer: BEARER } } },
+    openapi: { openapi: '3.1.0', info: { title: 'catrisk', version: '0' }, components: { securitySchemes: { bearer: BEARER, internal: INTERNAL } } },
     convertConstToEnum: false,
     transform: ({ schema, url, route }) => {
       const declared = (schema ?? {}) as Record<string, unknown>;

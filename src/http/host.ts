@@ -10,6 +10,7 @@ import { canonicalJson } from '../kernel/canonical-json.js';
 import { bodyFault, describeBodyFault } from './json-body.js';
 import { schemaRefusal, textFormats } from './schemas/faults.js';
 import { isAnonymousAgent } from './user-agents.js';
+import { admitInternal } from './internal-credential.js';
 import { idempotencyHooks } from './idempotency.js';
 import { parserRefusal, rawHead, writeRawRefusal, type ParserError } from './unreadable-requests.js';
 import type { Services } from '../services.js';
@@ -19,8 +20,12 @@ import type { RateDecision } from '../store/rate-counters.js';
 
 export type HostName = 'api' | 'docs' | 'mcp' | 'data' | 'lab';
 
-/** How a route treats credentials: required, none, or checked only when one is sent. */
-export type AuthMode = 'key' | 'none' | 'optional';
+/**
+ * How a route treats credentials: an API key required, none, an API key checked only when one is
+ * sent, or the environment's internal credential (http/internal-credential.ts) instead of a key.
+ * Every mode is applied by the edge in onRequest, before the route's schema is checked.
+ */
+export type AuthMode = 'key' | 'none' | 'optional' | 'internal';
 
 export interface Caller {
   accountId: string;
@@ -407,7 +412,7 @@ class Edge {
   /** Runs the edge for a routed request; sets request.caller and the RateLimit headers. */
   async admit(request: FastifyRequest, reply: FastifyReply, auth: AuthMode): Promise<void> {
     try {
-      const { caller, rate } = await this.check(request.headers, request.ip, auth);
+      const { caller, rate } = await this.check(request.headers, request.ip, auth, request.raw.socket.remoteAddress);
       if (caller) request.caller = caller;
       reply.headers(rate);
     } catch (error) {
@@ -418,7 +423,7 @@ class Edge {
 
   /** The edge for a request Node could not route; answers the RateLimit headers to send. */
   async admitHeaders(headers: IncomingHttpHeaders, ip: string, auth: AuthMode): Promise<Record<string, string>> {
-    return (await this.check(headers, ip, auth)).rate;
+    return (await this.check(headers, ip, auth, ip)).rate;
   }
 
   /** Counts an answer that no request could be read for against the client address; throws 429 over the limit. */
@@ -439,12 +444,22 @@ class Edge {
     return caller;
   }
 
-  private async check(headers: IncomingHttpHeaders, ip: string, auth: AuthMode): Promise<{ caller?: Caller; rate: Record<string, string> }> {
+  private async check(headers: IncomingHttpHeaders, ip: string, auth: AuthMode, peer: string | undefined): Promise<{ caller?: Caller; rate: Record<string, string> }> {
     const { config, rate } = this.services;
     const now = Date.now();
     const byAddress = async () => rate.hit(`addr:${ip}`, config.rateLimit.address, now);
     if (this.isAnonymous(headers['user-agent'])) {
       throw withRate(new ApiError(403, 'forbidden', ANONYMOUS_AGENT), await byAddress());
+    }
+    if (auth === 'internal') {
+      // Not an API key: the internal credential, from this machine, not forwarded. A refusal is
+      // counted against the client address, as a wrong key is.
+      try {
+        admitInternal(headers, peer, config.exchange.internalToken);
+      } catch (error) {
+        if (error instanceof ApiError) throw withRate(error, await byAddress());
+        throw error;
+      }
     }
     let caller: Caller | undefined;
     if (auth === 'key' || (auth === 'optional' && headers.authorization !== undefined)) {

@@ -2,11 +2,17 @@
 // the key that sealed them; this store never sees a plaintext.
 import type { Kysely } from 'kysely';
 import type { ExchangeModelsTable, Tables } from './tables.js';
+import { SealedColumn } from './sealed-values.js';
 
 export type ListingRow = ExchangeModelsTable;
 
 export class ExchangeStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  /** Every listing's sealed credentials, for the sealing keys' check and `catrisk keys reseal`. */
+  readonly sealedCredentials: SealedColumn;
+
+  constructor(private readonly db: Kysely<Tables>) {
+    this.sealedCredentials = new SealedColumn(db as unknown as Kysely<any>, 'exchange_models', 'credentials_sealed', 'credentials_key_id');
+  }
 
   async insert(row: ListingRow): Promise<void> {
     await this.db.insertInto('exchange_models').values(row).execute();

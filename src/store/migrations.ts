@@ -5,8 +5,17 @@ import { writeObjectChunks } from './object-chunks.js';
 import { backtestSummary, perilCode } from '../domain/list-summaries.js';
 import { ObjectSummaryScanner } from '../domain/risk-object/summary-scan.js';
 import { DigestScanner } from '../domain/accumulation/digest.js';
+import { seal, type SealKey } from '../domain/sealing.js';
 
-const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
+export interface MigrateOptions {
+  /**
+   * The environment's sealing keys (the first seals): 0019 seals with it the webhook signing
+   * secrets stored before as issued. Needed only when there are some.
+   */
+  readonly sealingKeys?: readonly SealKey[];
+}
+
+const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string, Migration> => ({
   '0001_foundation': {
     async up(db: Kysely<any>) {
       await db.schema.createTable('accounts')
@@ -390,11 +399,33 @@ const migrationsFor = (dialect: Dialect): Record<string, Migration> => ({
       }
     },
   },
+  '0019_webhook_secrets_sealed': {
+    async up(db: Kysely<any>) {
+      // Webhook signing secrets were kept as issued; they are sealed as exchange credentials are
+      // (domain/sealing.ts: AES-256-GCM, the webhook's id as additional data, the key's id beside).
+      // The secrets stored before are sealed here under the environment's sealing key, so no
+      // plaintext is left behind. Without a key and with secrets to seal, nothing is changed and
+      // the process stops, saying what to set (SQLite's DDL is not undone by the migrator).
+      const count = Number((await db.selectFrom('monitoring_webhooks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const keys = options.sealingKeys ?? [];
+      if (count > 0 && keys.length === 0) {
+        throw new Error(`${count} webhook signing secret(s) are stored as issued, and migration 0019 seals them at rest: `
+          + 'set CATRISK_SEALING_KEY=<key id>:<base64 of 32 bytes> (or CATRISK_EXCHANGE_KEY) and start again. Nothing was changed.');
+      }
+      await db.schema.alterTable('monitoring_webhooks').addColumn('secret_sealed', 'text').execute();
+      await db.schema.alterTable('monitoring_webhooks').addColumn('secret_key_id', 'text').execute();
+      for (const { id, secret } of await db.selectFrom('monitoring_webhooks').select(['id', 'secret']).orderBy('id').execute()) {
+        const sealed = seal(secret as string, id as string, keys)!;
+        await db.updateTable('monitoring_webhooks').set({ secret_sealed: sealed.sealed, secret_key_id: sealed.keyId }).where('id', '=', id).execute();
+      }
+      await db.schema.alterTable('monitoring_webhooks').dropColumn('secret').execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */
-export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string): Promise<string[]> {
-  const migrations = migrationsFor(dialect);
+export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string, options: MigrateOptions = {}): Promise<string[]> {
+  const migrations = migrationsFor(dialect, options);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
   const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);

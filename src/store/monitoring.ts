@@ -1,7 +1,9 @@
-// Monitoring records, their webhooks, and each webhook's deliveries with every attempt.
+// Monitoring records, their webhooks (signing secrets sealed; this store never sees a plaintext),
+// and each webhook's deliveries with every attempt.
 import type { Kysely } from 'kysely';
 import type { MonitoringRecordsTable, MonitoringWebhooksTable, Tables, WebhookAttemptsTable, WebhookDeliveriesTable } from './tables.js';
 import type { ListPosition } from './list-position.js';
+import { SealedColumn } from './sealed-values.js';
 
 export type MonitoringRecordRow = MonitoringRecordsTable;
 export type WebhookRow = MonitoringWebhooksTable;
@@ -9,7 +11,12 @@ export type DeliveryRow = WebhookDeliveriesTable;
 export type AttemptRow = WebhookAttemptsTable;
 
 export class MonitoringStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  /** Every webhook's sealed signing secret, for the sealing keys' check and `catrisk keys reseal`. */
+  readonly sealedSecrets: SealedColumn;
+
+  constructor(private readonly db: Kysely<Tables>) {
+    this.sealedSecrets = new SealedColumn(db as unknown as Kysely<any>, 'monitoring_webhooks', 'secret_sealed', 'secret_key_id');
+  }
 
   async insertRecord(row: MonitoringRecordRow): Promise<void> {
     await this.db.insertInto('monitoring_records').values(row).execute();

@@ -207,8 +207,14 @@ export interface MonitoringWebhooksTable {
   account_id: string;
   url: string;
   description: string | null;
-  /** whsec_ + base64 of the key bytes, as shown once at registration. */
-  secret: string;
+  /**
+   * The signing secret (whsec_ + base64 of the key bytes, shown once at registration) sealed:
+   * base64 of nonce, tag and ciphertext (AES-256-GCM, domain/sealing.ts), the webhook's id as
+   * additional data. Migration 0019 sealed the secrets stored before as issued.
+   */
+  secret_sealed: string;
+  /** The id of the sealing key that sealed it. */
+  secret_key_id: string;
   created_at: string;
 }
 
@@ -248,7 +254,7 @@ export interface ExchangeModelsTable {
   terms: string;
   /** base64 of nonce, tag and ciphertext (AES-256-GCM); null when none are stored. */
   credentials_sealed: string | null;
-  /** The CATRISK_EXCHANGE_KEY id that sealed them. */
+  /** The id of the sealing key that sealed them. */
   credentials_key_id: string | null;
   /** The reason of the last rejection. */
   review_note: string | null;

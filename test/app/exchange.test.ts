@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { withDeps, type TestDeps } from './support.js';
 import { connectorFor, createListing, decideListing, patchListing, providerStep } from '../../src/app/exchange.js';
 import { move, MOVES, type ListingState } from '../../src/domain/exchange/listing.js';
-import { open, seal } from '../../src/domain/exchange/sealing.js';
-import { sealingKeys } from '../../src/config.js';
+import { open, seal } from '../../src/domain/sealing.js';
+import { sealingKeyList } from '../../src/config.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import { postgresAvailable } from '../support/postgres.js';
 
@@ -16,9 +16,9 @@ const K1 = { id: 'k1', key: Buffer.alloc(32, 1) };
 const K2 = { id: 'k2', key: Buffer.alloc(32, 2) };
 const SECRET = 'platform-token-8d1e5a7c-not-real';
 
-/** The deps with these sealing keys (the environment's CATRISK_EXCHANGE_KEY). */
+/** The deps with these sealing keys (the environment's CATRISK_SEALING_KEY and the keys that only open). */
 function withKeys(deps: TestDeps, keys: typeof K1[]): AppDeps {
-  return { ...deps, config: { ...deps.config, exchange: { ...deps.config.exchange, keys } } };
+  return { ...deps, config: { ...deps.config, sealing: { keys } } };
 }
 
 // Hand-made listing of this test; its address is a public IP literal, so no lookup is needed.
@@ -79,12 +79,12 @@ test('a seal opens only under its key and for its listing', () => {
 });
 
 test('CATRISK_EXCHANGE_KEY is read as key id and 32 bytes, the first sealing; faults never show a key', () => {
-  const keys = sealingKeys(`new:${Buffer.alloc(32, 9).toString('base64')}, old:${Buffer.alloc(32, 8).toString('base64')}`);
+  const keys = sealingKeyList('CATRISK_EXCHANGE_KEY', `new:${Buffer.alloc(32, 9).toString('base64')}, old:${Buffer.alloc(32, 8).toString('base64')}`);
   assert.deepEqual(keys.map((k) => k.id), ['new', 'old']);
-  assert.deepEqual(sealingKeys(''), []);
-  assert.throws(() => sealingKeys(`k:${Buffer.alloc(16).toString('base64')}`), /must be 32 bytes in base64, got 16/);
-  assert.throws(() => sealingKeys('c2VjcmV0c2VjcmV0'), (e: Error) => /expected <key id>:<base64/.test(e.message) && !e.message.includes('c2Vjc'));
-  assert.throws(() => sealingKeys(`a:${Buffer.alloc(32).toString('base64')},a:${Buffer.alloc(32).toString('base64')}`), /used twice/);
+  assert.deepEqual(sealingKeyList('CATRISK_EXCHANGE_KEY', ''), []);
+  assert.throws(() => sealingKeyList('CATRISK_EXCHANGE_KEY', `k:${Buffer.alloc(16).toString('base64')}`), /must be 32 bytes in base64, got 16/);
+  assert.throws(() => sealingKeyList('CATRISK_EXCHANGE_KEY', 'c2VjcmV0c2VjcmV0'), (e: Error) => /expected <key id>:<base64/.test(e.message) && !e.message.includes('c2Vjc'));
+  assert.throws(() => sealingKeyList('CATRISK_EXCHANGE_KEY', `a:${Buffer.alloc(32).toString('base64')},a:${Buffer.alloc(32).toString('base64')}`), /used twice/);
 });
 
 test('the move table: every step from every state', () => {

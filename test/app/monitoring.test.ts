@@ -13,7 +13,7 @@ import { eachDialect } from '../support/service.js';
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { CALIFORNIA, feedsWithEarlierVersion } from '../support/earlier-version.js';
 import { FEEDS_DIR, latestVersion } from '../support/feeds.js';
-import { withDeps } from './support.js';
+import { AT, withDeps } from './support.js';
 
 eachDialect('two sweeps of the same new version queue each move once; unchanged and ended records queue nothing', async (dialect) => {
   const root = mkdtempSync(join(tmpdir(), 'catrisk-sweep-'));
@@ -66,4 +66,40 @@ eachDialect('two sweeps of the same new version queue each move once; unchanged 
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+eachDialect('a signing secret the keys held cannot open is never used: nothing is sent, the attempt says why, and it is retried', async (dialect) => {
+  await withDeps(dialect, async (deps) => {
+    const accountId = (unwrap(await signup(deps, {})) as { id: string }).id;
+    await deps.monitoring.insertRecord({
+      id: 'mon_sealtest', account_id: accountId, structure_id: 'str_sealtest', feed_id: CALIFORNIA, label: null,
+      in_force_from: '2019-01-01', in_force_to: '2019-12-31', created_at: AT.toISOString(), ended_at: null, last_measurement: null,
+    });
+    const hook = unwrap(await addWebhook(deps, { accountId, recordId: 'mon_sealtest', url: 'https://93.184.216.34/in' }));
+    const row = (await deps.monitoring.webhook(hook.id as string))!;
+    assert.equal(row.secret_key_id, 'app-tests');
+    assert.ok(!JSON.stringify(row).includes((hook.secret as string).slice('whsec_'.length)), 'sealed in the row');
+    await deps.monitoring.insertDelivery({
+      id: 'msg_sealtest', webhook_id: row.id, record_id: 'mon_sealtest', event_type: 'monitoring.measurement_moved', body: '{}',
+      status: 'pending', created_at: AT.toISOString(), next_attempt_at: AT.toISOString(),
+    });
+    // Another process resealed under a key this one does not hold (or the key was given wrong).
+    let sent = 0;
+    const elsewhere = {
+      ...deps,
+      config: { ...deps.config, sealing: { keys: [{ id: 'other', key: Buffer.alloc(32, 8) }, { id: 'app-tests', key: Buffer.alloc(32, 9) }] } },
+      targets: { ...deps.targets, send: async () => { sent += 1; throw new Error('not to be called'); } },
+    };
+    const outcome = unwrap(await deliveryJob(elsewhere, { accountId, input: { delivery_id: 'msg_sealtest', attempt: 1 } })) as Record<string, unknown>;
+    assert.equal(sent, 0, 'nothing sent');
+    assert.equal(outcome.outcome, 'retry_queued');
+    const [attempt] = await deps.monitoring.attempts(['msg_sealtest']);
+    assert.equal(attempt!.http_status, null);
+    assert.match(attempt!.error!, /^unsealable: the webhook's signing secret cannot be opened \(the key held as app-tests does not open it/);
+    assert.equal((await deps.monitoring.delivery('msg_sealtest'))?.status, 'pending');
+    const noKey = { ...elsewhere, config: { ...deps.config, sealing: { keys: [{ id: 'other', key: Buffer.alloc(32, 8) }] } } };
+    unwrap(await deliveryJob(noKey, { accountId, input: { delivery_id: 'msg_sealtest', attempt: 2 } }));
+    assert.match((await deps.monitoring.attempts(['msg_sealtest']))[1]!.error!, /does not hold the key app-tests/);
+    assert.equal(sent, 0);
+  });
 });

@@ -45,7 +45,9 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
         exposureCoding: { enabled: false, dailyRows: 2000, gate: 0.7, multiBuildingGate: 0.7 },
         geocoding: { enabled: false },
         monitoring: { retrySeconds: [5, 300, 1800, 7200, 18000, 36000, 86400], deliveryTimeoutMs: 10_000 },
-        exchange: { keys: [], runTimeoutMs: 60_000 },
+        // A key of this file's making: webhook secrets are sealed under it (exchange tests give their own).
+        sealing: { keys: [{ id: 'app-tests', key: Buffer.alloc(32, 7) }] },
+        exchange: { runTimeoutMs: 60_000 },
       },
       accounts: new AccountStore(database.db),
       jobs: new JobStore(database.db, database.dialect),

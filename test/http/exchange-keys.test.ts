@@ -38,7 +38,7 @@ eachDialect('exchange: credentials without a key are refused, a lost key makes t
     const id = created.body.id as string;
     await svc.close();
 
-    svc = await startService(dialect, base, { resolve: async () => ['93.184.216.34'] });
+    svc = await startService(dialect, { ...base, CATRISK_SEALING_KEY: '' }, { resolve: async () => ['93.184.216.34'] });
     try {
       refusedWith(await call(svc.api, 'POST', '/exchange/models', { key: provider.key, body: LISTING }), 422, 'exchange_credentials_unavailable', 'POST with credentials, no key');
       refusedWith(await call(svc.api, 'PATCH', `/exchange/models/${id}`, { key: provider.key, body: { connector: { credentials: 'tok-2' } } }), 422, 'exchange_credentials_unavailable', 'PATCH with credentials, no key');

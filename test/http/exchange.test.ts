@@ -251,6 +251,8 @@ eachDialect('exchange: listings, states, sealed credentials, grants, check and r
     // ---- the internal route: same machine, no proxy, the internal credential ----
     const path = `/internal/exchange/models/${id}/connector?account_id=${provider.accountId}`;
     refusedWith(await call(api, 'GET', path), 401, 'unauthenticated', 'no internal credential');
+    // The credential is asked for before the query is read: no account_id is still 401, not 422.
+    refusedWith(await call(api, 'GET', `/internal/exchange/models/${id}/connector`), 401, 'unauthenticated', 'no internal credential, no account_id');
     const userKey = await call(api, 'GET', path, { key: provider.key });
     refusedWith(userKey, 403, 'internal_only', 'an API key is not the internal credential');
     assert.match(userKey.body.error.message, /not this environment's internal credential/);

@@ -15,6 +15,9 @@ export type DialectName = 'sqlite' | 'postgres';
 
 export const USER_AGENT = 'catrisk-tests/1.0';
 
+/** The sealing key a test service holds unless the test gives its own (`<key id>:<base64 of 32 bytes>`). */
+export const TEST_SEALING_KEY = `tests:${Buffer.alloc(32, 3).toString('base64')}`;
+
 export interface TestService {
   dialect: DialectName;
   services: Services;
@@ -43,6 +46,9 @@ export async function startService(dialect: DialectName, env: Record<string, str
     CATRISK_RATE_LIMIT: '100000',
     CATRISK_ADDRESS_RATE_LIMIT: '100000',
     CATRISK_JOB_POLL_MS: '20',
+    // A sealing key of the tests' own, so webhooks can be registered; a test that passes either
+    // setting (an empty one: no key at all) keeps its own.
+    ...(env.CATRISK_SEALING_KEY === undefined && env.CATRISK_EXCHANGE_KEY === undefined ? { CATRISK_SEALING_KEY: TEST_SEALING_KEY } : {}),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   };

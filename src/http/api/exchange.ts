@@ -1,8 +1,6 @@
 // The model exchange's routes (SPEC: Endpoints, exchange rows) and the lab's internal connector route.
-import { timingSafeEqual, createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
-import { ApiError, refusals } from '../../kernel/refusal.js';
 import { checkListing, connectorFor, createListing, grants, listListings, patchListing, providerStep, readListing } from '../../app/exchange.js';
 import { callerOf } from './accounts.js';
 import { answer } from '../answer.js';
@@ -53,43 +51,11 @@ export function exchangeRoutes(app: FastifyInstance, services: Services) {
     });
   }
 
-  // The lab's own route: no key at the edge; its own credential and conditions are checked here.
-  app.get('/internal/exchange/models/:id/connector', { ...schema.internalConnector, config: { auth: 'none' } }, async (request) => {
-    admitInternal(request, services.config.exchange.internalToken);
+  // The lab's own route: the edge asks for the internal credential instead of a key (auth
+  // 'internal', http/internal-credential.ts), before the query is checked.
+  app.get('/internal/exchange/models/:id/connector', { ...schema.internalConnector, config: { auth: 'internal' } }, async (request) => {
     const { id } = request.params as IdParams;
     const { account_id: accountId } = request.query as { account_id: string };
     return answer(await connectorFor(services, { id, accountId }));
   });
-}
-
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
-
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const bare = address.replace(/^::ffff:/i, '');
-  return bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
-}
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-/**
- * SPEC Authentication 8: the same machine (the socket's peer is loopback), no proxy on the way (no
- * forwarding header of any name), and the environment's internal credential. No credential: 401;
- * otherwise 403 internal_only naming every condition missing.
- */
-function admitInternal(request: FastifyRequest, token: string) {
-  const header = request.headers.authorization;
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) {
-    throw refusals.unauthenticated('This route takes the environment\'s internal credential (Authorization: Bearer <CATRISK_INTERNAL_TOKEN>); none was carried.');
-  }
-  const missing: string[] = [];
-  if (!isLoopback(request.raw.socket.remoteAddress)) missing.push('the request did not come from this machine (its peer address is not loopback)');
-  const forwarded = FORWARDING_HEADERS.filter((name) => request.headers[name] !== undefined);
-  if (forwarded.length > 0) missing.push(`the request was forwarded by a proxy (it carries ${forwarded.join(', ')})`);
-  // Compared as digests, in constant time: the credential's length is not told either.
-  if (!timingSafeEqual(digest(match[1]!), digest(token))) missing.push('the credential carried is not this environment\'s internal credential');
-  if (missing.length > 0) {
-    throw new ApiError(403, 'internal_only', `This route answers only the service's own services: ${missing.join('; ')}.`, missing);
-  }
 }

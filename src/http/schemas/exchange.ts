@@ -43,7 +43,7 @@ export const listListings = operation({
 
 export const createListing = operation({
   summary: 'List a model run by its provider on its own platform: a draft',
-  description: 'The body follows /schema/exchange-listing.v0.json. connector.base_url must be public https (422 unsafe_platform_address); connector.credentials is sealed at rest under CATRISK_EXCHANGE_KEY (422 exchange_credentials_unavailable when the environment holds no key) and never returned.',
+  description: 'The body follows /schema/exchange-listing.v0.json. connector.base_url must be public https (422 unsafe_platform_address); connector.credentials is sealed at rest under the environment\'s sealing key, CATRISK_SEALING_KEY (422 exchange_credentials_unavailable when the environment holds no key) and never returned.',
   body: LISTING_BODY,
   refusal: LISTING_REFUSAL,
   errors: ['invalid_exchange_model', 'unsafe_platform_address', 'exchange_credentials_unavailable'],

@@ -98,7 +98,7 @@ const WEBHOOK: JsonSchema = shape('A webhook.', { id: STRING, url: STRING, descr
 
 export const addWebhook = operation({
   summary: 'Register a webhook on a monitoring record; its signing secret is shown once',
-  description: 'The url must be https and public: refused (422 invalid_request, the reason in details) when it carries a user name or password, names a local host, or resolves to a private, loopback, link-local or otherwise non-public address. The address is checked again at every delivery, on the address actually connected to; redirects are not followed.',
+  description: 'The url must be https and public: refused (422 invalid_request, the reason in details) when it carries a user name or password, names a local host, or resolves to a private, loopback, link-local or otherwise non-public address. The address is checked again at every delivery, on the address actually connected to; redirects are not followed. The signing secret is kept sealed at rest under the environment\'s sealing key: an environment with none answers 503 server_error and stores nothing.',
   params: RECORD_PARAM,
   body: {
     type: 'object', additionalProperties: false, required: ['url'],
