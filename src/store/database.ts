@@ -1,7 +1,7 @@
 // The only place that opens a database: SQLite (embedded default) or PostgreSQL (DATABASE_URL).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite, type SqliteStatement } from './sqlite-driver.js';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { loadConfig, type Config } from '../config.js';
@@ -83,7 +83,7 @@ export function openDatabase(options: {
   file.pragma('foreign_keys = ON');
   // Kysely prepares every query afresh; preparing is most of a small query's cost, and a
   // better-sqlite3 statement is reusable, so statements are kept by their SQL text.
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, SqliteStatement>();
   const database = {
     prepare(text: string) {
       let statement = statements.get(text);

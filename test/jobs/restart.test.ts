@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../src/store/sqlite-driver.js';
 import { spawnService } from '../support/process.js';
 import { call, signup, waitForJob } from '../support/service.js';
 import { form, largeSchedule } from '../support/schedules.js';
