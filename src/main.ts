@@ -67,6 +67,23 @@ async function migrateOnly() {
   await services.close();
 }
 
+/**
+ * An operator command's database, migrated, closed after `work`: the database only, as an
+ * operator's decision or a reseal needs no feeds, workers or hosts.
+ */
+async function withOperatorDatabase(work: (database: import('./store/database.js').Database, config: Config) => Promise<number>): Promise<number> {
+  const { openDatabase } = await import('./store/database.js');
+  const { migrate } = await import('./store/migrations.js');
+  const config = configFromEnv();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database });
+  try {
+    await migrate(database.db, database.dialect, undefined, { sealingKeys: config.sealing.keys });
+    return await work(database, config);
+  } finally {
+    await database.close();
+  }
+}
+
 const EXCHANGE_USAGE = 'usage: catrisk exchange approve <xm_id> | catrisk exchange reject <xm_id> --reason "<why, shown to the provider>"\n'
   + 'An operator\'s decision on a listing in review, written to the database this environment is configured with.\n';
 
@@ -90,15 +107,9 @@ async function exchangeDecision(args: string[]): Promise<number> {
     process.stderr.write(EXCHANGE_USAGE);
     return 2;
   }
-  // The database only: an operator's decision needs no feeds, workers or hosts.
-  const { openDatabase } = await import('./store/database.js');
-  const { migrate } = await import('./store/migrations.js');
   const { ExchangeStore } = await import('./store/exchange.js');
   const { decideListing } = await import('./app/exchange.js');
-  const config = configFromEnv();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database });
-  try {
-    await migrate(database.db, database.dialect, undefined, { sealingKeys: config.sealing.keys });
+  return withOperatorDatabase(async (database) => {
     const decided = await decideListing({ exchange: new ExchangeStore(database.db), now: () => new Date() }, { id, decision, ...(reason !== undefined ? { reason } : {}) });
     if (!decided.ok) {
       process.stderr.write(`catrisk exchange ${decision}: ${decided.refusal.message}\n`);
@@ -106,9 +117,7 @@ async function exchangeDecision(args: string[]): Promise<number> {
     }
     process.stdout.write(JSON.stringify({ id: decided.value.id, state: decided.value.state }) + '\n');
     return 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 const KEYS_USAGE = 'usage: catrisk keys reseal\n'
@@ -127,16 +136,10 @@ async function keysCommand(args: string[]): Promise<number> {
     process.stderr.write(KEYS_USAGE);
     return 2;
   }
-  // The database only, as `catrisk exchange`: no feeds, workers or hosts.
-  const { openDatabase } = await import('./store/database.js');
-  const { migrate } = await import('./store/migrations.js');
   const { ExchangeStore } = await import('./store/exchange.js');
   const { MonitoringStore } = await import('./store/monitoring.js');
   const { resealAll } = await import('./app/sealing.js');
-  const config = configFromEnv();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database });
-  try {
-    await migrate(database.db, database.dialect, undefined, { sealingKeys: config.sealing.keys });
+  return withOperatorDatabase(async (database, config) => {
     const done = await resealAll({ config, exchange: new ExchangeStore(database.db), monitoring: new MonitoringStore(database.db) });
     if (!done.ok) {
       process.stderr.write(`catrisk keys reseal: ${done.refusal.message}\n`);
@@ -148,9 +151,7 @@ async function keysCommand(args: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ sealing_key: report.sealing_key, exchange_credentials: count(report.exchange_credentials), webhook_secrets: count(report.webhook_secrets) }) + '\n');
     for (const u of unopenable) process.stderr.write(`catrisk keys reseal: ${u.id} (sealed under ${u.key_id}) left as it was: ${u.reason}\n`);
     return unopenable.length > 0 ? 1 : 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 async function main(argv: string[]) {
