@@ -1,9 +1,10 @@
 // The shared edge of every host: user agent, credential, rate limit, canonical JSON and the
 // error envelope. Route modules only parse, call one domain or job function, and serialize.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ApiError, genericCode, refusals } from '../kernel/refusal.js';
 import { envelope } from './errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -16,6 +17,10 @@ import type { Services } from '../services.js';
 import { secretDigest } from '../store/accounts.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { RateDecision } from '../store/rate-counters.js';
+import { UNMATCHED_ROUTE, UNREADABLE_ROUTE } from '../telemetry/metrics.js';
+import { isWellFormedRequestId, newRequestId, REQUEST_ID_HEADER, requestIdOf } from '../telemetry/request-ids.js';
+import { parseTraceparent, startSpan } from '../telemetry/trace-context.js';
+import { currentWork, runAs, type Work } from '../telemetry/work.js';
 
 export type HostName = 'api' | 'docs' | 'mcp' | 'data' | 'lab';
 
@@ -63,6 +68,27 @@ export interface HostOptions {
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/** Where a request's work (its id and span) is kept on the raw request, for its last hook. */
+const WORK = Symbol('catrisk.work');
+type RequestWithWork = IncomingMessage & { [WORK]?: Work };
+
+/**
+ * Every request is handled as its own work, from before routing: its id (the client's when well
+ * formed) is on the answer whatever writes it (a route, the edge's refusals, Fastify's own 503 while
+ * closing, the tool server's transport), and its trace is the span's parent.
+ */
+function asWork(handler: (request: IncomingMessage, response: ServerResponse) => void) {
+  return (request: RequestWithWork, response: ServerResponse) => {
+    const { headers } = request;
+    const requestId = requestIdOf(headers[REQUEST_ID_HEADER]);
+    response.setHeader(REQUEST_ID_HEADER, requestId);
+    const span = startSpan(request.method ?? 'HTTP', SpanKind.SERVER, headers.traceparent === undefined ? undefined : parseTraceparent(headers.traceparent, headers.tracestate));
+    const work: Work = { requestId, span };
+    request[WORK] = work;
+    runAs(work, () => handler(request, response));
+  };
+}
+
 /** Longest path segment a route parameter takes; ids are far shorter. Longer answers 414. */
 export const MAX_PARAM_LENGTH = 200;
 
@@ -73,6 +99,9 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   // Filled once routes are registered; parser refusals that can read the path use it.
   let methodsOf: (path: string) => HTTPMethod[] = () => [];
   let authOfPath: (path: string) => AuthMode = () => options.defaultAuth;
+  const series = services.metrics.http(name);
+  // One line per request at info (the host's Fastify logger keeps to warnings and errors).
+  const access = services.log.child({ host: name });
   const app = Fastify<Server>({
     serverFactory: (handler) => createServer({
       // Slow clients: headers must arrive within headersMs and the whole request within requestMs,
@@ -81,7 +110,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
-    }, handler),
+    }, asWork(handler)),
     clientErrorHandler: (connectionError: Error, socket: Duplex) => {
       const error = connectionError as ParserError;
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -95,12 +124,15 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
         .catch((e: unknown) => sendError(reply, toApiError(e)));
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Fastify's own info lines (listening, closing) are noise beside the one line per host.
-    loggerInstance: services.log.child({ host: name }, { level: 'warn' }) as unknown as FastifyBaseLogger,
+    // Fastify's own info lines (listening, closing) are noise beside the one line per host; a
+    // stricter CATRISK_LOG_LEVEL (error, silent) holds for its lines too.
+    loggerInstance: services.log.child({ host: name }, { level: services.log.levelVal > services.log.levels.values.warn! ? services.log.level : 'warn' }) as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    // No child logger per request: the few lines a request logs name its reqId themselves.
+    // No child logger per request: the service's logger names the work's reqId on every line
+    // (telemetry/logger.ts), and the few lines a request logs here name it themselves.
     childLoggerFactory: (logger) => logger,
-    genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
+    // The id asWork read or made: Fastify's request.id, the reqId of its log lines.
+    genReqId: () => currentWork()?.requestId ?? newRequestId(),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: false,
@@ -136,6 +168,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     let refusal = parserRefusal(error, timeouts);
     let rate: Record<string, string> = {};
     const head = error.code === 'HPE_INVALID_METHOD' ? rawHead(error.rawPacket) : undefined;
+    const requestId = isWellFormedRequestId(head?.headers[REQUEST_ID_HEADER]) ? head.headers[REQUEST_ID_HEADER] : newRequestId();
     if (head) {
       const path = head.path.split('?')[0]!;
       const allowed = methodsOf(path);
@@ -149,11 +182,13 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
         refusal = toApiError(e);
       }
     }
-    writeRawRefusal(socket, refusal, rate);
+    writeRawRefusal(socket, refusal, { ...rate, [REQUEST_ID_HEADER]: requestId });
+    services.metrics.unreadable(name, refusal.status);
+    access.info({ reqId: requestId, method: head?.method.slice(0, 20), route: UNREADABLE_ROUTE, status: refusal.status }, 'request');
   }
 
   // A request with an Expect other than 100-continue still goes through the edge, then 417.
-  app.server.on('checkExpectation', (request, response) => app.routing(request, response));
+  app.server.on('checkExpectation', asWork((request, response) => app.routing(request, response)));
 
   // An empty JSON body is no body (POST /signup allows one); anything else must parse.
   // JSON is the only body most routes read; routes that read others add their own parser.
@@ -205,6 +240,24 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     if (/%00/.test(request.url)) {
       throw refusals.invalidRequest(400, 'The path or query holds a NUL character (%00), which no id or value may contain.');
     }
+  });
+
+  // The request's measure and its access line, once its answer is written: route templates only
+  // (bounded label values), the account when a key named one (never the key itself).
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    series.observe(route, request.method, status, ms / 1000);
+    access.info({ reqId: request.id, method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, account: request.caller?.accountId }, 'request');
+    const span = (request.raw as RequestWithWork)[WORK]?.span;
+    if (span?.isRecording()) {
+      span.updateName(`${request.method} ${route}`);
+      span.setAttributes({ 'http.request.method': request.method, 'http.route': route, 'http.response.status_code': status, 'catrisk.host': name, 'catrisk.request_id': request.id });
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    done();
   });
 
   idempotencyHooks(app, services);
