@@ -249,7 +249,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     series.observe(route, request.method, status, ms / 1000);
-    access.info({ reqId: request.id, method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, account: request.caller?.accountId }, 'request');
+    if (access.isLevelEnabled('info')) access.info({ reqId: request.id, method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, account: request.caller?.accountId }, 'request');
     const span = (request.raw as RequestWithWork)[WORK]?.span;
     if (span?.isRecording()) {
       span.updateName(`${request.method} ${route}`);

@@ -1,7 +1,7 @@
 // Request ids: the client's own when it sent a well-formed one, else one made here. Every answer
 // carries it as X-Request-Id, every log line of the request names it as reqId, and a job the
 // request queues keeps it, so one id follows a piece of work from the edge to its last job.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -17,6 +17,12 @@ export function requestIdOf(header: string | string[] | undefined): string {
   return isWellFormedRequestId(header) ? header : newRequestId();
 }
 
+// A new id is this process's random prefix and a counter: unique across processes by the prefix
+// (64 random bits), and made per request without asking for randomness again.
+const PROCESS_PREFIX = `req_${randomBytes(8).toString('hex')}`;
+let made = 0;
+
 export function newRequestId(): string {
-  return `req_${randomUUID()}`;
+  made += 1;
+  return `${PROCESS_PREFIX}${made.toString(36).padStart(8, '0')}`;
 }

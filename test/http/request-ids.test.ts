@@ -17,7 +17,7 @@ import { EXPOSURE } from '../support/objects.js';
 import { latestVersion } from '../support/feeds.js';
 import { scrape, valueOf } from '../support/metrics.js';
 
-const GENERATED = /^req_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const GENERATED = /^req_[0-9a-f]{16}[0-9a-z]{8,}$/;
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 /** A service whose log lines (level info) are kept, parsed, for the test to read. */
