@@ -74,14 +74,15 @@ type RequestWithWork = IncomingMessage & { [WORK]?: Work };
 
 /**
  * Every request is handled as its own work, from before routing: its id (the client's when well
- * formed) is on the answer whatever writes it (a route, the edge's refusals, Fastify's own 503 while
- * closing, the tool server's transport), and its trace is the span's parent.
+ * formed) and its span, a child of the trace it carried. The id is written on the answer by the
+ * edge (reply.header, so Node writes Fastify's headers in one pass); while the host closes, Fastify
+ * answers 503 itself, so the id is set on the raw response then (`closing`).
  */
-function asWork(handler: (request: IncomingMessage, response: ServerResponse) => void) {
+function asWork(handler: (request: IncomingMessage, response: ServerResponse) => void, closing: () => boolean) {
   return (request: RequestWithWork, response: ServerResponse) => {
     const { headers } = request;
     const requestId = requestIdOf(headers[REQUEST_ID_HEADER]);
-    response.setHeader(REQUEST_ID_HEADER, requestId);
+    if (closing()) response.setHeader(REQUEST_ID_HEADER, requestId);
     const span = startSpan(request.method ?? 'HTTP', SpanKind.SERVER, headers.traceparent === undefined ? undefined : parseTraceparent(headers.traceparent, headers.tracestate));
     const work: Work = { requestId, span };
     request[WORK] = work;
@@ -100,6 +101,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   let methodsOf: (path: string) => HTTPMethod[] = () => [];
   let authOfPath: (path: string) => AuthMode = () => options.defaultAuth;
   const series = services.metrics.http(name);
+  let closing = false;
   // One line per request at info (the host's Fastify logger keeps to warnings and errors).
   const access = services.log.child({ host: name });
   const app = Fastify<Server>({
@@ -110,7 +112,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
-    }, asWork(handler)),
+    }, asWork(handler, () => closing)),
     clientErrorHandler: (connectionError: Error, socket: Duplex) => {
       const error = connectionError as ParserError;
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -119,6 +121,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     frameworkErrors: (error, request, reply) => {
       // Fastify's own refusals before routing (a path that is not valid percent-encoding, a
       // parameter over MAX_PARAM_LENGTH): the edge runs first, then the refusal in the envelope.
+      reply.header(REQUEST_ID_HEADER, request.id);
       void edge.admit(request, reply, options.defaultAuth)
         .then(() => { throw error; })
         .catch((e: unknown) => sendError(reply, toApiError(e)));
@@ -188,7 +191,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   }
 
   // A request with an Expect other than 100-continue still goes through the edge, then 417.
-  app.server.on('checkExpectation', asWork((request, response) => app.routing(request, response)));
+  app.server.on('checkExpectation', asWork((request, response) => app.routing(request, response), () => closing));
+  app.addHook('preClose', (done) => { closing = true; done(); });
 
   // An empty JSON body is no body (POST /signup allows one); anything else must parse.
   // JSON is the only body most routes read; routes that read others add their own parser.
@@ -231,6 +235,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    // On every answer, the edge's refusals included (they are written onto this reply).
+    reply.header(REQUEST_ID_HEADER, request.id);
     await edge.admit(request, reply, authModeOf(request, publicPaths, options.defaultAuth));
     const expectation = request.headers.expect;
     if (expectation !== undefined && expectation.trim().toLowerCase() !== '100-continue') {
