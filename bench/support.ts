@@ -19,6 +19,7 @@ export async function startBuiltService(env: Record<string, string> = {}): Promi
     env: {
       ...process.env,
       CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',
+      CATRISK_METRICS_PORT: '0',
       CATRISK_STATE_DIR: stateDir, CATRISK_LOG_LEVEL: 'warn',
       CATRISK_RATE_LIMIT: '100000000', CATRISK_ADDRESS_RATE_LIMIT: '100000000',
       ...env,

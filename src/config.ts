@@ -68,7 +68,13 @@ export interface Config {
   /** SIGTERM ends the process within this, even when queries hang. */
   readonly shutdownTimeoutMs: number;
   readonly build: { readonly version: string; readonly commit: string };
+  /** pino's level (CATRISK_LOG_LEVEL): at info, one access line per request and one line per job run. */
   readonly logLevel: string;
+  /**
+   * GET /metrics (Prometheus text format) on a listener of its own: CATRISK_METRICS_PORT (9464;
+   * `off` or empty: no listener), on CATRISK_METRICS_HOST (loopback unless the operator opens it).
+   */
+  readonly metrics: { readonly port: number | undefined; readonly host: string };
   /**
    * The tool server: browser origins allowed to call {mcp_url}/mcp besides loopback ones
    * (CATRISK_MCP_ALLOWED_ORIGINS, comma-separated, e.g. https://agent.example). A request with any
@@ -354,6 +360,10 @@ export function loadConfig(env: Env = process.env): Config {
       commit: env.CATRISK_COMMIT || 'unknown',
     },
     logLevel: env.CATRISK_LOG_LEVEL || 'info',
+    metrics: {
+      port: metricsPort(env),
+      host: env.CATRISK_METRICS_HOST || '127.0.0.1',
+    },
     mcp: {
       allowedOrigins: (env.CATRISK_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean),
     },
@@ -376,6 +386,14 @@ export function loadConfig(env: Env = process.env): Config {
       runTimeoutMs: integer(env, 'CATRISK_EXCHANGE_RUN_TIMEOUT_MS', 15 * 60_000, 1000),
     },
   };
+}
+
+/** The metrics listener's port: 9464 (where OpenTelemetry's Prometheus exporter listens by default) unless set; `off` or an empty value switches it off. */
+function metricsPort(env: Env): number | undefined {
+  const raw = env.CATRISK_METRICS_PORT;
+  if (raw === undefined) return 9464;
+  if (raw.trim() === '' || /^off$/i.test(raw.trim())) return undefined;
+  return integer(env, 'CATRISK_METRICS_PORT', 9464);
 }
 
 function share(env: Env, name: string, fallback: number): number {

@@ -21,9 +21,12 @@ function configFromEnv(): Config {
 async function serve(withHosts: boolean) {
   const { createServices, startFeedWatch, startWorker } = await import('./services.js');
   const { closeHosts, startHosts } = await import('./http/servers.js');
+  const { startMetricsListener } = await import('./http/metrics-listener.js');
   const config = configFromEnv();
   const services = await createServices(config);
   const hosts = withHosts ? await startHosts(services) : [];
+  // A worker-only process has its metrics too (its jobs, the queue): on its own port.
+  const metrics = await startMetricsListener(services);
   if (!withHosts || config.jobs.inProcessWorkers) startWorker(services);
   // Snapshots pinned while the service runs are served, and monitoring records measured on them;
   // SIGHUP looks at once (after `catrisk feeds add`, say) instead of at the next interval.
@@ -31,6 +34,7 @@ async function serve(withHosts: boolean) {
   process.on('SIGHUP', () => void watch.rescan());
   for (const host of hosts) process.stdout.write(JSON.stringify({ host: host.name, url: host.url }) + '\n');
   if (!withHosts) process.stdout.write(JSON.stringify({ worker: services.worker?.owner }) + '\n');
+  if (metrics) process.stdout.write(JSON.stringify({ metrics: metrics.url }) + '\n');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -48,7 +52,7 @@ async function serve(withHosts: boolean) {
       // bound (a stalled database) are answered 503 with Connection: close. Then release running
       // jobs for another worker.
       const grace = Math.min(1_000, Math.floor(config.shutdownTimeoutMs / 4));
-      await closeHosts(hosts, config.shutdownTimeoutMs - grace);
+      await Promise.all([closeHosts(hosts, config.shutdownTimeoutMs - grace), metrics?.close()]);
       await services.close();
       process.exit(0);
     } catch (error) {

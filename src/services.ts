@@ -1,8 +1,8 @@
 // Wires configuration to storage, the job queue and the shared helpers every host uses.
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { FEEDS_SETTING, type Config } from './config.js';
-import { openDatabase, type Database } from './store/database.js';
-import { migrate } from './store/migrations.js';
+import { isDatabaseUnavailable, openDatabase, type Database } from './store/database.js';
+import { migrate, pendingMigrations } from './store/migrations.js';
 import { AccountStore } from './store/accounts.js';
 import { JobStore } from './store/jobs.js';
 import { ObjectStore } from './store/objects.js';
@@ -16,7 +16,7 @@ import { openServedFeeds } from './feeds/store.js';
 import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
-import { closeComputePool, compute, processVerifiedFeeds, shareVerifiedFeeds } from './jobs/threads.js';
+import { closeComputePool, compute, computeAnswers, computeState, processVerifiedFeeds, shareVerifiedFeeds } from './jobs/threads.js';
 import type { AppDeps } from './app/deps.js';
 import { CodingBudgetStore } from './store/coding-budget.js';
 import { oedReference } from './feeds/oed.js';
@@ -29,6 +29,10 @@ import { FeedWatch } from './jobs/feed-watch.js';
 import { ExchangeStore } from './store/exchange.js';
 import { internalConnectors } from './providers/internal-connector.js';
 import { sealingFaults } from './app/sealing.js';
+import { JOB_VERBS } from './app/jobs.js';
+import { serviceLogger } from './telemetry/logger.js';
+import { ServiceMetrics } from './telemetry/metrics.js';
+import { originOfWork } from './telemetry/work.js';
 
 /** The deps of every use case (stores, feeds, compute threads, clock, worker), and what the hosts and the worker hold besides. */
 export interface Services extends AppDeps {
@@ -36,6 +40,8 @@ export interface Services extends AppDeps {
   readonly log: Logger;
   readonly database: Database;
   readonly rate: RateCounter;
+  /** This service's Prometheus registry and the series its hosts and worker move. */
+  readonly metrics: ServiceMetrics;
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
   worker: Worker | undefined;
@@ -54,16 +60,18 @@ export interface ServiceOptions {
 
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   // Logs go to standard error: standard output carries the one JSON line per host.
-  const log = options.log ?? pino({ level: config.logLevel }, pino.destination(2));
+  const log = options.log ?? serviceLogger(config.logLevel);
   // The feeds first: a folder that cannot be served stops the start before the database is touched.
   // Each file is hashed once per process: what an earlier store of the process (tests start many)
   // verified is trusted while its identity on disk is unchanged.
   const feeds = await openServedFeeds(config.feedsDir, FEEDS_SETTING, { verified: processVerifiedFeeds() });
   shareVerifiedFeeds(feeds.verified);
+  let metrics: ServiceMetrics | undefined;
   const database = openDatabase({
     databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database,
     // Message and code only: pg hangs the whole client (connection settings included) on the error.
     onConnectionError: (error) => log.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost; reconnecting on next use'),
+    onQueryFailure: (error) => metrics?.queryFailed(isDatabaseUnavailable(error) ? 'unavailable' : 'error'),
   });
   try {
     await migrate(database.db, database.dialect, undefined, { sealingKeys: config.sealing.keys });
@@ -74,7 +82,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   }
   // SQLite is one process by design: its account reads can be remembered (see AccountStore).
   const accounts = new AccountStore(database.db, { soleWriter: database.dialect === 'sqlite' });
-  const jobs = new JobStore(database.db, database.dialect);
+  // A job queued during a request keeps the request's id and trace.
+  const jobs = new JobStore(database.db, database.dialect, originOfWork);
   const objects = new ObjectStore(database.db);
   const structures = new StructureStore(database.db);
   const labRuns = new LabRunStore(database.db);
@@ -85,8 +94,17 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const exposureCoder = exposureCoderFor(config, () => oedReference(feeds));
   const geocoders = geocodersFor(config);
   const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
+  metrics = new ServiceMetrics({
+    build: config.build,
+    storage: database.dialect,
+    verbs: JOB_VERBS,
+    queue: (nowMs) => jobs.queueCounts(nowMs),
+    feeds: () => ({ served: feeds?.list().length ?? 0, refused: feeds?.refused.length ?? 0 }),
+    pool: () => database.connections(),
+    compute: computeState,
+  });
   const services: Services = {
-    config, log, database, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, monitoring, feeds, rate,
+    config, log, database, metrics, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, monitoring, feeds, rate,
     codingBudget: new CodingBudgetStore(database.db), exposureCoder, geocoders,
     targets: userNamedTargets({ ...config.outbound, ...(options.resolve ? { resolve: options.resolve } : {}) }, `catrisk/${config.build.version}`),
     exchange: new ExchangeStore(database.db),
@@ -103,6 +121,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     // Only this process's worker is woken; another process's finds the job on its next poll.
     wakeWorker() { services.worker?.nudge(); },
     compute,
+    computeAnswers,
+    storage: { ping: () => database.ping(), pendingMigrations: () => pendingMigrations(database.db, database.dialect) },
     async close() {
       try {
         await services.feedWatch?.stop();
@@ -177,6 +197,7 @@ export function startWorker(services: Services): Worker {
     // SQLite is one process by design: whatever is still running at start-up was left by the
     // previous incarnation. On PostgreSQL another live process may hold it: leases decide there.
     takeBackOnStart: services.database.dialect === 'sqlite',
+    onRunEnded: (verb, outcome, seconds) => services.metrics.jobRun(verb, outcome, seconds),
   });
   services.worker = worker;
   worker.start();

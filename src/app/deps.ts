@@ -17,6 +17,13 @@ import type { ExchangeConnectors, ExposureCoder, Geocoder, UserNamedTargets } fr
 import type { SealKey } from '../domain/sealing.js';
 import type { Result } from '../kernel/result.js';
 
+/** What GET /ready asks of the database: that it answers, and that it holds every migration of this code. */
+export interface StorageCheck {
+  ping(): Promise<void>;
+  /** The migrations this code holds that the database has not applied; none when it is current. */
+  pendingMigrations(): Promise<string[]>;
+}
+
 /** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
 export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run' | 'model-validation' | 'analyse' | 'accumulation';
 
@@ -68,4 +75,8 @@ export interface AppDeps {
   wakeWorker(): void;
   /** Runs a task in a compute thread; a refusal there comes back as a refused Result. */
   compute<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[]): Promise<Result<T>>;
+  /** Resolves once a compute thread answers within `timeoutMs` (at once while every thread is busy); rejects otherwise. */
+  computeAnswers(timeoutMs: number): Promise<void>;
+  /** The database's side of GET /ready. */
+  readonly storage: StorageCheck;
 }

@@ -154,6 +154,7 @@ export interface ContractInputs {
 /** The OpenAPI 3.1 document of every HTTP host (API, data room, documentation, lab). */
 export function apiContract({ hosts, urls, schemas, build }: ContractInputs) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const serverOf = (name: ContractHostName) => ({ url: urls[name], description: SERVER_NAMES[name] });
   for (const host of hosts) {
     const generated = host.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
     for (const [path, item] of Object.entries(generated.paths)) {
@@ -162,10 +163,15 @@ export function apiContract({ hosts, urls, schemas, build }: ContractInputs) {
         const op = item[method];
         if (!op) continue;
         const existing = target[method] as Operation | undefined;
-        // GET / answers on every host: one operation, naming the hosts.
-        if (existing) { (existing['x-hosts'] as string[]).push(host.name); continue; }
+        // GET / answers on every host, GET /health on the API and lab hosts: one operation, naming
+        // the hosts, and (but for GET /, which every host answers) each host's server.
+        if (existing) {
+          (existing['x-hosts'] as string[]).push(host.name);
+          if (path !== '/') existing.servers = [...((existing.servers as unknown[] | undefined) ?? [serverOf('api')]), serverOf(host.name)];
+          continue;
+        }
         const done = finished(op, host.name, path);
-        if (host.name !== 'api') done.servers = [{ url: urls[host.name], description: SERVER_NAMES[host.name] }];
+        if (host.name !== 'api') done.servers = [serverOf(host.name)];
         target[method] = { ...done, 'x-hosts': [host.name] };
       }
     }

@@ -1,9 +1,10 @@
 // The shared edge of every host: user agent, credential, rate limit, canonical JSON and the
 // error envelope. Route modules only parse, call one domain or job function, and serialize.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ApiError, genericCode, refusals } from '../kernel/refusal.js';
 import { envelope, writeRefusal } from './errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -17,6 +18,10 @@ import type { Services } from '../services.js';
 import { secretDigest } from '../store/accounts.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { RateDecision } from '../store/rate-counters.js';
+import { UNMATCHED_ROUTE, UNREADABLE_ROUTE } from '../telemetry/metrics.js';
+import { isWellFormedRequestId, newRequestId, REQUEST_ID_HEADER, requestIdOf } from '../telemetry/request-ids.js';
+import { parseTraceparent, startSpan } from '../telemetry/trace-context.js';
+import { currentWork, runAs, type Work } from '../telemetry/work.js';
 
 export type HostName = 'api' | 'docs' | 'mcp' | 'data' | 'lab';
 
@@ -74,6 +79,28 @@ export interface HostOptions {
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/** Where a request's work (its id and span) is kept on the raw request, for its last hook. */
+const WORK = Symbol('catrisk.work');
+type RequestWithWork = IncomingMessage & { [WORK]?: Work };
+
+/**
+ * Every request is handled as its own work, from before routing: its id (the client's when well
+ * formed) and its span, a child of the trace it carried. The id is written on the answer by the
+ * edge (reply.header, so Node writes Fastify's headers in one pass); while the host closes it is
+ * set on the raw response as well (`closing`), as answers written at shutdown may bypass the reply.
+ */
+function asWork(handler: (request: IncomingMessage, response: ServerResponse) => void, closing: () => boolean) {
+  return (request: RequestWithWork, response: ServerResponse) => {
+    const { headers } = request;
+    const requestId = requestIdOf(headers[REQUEST_ID_HEADER]);
+    if (closing()) response.setHeader(REQUEST_ID_HEADER, requestId);
+    const span = startSpan(request.method ?? 'HTTP', SpanKind.SERVER, headers.traceparent === undefined ? undefined : parseTraceparent(headers.traceparent, headers.tracestate));
+    const work: Work = { requestId, span };
+    request[WORK] = work;
+    runAs(work, () => handler(request, response));
+  };
+}
+
 /** Longest path segment a route parameter takes; ids are far shorter. Longer answers 414. */
 export const MAX_PARAM_LENGTH = 200;
 
@@ -106,6 +133,9 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   let servedMethods: () => HTTPMethod[] = () => [];
   const servedSet = new Set<HTTPMethod>();
   let authOfPath: (path: string) => AuthMode = () => options.defaultAuth;
+  const series = services.metrics.http(name);
+  // One line per request at info (the host's Fastify logger keeps to warnings and errors).
+  const access = services.log.child({ host: name });
   const app = Fastify<Server>({
     serverFactory: (handler) => createServer({
       // Node answers an HTTP/1.1 request without Host itself, with an empty 400; the edge answers it
@@ -117,7 +147,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
-    }, handler),
+    }, asWork(handler, () => closing)),
     clientErrorHandler: (connectionError: Error, socket: Duplex) => {
       const error = connectionError as ParserError;
       // One answer a connection: Node may report a second fault on a connection already answered
@@ -129,17 +159,21 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     frameworkErrors: (error, request, reply) => {
       // Fastify's own refusals before routing (a path that is not valid percent-encoding, a
       // parameter over MAX_PARAM_LENGTH): the edge runs first, then the refusal in the envelope.
+      reply.header(REQUEST_ID_HEADER, request.id);
       void track(reply, edge.admit(request, reply, options.defaultAuth))
         .then(() => { throw error; })
         .catch((e: unknown) => sendError(reply, toApiError(e)));
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Fastify's own info lines (listening, closing) are noise beside the one line per host.
-    loggerInstance: services.log.child({ host: name }, { level: 'warn' }) as unknown as FastifyBaseLogger,
+    // Fastify's own info lines (listening, closing) are noise beside the one line per host; a
+    // stricter CATRISK_LOG_LEVEL (error, silent) holds for its lines too.
+    loggerInstance: services.log.child({ host: name }, { level: services.log.levelVal > services.log.levels.values.warn! ? services.log.level : 'warn' }) as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    // No child logger per request: the few lines a request logs name its reqId themselves.
+    // No child logger per request: the service's logger names the work's reqId on every line
+    // (telemetry/logger.ts), and the few lines a request logs here name it themselves.
     childLoggerFactory: (logger) => logger,
-    genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
+    // The id asWork read or made: Fastify's request.id, the reqId of its log lines.
+    genReqId: () => currentWork()?.requestId ?? newRequestId(),
     bodyLimit: 1024 * 1024,
     // Fastify's own 503 while closing is not the envelope: the edge answers it (onRequest below).
     return503OnClosing: false,
@@ -181,6 +215,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     let rate: Record<string, string> = {};
     const ip = addressOf(socket);
     const head = error.code === 'HPE_INVALID_METHOD' ? rawHead(error.rawPacket) : undefined;
+    const requestId = isWellFormedRequestId(head?.headers[REQUEST_ID_HEADER]) ? head.headers[REQUEST_ID_HEADER] : newRequestId();
     if (head) {
       const path = head.path.split('?')[0]!;
       const allowed = methodsOf(path);
@@ -209,7 +244,9 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
         }
       }
     }
-    writeRawRefusal(socket, refusal, rate);
+    writeRawRefusal(socket, refusal, { ...rate, [REQUEST_ID_HEADER]: requestId });
+    services.metrics.unreadable(name, refusal.status);
+    access.info({ reqId: requestId, method: head?.method.slice(0, 20), route: UNREADABLE_ROUTE, status: refusal.status }, 'request');
   }
 
   // CONNECT (a request to open a tunnel): Node hands it to a 'connect' listener and, without one,
@@ -237,7 +274,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   // A request with an Expect other than 100-continue still goes through the edge, then 417.
-  app.server.on('checkExpectation', (request, response) => app.routing(request, response));
+  app.server.on('checkExpectation', asWork((request, response) => app.routing(request, response), () => closing));
 
   // An empty JSON body is no body (POST /signup allows one); anything else must parse.
   // JSON is the only body most routes read; routes that read others add their own parser.
@@ -287,6 +324,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    // On every answer, the edge's refusals included (they are written onto this reply).
+    reply.header(REQUEST_ID_HEADER, request.id);
     await track(reply, edge.admit(request, reply, authModeOf(request, publicPaths, options.defaultAuth)));
     if (closing) {
       reply.header('connection', 'close');
@@ -308,6 +347,24 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   });
 
   app.addHook('preClose', async () => { closing = true; });
+
+  // The request's measure and its access line, once its answer is written: route templates only
+  // (bounded label values), the account when a key named one (never the key itself).
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    series.observe(route, request.method, status, ms / 1000);
+    if (access.isLevelEnabled('info')) access.info({ reqId: request.id, method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, account: request.caller?.accountId }, 'request');
+    const span = (request.raw as RequestWithWork)[WORK]?.span;
+    if (span?.isRecording()) {
+      span.updateName(`${request.method} ${route}`);
+      span.setAttributes({ 'http.request.method': request.method, 'http.route': route, 'http.response.status_code': status, 'catrisk.host': name, 'catrisk.request_id': request.id });
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    done();
+  });
 
   idempotencyHooks(app, services);
   app.decorate('callerOf', (authorization: string | undefined, ip: string) => edge.callerOf(authorization, ip));

@@ -1,5 +1,5 @@
-// The model lab host: GET /models, POST /runs (content-addressed, run as jobs), GET /runs (the
-// caller's, paged), GET /runs/{id}.
+// The model lab host: GET /health, GET /models, POST /runs (content-addressed, run as jobs),
+// GET /runs (the caller's, paged), GET /runs/{id}.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { labModels, readRun, submitRun } from '../app/lab-runs.js';
@@ -17,10 +17,14 @@ import { listRuns } from '../app/lists.js';
 import { listQuery } from './list-query.js';
 import { CHART_FORMATS, runChart } from '../app/charts.js';
 import { sendChart } from './charts.js';
+import { healthRoute } from './api/system.js';
 
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
   // A run's job lives on the API host: its link is absolute.
   const jobLink = (request: FastifyRequest) => (jobId: string) => `${directory.baseUrl('api', request)}/jobs/${jobId}`;
+
+  // The lab may be the only host a load balancer in front of it sees: it answers /health too.
+  healthRoute(app, services);
 
   app.get('/models', schema.listModels, async () => answer(await labModels(services)));
 

@@ -8,6 +8,12 @@ import type { VerifiedFile, VerifiedFiles } from '../feeds/store.js';
 
 let pool: Piscina | undefined;
 
+/** Threads the pool may start: one core is left to the event loop. */
+const MAX_THREADS = Math.max(1, availableParallelism() - 1);
+
+/** Tasks handed to the pool and not yet answered (running or waiting for a thread). */
+let inFlight = 0;
+
 /** What every compute thread starts with (piscina's workerData). */
 export interface ComputeThreadData {
   /** The files this process's feed stores verified: a thread trusts those whose identity is unchanged. */
@@ -38,7 +44,7 @@ export function computePool(): Piscina {
     // Built code runs dispatch.js; sources run through tsx (tests, development) run dispatch.ts,
     // through a shim that registers tsx in the thread (dispatch-source.mjs).
     filename: new URL(`./threads/${import.meta.url.endsWith('.ts') ? 'dispatch-source.mjs' : 'dispatch.js'}`, import.meta.url).href,
-    maxThreads: Math.max(1, availableParallelism() - 1),
+    maxThreads: MAX_THREADS,
     minThreads: 0,
     idleTimeout: 30_000,
     workerData: { verifiedFeeds } satisfies ComputeThreadData,
@@ -68,7 +74,28 @@ export function abortingTasksWith<T>(signal: AbortSignal, work: () => T): T {
  * terminates the thread and the task rejects with an AbortError.
  */
 export async function compute<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<Result<T>> {
-  return await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as Result<T>;
+  inFlight += 1;
+  try {
+    return await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as Result<T>;
+  } finally {
+    inFlight -= 1;
+  }
+}
+
+/** The threads started and the tasks waiting for one (the metrics' gauges). */
+export function computeState(): { threads: number; queued: number } {
+  return pool ? { threads: pool.threads.length, queued: pool.queueSize } : { threads: 0, queued: 0 };
+}
+
+/**
+ * Resolves once a compute thread answers a trivial task within `timeoutMs` (one is started when
+ * none runs), or at once while every thread is busy with the service's tasks: busy threads are up,
+ * and a readiness probe must not wait behind a long lab run. Rejects when no thread answers.
+ */
+export async function computeAnswers(timeoutMs: number): Promise<void> {
+  if (pool && pool.threads.length > 0 && inFlight >= MAX_THREADS) return;
+  const answer = await computePool().run({ task: 'ping', input: null }, { signal: AbortSignal.timeout(timeoutMs) }) as Result<unknown>;
+  if (!answer.ok) throw new Error('the compute thread refused the ping');
 }
 
 /** compute, with a refusal made in the thread thrown here again as the carrier. */

@@ -4,10 +4,14 @@
 // A run that fails for a reason that is not the request's fault is tried again, up to
 // maxAttempts runs; a refusal (4xx) fails the job at once.
 import { randomUUID } from 'node:crypto';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { ApiError, type ErrorBody } from '../kernel/refusal.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { JobRow, JobStore } from '../store/jobs.js';
+import type { JobOutcome } from '../telemetry/metrics.js';
+import { parseTraceparent, startSpan } from '../telemetry/trace-context.js';
+import { apartFromWork, runAs } from '../telemetry/work.js';
 import { abortingTasksWith } from './threads.js';
 
 export interface JobInput {
@@ -39,6 +43,8 @@ export interface WorkerOptions {
   takeBackOnStart?: boolean;
   /** How often a running job's row is read for a cancel (default CHECKPOINT_MS). */
   checkpointMs?: number;
+  /** Told of every run's end: its verb, outcome and duration (the metrics). */
+  onRunEnded?: (verb: string, outcome: JobOutcome, seconds: number) => void;
 }
 
 /** How often a running job looks for a cancel: a cancelled job stops within about this long. */
@@ -119,8 +125,9 @@ export class Worker {
   private schedule(ms: number) {
     if (this.timer) clearTimeout(this.timer);
     // Not unref'd: this timer is what keeps a worker-only process alive while it waits for work,
-    // also when every database connection has just been dropped.
-    this.timer = setTimeout(() => void this.poll(), ms);
+    // also when every database connection has just been dropped. Set apart from the request that
+    // may have nudged the worker: each job runs as its own work (run).
+    this.timer = apartFromWork(() => setTimeout(() => void this.poll(), ms));
   }
 
   private async poll(): Promise<void> {
@@ -143,10 +150,10 @@ export class Worker {
       if (!this.stopped && this.running.size < this.options.concurrency && now - this.lastSpentSweep >= this.options.leaseMs) {
         this.lastSpentSweep = now;
         const spent = await this.jobs.failExhausted(this.owner, verbs, this.options.maxAttempts, (attempts) => exhaustedError(attempts));
-        for (const job of spent) this.options.log.error({ job: job.id, verb: job.verb, attempts: job.attempts }, 'job failed: its runs ended without an outcome');
+        for (const job of spent) this.options.log.error({ job: job.id, verb: job.verb, attempts: job.attempts, reqId: job.request_id ?? undefined }, 'job failed: its runs ended without an outcome');
         // A cancel asked for a job whose worker went away before acting on it.
         const cancelled = await this.jobs.failCancelled(this.owner, verbs);
-        for (const job of cancelled) this.options.log.info({ job: job.id, verb: job.verb }, 'job cancelled: its worker had gone');
+        for (const job of cancelled) this.options.log.info({ job: job.id, verb: job.verb, reqId: job.request_id ?? undefined }, 'job cancelled: its worker had gone');
       }
       while (!this.stopped && this.running.size < this.options.concurrency) {
         const row = await this.jobs.claim(this.owner, this.options.leaseMs, verbs, Date.now(), this.options.maxAttempts);
@@ -172,7 +179,30 @@ export class Worker {
     }
   }
 
-  private async run(row: JobRow): Promise<void> {
+  /**
+   * Runs a claimed job as its own work: its log lines name the request id it was queued with, its
+   * outbound calls pass on the trace it was queued in, and its span is a child of that trace.
+   */
+  private run(row: JobRow): Promise<void> {
+    const span = startSpan(`job ${row.verb}`, SpanKind.CONSUMER, parseTraceparent(row.traceparent, row.tracestate));
+    if (span.isRecording()) span.setAttributes({ 'catrisk.job.id': row.id, 'catrisk.job.verb': row.verb, 'catrisk.job.attempt': row.attempts });
+    return runAs({ requestId: row.request_id ?? undefined, span }, async () => {
+      const started = performance.now();
+      const outcome = await this.runJob(row);
+      const seconds = (performance.now() - started) / 1000;
+      this.options.onRunEnded?.(row.verb, outcome, seconds);
+      this.options.log.info({ job: row.id, verb: row.verb, attempt: row.attempts, outcome, duration_ms: Math.round(seconds * 1000), reqId: row.request_id ?? undefined }, 'job run ended');
+      if (span.isRecording()) {
+        span.setAttribute('catrisk.job.outcome', outcome);
+        if (outcome !== 'succeeded') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      }
+      span.end();
+    });
+  }
+
+  /** One run of a job, to its recorded outcome. */
+  private async runJob(row: JobRow): Promise<JobOutcome> {
+    let outcome: JobOutcome = 'abandoned';
     const controller = new AbortController();
     this.running.set(row.id, controller);
     const heartbeat = setInterval(() => {
@@ -198,7 +228,7 @@ export class Worker {
       if (!handler) throw new ApiError(500, 'internal_error', `No handler for verb ${row.verb}`);
       // Compute tasks the handler starts get the job's signal, so a lost lease or a shutdown
       // terminates their threads instead of leaving them to run for nobody.
-      const outcome = await abortingTasksWith(controller.signal, () => handler({
+      const ran = await abortingTasksWith(controller.signal, () => handler({
         id: row.id,
         accountId: row.account_id,
         verb: row.verb,
@@ -207,28 +237,30 @@ export class Worker {
         signal: controller.signal,
       })).then((result) => ({ ok: true as const, result: result ?? {} }), (error: unknown) => ({ ok: false as const, error }));
       const cancelled = controller.signal.reason instanceof Cancelled ? controller.signal.reason : undefined;
-      if (controller.signal.aborted && !cancelled) return;
-      if (cancelled && !outcome.ok) {
+      if (controller.signal.aborted && !cancelled) return outcome;
+      if (cancelled && !ran.ok) {
         // A job whose work was done before the cancel reached it keeps its result (below).
         const recorded = await this.retry(row, 'finish', () => this.jobs.finish(row.id, this.owner, { error: cancelled.error }));
         if (recorded === false) this.options.log.warn({ job: row.id }, 'job lease lost before recording its cancel');
-        return;
+        else outcome = 'cancelled';
+        return outcome;
       }
-      if (!outcome.ok && isDatabaseUnavailable(outcome.error)) {
+      if (!ran.ok && isDatabaseUnavailable(ran.error)) {
         // The job did not fail, the database did: run it again (handlers write the same objects),
         // without counting the run, so a long outage never exhausts a job's attempts.
-        this.options.log.warn({ err: outcome.error, job: row.id }, 'job interrupted by the database; put back in the queue');
+        this.options.log.warn({ err: ran.error, job: row.id }, 'job interrupted by the database; put back in the queue');
         await this.retry(row, 'requeue', () => this.jobs.requeue(row.id, this.owner, { counted: false }));
-        return;
+        return outcome = 'interrupted';
       }
-      if (!outcome.ok && !isRefusal(outcome.error) && row.attempts < this.options.maxAttempts) {
-        this.options.log.error({ err: outcome.error, job: row.id, verb: row.verb, attempts: row.attempts }, 'job run failed; put back in the queue to try again');
+      if (!ran.ok && !isRefusal(ran.error) && row.attempts < this.options.maxAttempts) {
+        this.options.log.error({ err: ran.error, job: row.id, verb: row.verb, attempts: row.attempts }, 'job run failed; put back in the queue to try again');
         await this.retry(row, 'requeue', () => this.jobs.requeue(row.id, this.owner, { counted: true }));
-        return;
+        return outcome = 'retried';
       }
-      const recorded = outcome.ok ? { result: outcome.result } : { error: this.errorBody(outcome.error, row) };
+      const recorded = ran.ok ? { result: ran.result } : { error: this.errorBody(ran.error, row) };
       const finished = await this.retry(row, 'finish', () => this.jobs.finish(row.id, this.owner, recorded));
       if (finished === false) this.options.log.warn({ job: row.id }, 'job lease lost before finishing; outcome discarded');
+      else if (finished === true) outcome = ran.ok ? 'succeeded' : 'failed';
     } catch (error) {
       this.options.log.error({ err: error, job: row.id }, 'job bookkeeping failed');
     } finally {
@@ -237,6 +269,7 @@ export class Worker {
       this.running.delete(row.id);
       if (!this.stopped) this.schedule(0);
     }
+    return outcome;
   }
 
   /** Retries a bookkeeping write until it answers or the worker stops (then undefined). */

@@ -108,6 +108,7 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'no_event_footprint', status: [404], meaning: 'report-extract events have no footprint' },
   { code: 'not_acceptable', status: [406], meaning: 'no representation of the resource that the Accept header (or format=) admits; the message names the media types served' },
   { code: 'not_found', status: [404], meaning: 'no such route, or no such object, job or account for the presented key' },
+  { code: 'not_ready', status: [503], meaning: 'GET /ready: the service is up but cannot serve yet (database, migrations, feeds or compute threads); details name each check that failed' },
   { code: 'object_changed', status: [409], meaning: 'the object\'s priced terms changed while a price ran; no premium written; on the price job' },
   { code: 'outside_feed_coverage', status: [422], meaning: 'no pinned snapshot covers the point' },
   { code: 'payload_too_large', status: [413], meaning: 'ingest file over 32 MB, or a body over its route\'s limit' },

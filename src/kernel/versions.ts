@@ -11,6 +11,8 @@ export const USAGE_SCHEMA_VERSION = '0.1.0';
 export const JOB_SCHEMA_VERSION = '0.1.0';
 /** GET /health (0.2.0 added feeds: the snapshots loaded). */
 export const HEALTH_SCHEMA_VERSION = '0.2.0';
+/** GET /ready. */
+export const READINESS_SCHEMA_VERSION = '0.1.0';
 /** The canonical risk object. */
 export const RISK_OBJECT_SCHEMA_VERSION = '0.1.0';
 /** A page of an object's locations. */

@@ -4,8 +4,10 @@
 // the requests of one provider (one at a time, a second apart by default, as public geocoders'
 // usage policies ask),
 // and takes an undici Dispatcher for whatever a caller must decide at connect time.
-// It never logs: a header it sends may carry a key.
+// It never logs: a header it sends may carry a key. Every call passes on the W3C trace of the
+// request or job it is made for (traceparent, tracestate), so a provider's logs join ours.
 import type { Dispatcher } from 'undici';
+import { outboundTraceHeaders } from '../telemetry/work.js';
 import { UNSAFE_ADDRESS } from './public-address.js';
 
 export type OutboundFailure = 'timeout' | 'unreachable' | 'unsafe_address' | 'status' | 'too_large' | 'malformed';
@@ -75,7 +77,7 @@ export class OutboundClient {
       const { request } = await import('undici');
       const response = await request(url, {
         method: init.method,
-        headers: { 'user-agent': userAgent, accept: 'application/json', ...init.headers },
+        headers: { 'user-agent': userAgent, accept: 'application/json', ...outboundTraceHeaders(), ...init.headers },
         ...(init.body !== undefined ? { body: init.body } : {}),
         signal,
         headersTimeout: timeoutMs,

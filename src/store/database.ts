@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQLite, type SqliteStatement } from './sqlite-driver.js';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { loadConfig, type Config } from '../config.js';
 import type { Tables } from './tables.js';
 
@@ -12,6 +12,13 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   readonly db: Kysely<Tables>;
   readonly dialect: Dialect;
+  /** Resolves once the database has run a trivial query. */
+  ping(): Promise<void>;
+  /**
+   * The connections now: PostgreSQL's pool (idle, in use, queries waiting for one); SQLite's one
+   * connection runs each statement on the event loop, so between statements it reads idle.
+   */
+  connections(): { idle: number; inUse: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -52,7 +59,13 @@ export function openDatabase(options: {
   limits?: DatabaseLimits;
   /** Told of connection failures that no query was waiting on (logged, never fatal). */
   onConnectionError?: (error: Error) => void;
+  /** Told of every query that failed (counted by the metrics). */
+  onQueryFailure?: (error: unknown) => void;
 }): Database {
+  const onQueryFailure = options.onQueryFailure;
+  // Kysely times every query once a log function is set: only when someone counts the failures.
+  const log = onQueryFailure ? (event: LogEvent) => { if (event.level === 'error') onQueryFailure(event.error); } : undefined;
+  const ping = async (db: Kysely<Tables>) => { await sql`select 1`.execute(db); };
   if (options.databaseUrl) {
     const limits = options.limits ?? loadConfig({}).database;
     const pool = new pg.Pool({
@@ -72,8 +85,11 @@ export function openDatabase(options: {
     // The pool re-emits an idle client's error, which the client's own listener already reported.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', onError));
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new BoundedPool(pool, limits.statementTimeoutMs + 1_000) }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new BoundedPool(pool, limits.statementTimeoutMs + 1_000) }), ...(log ? { log } : {}) });
+    return {
+      db, dialect: 'postgres', close: () => db.destroy(), ping: () => ping(db),
+      connections: () => ({ idle: pool.idleCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   mkdirSync(options.stateDir, { recursive: true });
   const file = new SQLite(join(options.stateDir, 'catrisk.sqlite'));
@@ -96,8 +112,8 @@ export function openDatabase(options: {
     },
     close: () => file.close(),
   };
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
+  return { db, dialect: 'sqlite', close: () => db.destroy(), ping: () => ping(db), connections: () => ({ idle: 1, inUse: 0, waiting: 0 }) };
 }
 
 /**

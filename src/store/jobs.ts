@@ -12,12 +12,34 @@ export type JobListRow = Pick<JobRow, 'id' | 'verb' | 'status' | 'subject' | 'at
 
 export type JobRow = JobsTable;
 
+/** Where a job came from: the request id and W3C trace context of the work that queued it. */
+export interface JobOrigin {
+  readonly requestId: string | null;
+  readonly traceparent: string | null;
+  readonly tracestate: string | null;
+}
+
+/** What is queued and running of one verb (the queue's gauges). */
+export interface QueueCount {
+  readonly verb: string;
+  /** Queued jobs a worker may claim now (not those whose not_before is still ahead). */
+  readonly queued: number;
+  readonly running: number;
+  /** When the oldest of those queued jobs was created (epoch ms), or null when none is queued. */
+  readonly oldestQueuedAt: number | null;
+}
+
 export class JobStore {
-  constructor(private readonly db: Kysely<Tables>, private readonly dialect: Dialect) {}
+  /**
+   * `originOfNew` answers the origin of the work under way when a job is queued (the request that
+   * queues it), unless the caller names one.
+   */
+  constructor(private readonly db: Kysely<Tables>, private readonly dialect: Dialect, private readonly originOfNew: () => JobOrigin | undefined = () => undefined) {}
 
   /** `notBefore` (epoch ms): the job is not claimed before then (a delivery's retry backoff). */
-  async create(input: { accountId: string; verb: string; subject: unknown; input: unknown; notBefore?: number }, now = new Date()): Promise<JobRow> {
+  async create(input: { accountId: string; verb: string; subject: unknown; input: unknown; notBefore?: number; origin?: JobOrigin }, now = new Date()): Promise<JobRow> {
     const at = now.toISOString();
+    const origin = input.origin ?? this.originOfNew();
     const row: JobRow = {
       id: randomUUID(),
       account_id: input.accountId,
@@ -37,6 +59,9 @@ export class JobStore {
       progress: null,
       cancellation: null,
       not_before: input.notBefore ?? null,
+      request_id: origin?.requestId ?? null,
+      traceparent: origin?.traceparent ?? null,
+      tracestate: origin?.tracestate ?? null,
     };
     await this.db.insertInto('jobs').values(row).execute();
     return row;
@@ -44,6 +69,29 @@ export class JobStore {
 
   async get(id: string, accountId: string): Promise<JobRow | undefined> {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  }
+
+  /**
+   * Per verb, the jobs queued and due, the jobs running and when the oldest due one was queued: one
+   * grouped query over the claim index (status, created_at), read when metrics are scraped.
+   */
+  async queueCounts(nowMs = Date.now()): Promise<QueueCount[]> {
+    const rows = await sql<{ verb: string; status: string; n: number | string; oldest: string | null }>`
+      select verb, status, count(*) as n, min(created_at) as oldest from jobs
+      where status in ('queued', 'running') and (status = 'running' or not_before is null or not_before <= ${nowMs})
+      group by verb, status`.execute(this.db);
+    const byVerb = new Map<string, { queued: number; running: number; oldestQueuedAt: number | null }>();
+    for (const row of rows.rows) {
+      const count = byVerb.get(row.verb) ?? { queued: 0, running: 0, oldestQueuedAt: null };
+      if (row.status === 'queued') {
+        count.queued = Number(row.n);
+        count.oldestQueuedAt = row.oldest === null ? null : Date.parse(row.oldest);
+      } else {
+        count.running = Number(row.n);
+      }
+      byVerb.set(row.verb, count);
+    }
+    return [...byVerb].map(([verb, count]) => ({ verb, ...count }));
   }
 
   /** A page of an account's jobs, newest first, from after `position`. */

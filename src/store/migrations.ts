@@ -421,6 +421,14 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.alterTable('monitoring_webhooks').dropColumn('secret').execute();
     },
   },
+  '0020_job_origin': {
+    async up(db: Kysely<any>) {
+      // Where a job came from: the request id its logs name, and the trace its outbound calls pass on.
+      await db.schema.alterTable('jobs').addColumn('request_id', 'text').execute();
+      await db.schema.alterTable('jobs').addColumn('traceparent', 'text').execute();
+      await db.schema.alterTable('jobs').addColumn('tracestate', 'text').execute();
+    },
+  },
 });
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */
@@ -431,4 +439,10 @@ export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string
   const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).map((r) => r.migrationName);
+}
+
+/** The migrations this code holds that the database has not applied, in order; none when it is current. */
+export async function pendingMigrations(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const applied = new Set((await db.selectFrom('kysely_migration').select('name').execute()).map((r: { name: string }) => r.name));
+  return Object.keys(migrationsFor(dialect, {})).filter((name) => !applied.has(name)).sort();
 }

@@ -44,6 +44,12 @@ export interface JobsTable {
   cancellation: string | null;
   /** Epoch milliseconds before which the job is not claimed (a delivery's retry backoff); null: at once. */
   not_before: number | null;
+  /** The X-Request-Id of the request that queued the job (or of the job that queued it); null when no request did. */
+  request_id: string | null;
+  /** The W3C traceparent of the work that queued the job, passed on by the job's outbound calls; null without one. */
+  traceparent: string | null;
+  /** The W3C tracestate beside that traceparent; null without one. */
+  tracestate: string | null;
 }
 
 export interface UsageTable {

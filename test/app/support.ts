@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrations.js';
+import { migrate, pendingMigrations } from '../../src/store/migrations.js';
 import { AccountStore } from '../../src/store/accounts.js';
 import { JobStore } from '../../src/store/jobs.js';
 import { ObjectStore } from '../../src/store/objects.js';
@@ -72,6 +72,8 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       wakeWorker: () => { woken += 1; },
       // No compute threads here: a task is refused as a pool without model data would be.
       compute: async <T>(): Promise<Result<T>> => refused(refusal(503, 'server_error', 'no compute threads in this test')),
+      computeAnswers: async () => { throw new Error('no compute threads in this test'); },
+      storage: { ping: () => database.ping(), pendingMigrations: () => pendingMigrations(database.db, database.dialect) },
       get woken() { return woken; },
     };
     await body(deps);

@@ -89,7 +89,10 @@ export function violations(file: string, text: string): string[] {
     if (layer === 'cli' && target !== 'cli') out.push(`${where}: cli/ speaks HTTP and imports only cli/`);
     // providers/ call outside services (or read an installed package) and speak plain data: they know
     // no store, feed store, use case or front door.
-    if (layer === 'providers' && !['providers', 'domain', 'kernel', 'config'].includes(target)) out.push(`${where}: providers/ imports only kernel/, domain/, providers/ and config.ts`);
+    if (layer === 'providers' && !['providers', 'domain', 'kernel', 'config', 'telemetry'].includes(target)) out.push(`${where}: providers/ imports only kernel/, domain/, providers/, telemetry/ and config.ts`);
+    // telemetry/ (metrics, request ids, trace context) is used by the edge, the worker and the
+    // outbound client: it knows none of them, nor any store, feed or use case.
+    if (layer === 'telemetry' && !['telemetry', 'kernel'].includes(target)) out.push(`${where}: telemetry/ imports only kernel/ and telemetry/`);
     // app/ is handed its providers through AppDeps: it names their ports, never builds one.
     if (layer === 'app' && target === 'providers' && !typeOnly) out.push(`${where}: app/ is handed its providers (type-only imports of providers/)`);
     // A route calls app/ for every rule and every read or write; a type it names is fine.
@@ -177,6 +180,21 @@ test('providers/ speak plain data, and app/ is handed them', () => {
     "import { OutboundClient } from './http-client.js';",
   ].join('\n')), []);
   assert.deepEqual(violations(at('app/x.ts'), "import type { ExposureCoder } from '../providers/ports.js';"), []);
+});
+
+test('telemetry/ knows no layer but kernel/, and the outbound client may read it', () => {
+  const at = (path: string) => join(SRC, path);
+  assert.deepEqual(violations(at('telemetry/x.ts'), "import type { JobStore } from '../store/jobs.js';").length, 1);
+  assert.deepEqual(violations(at('telemetry/x.ts'), "import { sendError } from '../http/host.js';").length, 1);
+  assert.deepEqual(violations(at('telemetry/x.ts'), "import type { Services } from '../services.js';").length, 1);
+  assert.deepEqual(violations(at('telemetry/x.ts'), [
+    "import { AsyncLocalStorage } from 'node:async_hooks';",
+    "import { Registry } from 'prom-client';",
+    "import { trace } from '@opentelemetry/api';",
+    "import { traceHeadersOf } from './trace-context.js';",
+    "import { canonicalJson } from '../kernel/canonical-json.js';",
+  ].join('\n')), []);
+  assert.deepEqual(violations(at('providers/http-client.ts'), "import { outboundTraceHeaders } from '../telemetry/work.js';"), []);
 });
 
 test('the command line\'s client speaks HTTP only', () => {

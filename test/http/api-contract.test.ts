@@ -46,7 +46,11 @@ test('every route the API, data room, docs and lab hosts serve is in paths with 
       const op = contract.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
       assert.ok(op, `${name}: ${route.method} ${route.path}`);
       assert.ok(op['x-hosts'].includes(name), `${route.method} ${route.path} names the ${name} host`);
-      if (name !== 'api' && route.path !== '/') assert.equal(op.servers[0].url, svc.urls[name], `${route.method} ${route.path} names the ${name} server`);
+      // An operation of one other host names its server first; one served on several hosts (GET /health) names each.
+      if (name !== 'api' && route.path !== '/') {
+        if (op['x-hosts'].length === 1) assert.equal(op.servers[0].url, svc.urls[name], `${route.method} ${route.path} names the ${name} server`);
+        else assert.deepEqual(op.servers.map((s: { url: string }) => s.url), op['x-hosts'].map((h: keyof typeof svc.urls) => svc.urls[h]), `${route.method} ${route.path} names each host's server`);
+      }
       const keyless = route.auth === 'none';
       assert.equal(op.security.length === 0, keyless, `${route.method} ${route.path}: security says whether a key is needed`);
     }
@@ -83,6 +87,8 @@ test('each operation lists its named error codes, and every refusal is the envel
     ['PATCH /objects/{id}', 'precondition_failed'], ['GET /jobs/{id}', 'unauthenticated'],
   ] as const) assert.ok(codes(name).includes(code), `${name}: ${code}`);
   assert.ok(!codes('GET /health').includes('unauthenticated'), 'GET /health takes no key');
+  assert.ok(!codes('GET /ready').includes('unauthenticated') && codes('GET /ready').includes('not_ready'), 'GET /ready takes no key and may answer 503 not_ready');
+  assert.deepEqual(operations().find((o) => o.name === 'GET /health')!.op['x-hosts'], ['api', 'lab'], 'the lab host answers GET /health too');
   const ingestJob = operations().find((o) => o.name === 'POST /ingest')!.op['x-job-error-codes'];
   assert.deepEqual([...ingestJob].sort(), ['currency_conflict', 'unsupported_source']);
 });

@@ -26,6 +26,7 @@ export async function spawnService(command: 'serve' | 'worker', env: Record<stri
     env: {
       ...process.env,
       CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',
+      CATRISK_METRICS_PORT: '0',
       CATRISK_LOG_LEVEL: process.env.CATRISK_TEST_LOG ?? 'error',
       ...env,
     },

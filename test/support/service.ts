@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createServices, startFeedWatch, startWorker, type Services } from '../../src/services.js';
 import { startHosts, type RunningHost } from '../../src/http/servers.js';
+import { startMetricsListener } from '../../src/http/metrics-listener.js';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from './postgres.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -25,6 +26,8 @@ export interface TestService {
   /** The running hosts, each with the routes it serves. */
   hosts: RunningHost[];
   api: string;
+  /** The metrics listener's GET /metrics URL (an ephemeral port unless the test sets CATRISK_METRICS_PORT). */
+  metrics: string | undefined;
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -32,6 +35,8 @@ export interface TestService {
 export interface StartOptions {
   /** Host name resolution for user-named URLs (webhook receivers, exchange platforms): a table built by the test. */
   readonly resolve?: (hostname: string) => Promise<readonly string[]>;
+  /** The service's logger (a test that reads the log lines hands one writing to its own stream). */
+  readonly log?: Logger;
 }
 
 export async function startService(dialect: DialectName, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestService> {
@@ -42,6 +47,7 @@ export async function startService(dialect: DialectName, env: Record<string, str
   if (dialect === 'postgres' && env.DATABASE_URL === undefined) scratch = await createScratchDatabase({ migrated: true });
   const fullEnv: Record<string, string> = {
     CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',
+    CATRISK_METRICS_PORT: '0',
     CATRISK_STATE_DIR: stateDir,
     CATRISK_RATE_LIMIT: '100000',
     CATRISK_ADDRESS_RATE_LIMIT: '100000',
@@ -53,15 +59,16 @@ export async function startService(dialect: DialectName, env: Record<string, str
     ...env,
   };
   const config: Config = loadConfig({ ...process.env, DATABASE_URL: '', ...fullEnv });
-  const services = await createServices(config, { log: pino({ level: process.env.CATRISK_TEST_LOG ?? 'silent' }), ...(options.resolve ? { resolve: options.resolve } : {}) });
+  const services = await createServices(config, { log: options.log ?? pino({ level: process.env.CATRISK_TEST_LOG ?? 'silent' }), ...(options.resolve ? { resolve: options.resolve } : {}) });
   const hosts = await startHosts(services);
+  const metrics = await startMetricsListener(services);
   if (config.jobs.inProcessWorkers) startWorker(services);
   startFeedWatch(services);
   const urls = Object.fromEntries(hosts.map((h) => [h.name, h.url])) as TestService['urls'];
   return {
-    dialect, services, urls, hosts, api: urls.api, env: fullEnv,
+    dialect, services, urls, hosts, api: urls.api, metrics: metrics?.url, env: fullEnv,
     async close() {
-      await Promise.all(hosts.map((h) => h.app.close()));
+      await Promise.all([...hosts.map((h) => h.app.close()), metrics?.close()]);
       await services.close();
       if (scratch) await scratch.drop();
       if (ownState) rmSync(stateDir, { recursive: true, force: true });

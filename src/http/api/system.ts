@@ -1,9 +1,12 @@
-// GET /health: answers 200 when the environment is up, with what the service offers.
+// GET /health: answers 200 when the environment is up, with what the service offers (on the API
+// and lab hosts). GET /ready (API host): 200 only when this process can serve, else 503 not_ready.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { BEING_RETIRED, DISCOVERY_ROUTES, REGISTRY_ROUTES, VERB_ROUTES, routerPath, type Served } from './verbs.js';
-import { health } from '../schemas/system.js';
+import { health, ready } from '../schemas/system.js';
+import { readiness } from '../../app/readiness.js';
+import { answer } from '../answer.js';
 import { ACCOUNT_SCHEMA_VERSION, ERROR_SCHEMA_VERSION, HEALTH_SCHEMA_VERSION, JOB_SCHEMA_VERSION } from '../../kernel/versions.js';
 
 /** The health document, listing only what the host's router serves (SPEC Versioning 7). */
@@ -38,7 +41,8 @@ function feedsLoaded(services: Services): { loaded: number; refused: number; sna
   return { loaded: snapshots.length, refused: services.feeds?.refused.length ?? 0, snapshots };
 }
 
-export function systemRoutes(app: FastifyInstance, services: Services) {
+/** GET /health on a host: the document lists what that host's router serves. */
+export function healthRoute(app: FastifyInstance, services: Services) {
   // Written on the first read (every route is registered by then, and none is added later), and
   // again only when a rescan has changed what the feed store serves or refuses.
   let body: string | undefined;
@@ -52,4 +56,9 @@ export function systemRoutes(app: FastifyInstance, services: Services) {
     }
     return reply.type('application/json; charset=utf-8').send(body);
   });
+}
+
+export function systemRoutes(app: FastifyInstance, services: Services) {
+  healthRoute(app, services);
+  app.get('/ready', { ...ready, config: { auth: 'none' } }, async () => answer(await readiness(services)));
 }

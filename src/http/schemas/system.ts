@@ -29,6 +29,24 @@ export const health = operation({
   },
 });
 
+export const ready = operation({
+  summary: 'Ready to serve: the database answers and holds every migration, feed snapshots are verified and served, a compute thread answers (no key needed)',
+  description: 'For a load balancer or an orchestrator\'s readiness probe; GET /health says only that the process is up. Each check is bounded (2 s), so a stalled database answers 503 in time. A 503 is the error envelope with the code not_ready and one detail per failed check (database, migrations, feeds, compute_threads).',
+  errors: ['not_ready'],
+  responses: {
+    200: {
+      description: 'Ready; each check with how long it took.',
+      schema: shape('The readiness document.', {
+        schema_version: STRING,
+        status: { const: 'ready' },
+        checks: shape('The checks, each {ok, ms}; feeds also count the snapshots served and refused.', {
+          database: OBJECT, migrations: OBJECT, feeds: OBJECT, compute_threads: OBJECT,
+        }),
+      }),
+    },
+  },
+});
+
 export const readJob = operation({
   summary: 'A job of the key\'s account, at any state (a failed job answers 200)',
   params: ID_PARAM('job'),

@@ -3,7 +3,7 @@
 // the lab lanes, the models or the pricing (loading every task module took a fresh thread about
 // 0.55 CPU seconds; the schedule reader's own modules take about 0.04 s).
 import { ApiError } from '../../kernel/refusal.js';
-import { refused, type Result } from '../../kernel/result.js';
+import { ok, refused, type Result } from '../../kernel/result.js';
 import type { AccumulationTaskInput } from '../../app/accumulation.js';
 import type { AnalyseTaskInput } from '../../app/analyse.js';
 import type { BacktestTaskInput } from '../../app/backtest.js';
@@ -20,7 +20,9 @@ type Task =
   | { task: 'price'; input: PriceTaskInput }
   | { task: 'model-validation'; input: ModelValidationInput }
   | { task: 'analyse'; input: AnalyseTaskInput }
-  | { task: 'accumulation'; input: AccumulationTaskInput };
+  | { task: 'accumulation'; input: AccumulationTaskInput }
+  // GET /ready: a thread that answers is up (no module is loaded for it).
+  | { task: 'ping'; input: null };
 
 /**
  * The task's Result, its refusal sent back as the body a failed job records (an ApiError, thrown or
@@ -66,6 +68,7 @@ async function run(message: Task): Promise<Result<unknown>> {
       const { accumulationTask } = await import('../../app/accumulation.js');
       return accumulationTask(message.input);
     }
+    case 'ping': return ok(null);
     default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
   }
 }
