@@ -254,6 +254,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   // sent, or the path's own rule for a path served here) it is answered 405 with the methods served
   // on the path named, or, for any other target, the methods this host serves.
   async function answerConnect(request: IncomingMessage, socket: Duplex) {
+    const started = performance.now();
+    const requestId = requestIdOf(request.headers[REQUEST_ID_HEADER]);
     const target = request.url ?? '';
     const path = target.startsWith('/') ? target.split('?')[0]! : undefined;
     const onPath = path === undefined ? [] : methodsOf(path);
@@ -267,7 +269,10 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     } catch (e) {
       refusal = toApiError(e);
     }
-    writeRawRefusal(socket, refusal, rate);
+    writeRawRefusal(socket, refusal, { ...rate, [REQUEST_ID_HEADER]: requestId });
+    // Measured and logged as any request is; never routed, so under the unmatched route's label.
+    series.observe(UNMATCHED_ROUTE, 'CONNECT', refusal.status, (performance.now() - started) / 1000);
+    access.info({ reqId: requestId, method: 'CONNECT', route: UNMATCHED_ROUTE, status: refusal.status }, 'request');
   }
   app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     void answerConnect(request, socket).catch(() => socket.destroy());

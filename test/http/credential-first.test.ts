@@ -59,7 +59,7 @@ eachDialect('every route that takes a credential answers a request without a goo
     // the tool server take none at the edge (a tool reads its key as an argument).
     const keyless = svc.hosts.filter((h) => ['api', 'data', 'lab'].includes(h.name))
       .flatMap((h) => h.routes.filter((r) => r.auth === 'none').map((r) => `${h.name} ${r.method} ${r.path}`));
-    assert.deepEqual(keyless.sort(), ['api GET /', 'api GET /health', 'api POST /signup', 'data GET /', 'lab GET /']);
+    assert.deepEqual(keyless.sort(), ['api GET /', 'api GET /health', 'api GET /ready', 'api POST /signup', 'data GET /', 'lab GET /', 'lab GET /health']);
 
     for (const { host, route } of guarded) {
       const path = invalidPath(route);

@@ -3,9 +3,6 @@
 // database is closed or stalled or no snapshot is served (not_ready, while /health still answers).
 // The lab host answers /health too.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { call, eachDialect, envelopeFaults, startService } from '../support/service.js';
 import { createScratchDatabase, postgresAvailable, postgresUrl } from '../support/postgres.js';
@@ -52,15 +49,8 @@ test('a closed database: GET /ready answers 503 not_ready naming the database, G
   assert.equal((await call(svc.api, 'GET', '/health')).status, 200);
 });
 
-test('no snapshot served: GET /ready answers 503 naming the feeds', async (t) => {
-  const empty = mkdtempSync(join(tmpdir(), 'catrisk-no-feeds-'));
-  t.after(() => rmSync(empty, { recursive: true, force: true }));
-  const svc = await startService('sqlite', { CATRISK_FEEDS_DIR: empty });
-  t.after(() => svc.close());
-  const ready = await call(svc.api, 'GET', '/ready');
-  assert.equal(ready.status, 503, ready.text);
-  assert.deepEqual(ready.body.error.details, ['feeds: no verified feed snapshot is served (0 refused)']);
-});
+// No snapshot served cannot be reached through a started service (the start refuses such a feeds
+// folder: test/http/feeds.test.ts); test/app/readiness.test.ts checks the feeds check itself.
 
 // On PostgreSQL the edge's rate counter is in the database too: a stalled link may be refused at the
 // edge (503 server_error) before the checks run (test/app/readiness.test.ts runs them on a stalled link).

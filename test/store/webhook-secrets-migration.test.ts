@@ -39,7 +39,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const applied = await db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
       assert.equal(applied.at(-1)!.name, '0018_object_digests');
 
-      assert.deepEqual(await migrate(db, database.dialect, undefined, { sealingKeys: [KEY] }), ['0019_webhook_secrets_sealed']);
+      assert.deepEqual(await migrate(db, database.dialect, '0019_webhook_secrets_sealed', { sealingKeys: [KEY] }), ['0019_webhook_secrets_sealed']);
       const rows = await db.selectFrom('monitoring_webhooks').selectAll().orderBy('id').execute();
       for (const [i, row] of rows.entries()) {
         assert.ok(!('secret' in row), 'the plaintext column is gone');
