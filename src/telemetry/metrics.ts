@@ -4,7 +4,7 @@
 // threads) are read from their sources when the registry is scraped. The process's own figures
 // (CPU, memory, event-loop lag, garbage collection) are prom-client's default metrics, kept once
 // per process. docs/operations.md lists every series.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues, type MetricObjectWithValues, type MetricType, type MetricValueWithName } from 'prom-client';
 
 /** What is waiting and running of one job verb, read at scrape time with one query. */
 export interface QueueReading {
@@ -63,35 +63,91 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-type Observe = (seconds: number) => void;
+type RequestLabel = 'host' | 'route' | 'method' | 'status';
+
+/** One series of the request histogram: counts per bucket (not cumulative), the count and the sum. */
+interface RequestCell {
+  readonly labels: Readonly<Record<RequestLabel, string>>;
+  readonly counts: Float64Array;
+  count: number;
+  sum: number;
+}
 
 /**
- * The request series of one host. The label values of each route, method and status are made once
- * and their histogram child kept, so a request costs a few map lookups and one observation.
+ * The request histogram. prom-client's observe builds a label object and a hash string per call;
+ * here each series is a cell made once and updated in place, so a request costs no allocation, and
+ * the series are written in prom-client's histogram shape when the registry is scraped.
+ */
+class RequestHistogram extends Histogram<RequestLabel> {
+  private readonly cells: RequestCell[] = [];
+
+  constructor(private readonly metricName: string, private readonly metricHelp: string, registers: Registry[]) {
+    super({ name: metricName, help: metricHelp, labelNames: ['host', 'route', 'method', 'status'], buckets: REQUEST_SECONDS, registers });
+  }
+
+  cell(labels: Record<RequestLabel, string>): RequestCell {
+    const cell = { labels, counts: new Float64Array(REQUEST_SECONDS.length), count: 0, sum: 0 };
+    this.cells.push(cell);
+    return cell;
+  }
+
+  override async get(): Promise<MetricObjectWithValues<MetricValueWithName<RequestLabel>>> {
+    return this.exposed();
+  }
+
+  /** What the registry reads for the text format (prom-client calls it before get). */
+  async getForPromString(): Promise<MetricObjectWithValues<MetricValueWithName<RequestLabel>>> {
+    return this.exposed();
+  }
+
+  private exposed(): MetricObjectWithValues<MetricValueWithName<RequestLabel>> {
+    const values: Array<MetricValueWithName<RequestLabel>> = [];
+    const bucket = `${this.metricName}_bucket`;
+    for (const cell of this.cells) {
+      let cumulative = 0;
+      REQUEST_SECONDS.forEach((bound, i) => {
+        cumulative += cell.counts[i]!;
+        values.push({ labels: { ...cell.labels, le: bound } as LabelValues<RequestLabel>, value: cumulative, metricName: bucket });
+      });
+      values.push({ labels: { ...cell.labels, le: '+Inf' } as LabelValues<RequestLabel>, value: cell.count, metricName: bucket });
+      values.push({ labels: cell.labels, value: cell.sum, metricName: `${this.metricName}_sum` });
+      values.push({ labels: cell.labels, value: cell.count, metricName: `${this.metricName}_count` });
+    }
+    // prom-client's types name the type by an enum; its registry reads the text it writes, 'histogram'.
+    return { name: this.metricName, help: this.metricHelp, type: 'histogram' as unknown as MetricType, aggregator: 'sum', collect: () => {}, values };
+  }
+}
+
+/**
+ * The request series of one host: the cell of each route, method and status is found by three map
+ * lookups and updated in place.
  */
 export class HttpSeries {
-  private readonly byRoute = new Map<string, Map<string, Map<number, Observe>>>();
+  private readonly byRoute = new Map<string, Map<string, Map<number, RequestCell>>>();
 
-  constructor(private readonly histogram: Histogram<'host' | 'route' | 'method' | 'status'>, private readonly host: string) {}
+  constructor(private readonly histogram: RequestHistogram, private readonly host: string) {}
 
   observe(route: string, method: string, status: number, seconds: number): void {
     let byMethod = this.byRoute.get(route);
     if (!byMethod) this.byRoute.set(route, byMethod = new Map());
     let byStatus = byMethod.get(method);
     if (!byStatus) byMethod.set(method, byStatus = new Map());
-    let observe = byStatus.get(status);
-    if (!observe) {
-      const child = this.histogram.labels(this.host, route, METHODS.has(method) ? method : 'other', String(status));
-      observe = (value) => child.observe(value);
-      byStatus.set(status, observe);
+    let cell = byStatus.get(status);
+    if (!cell) {
+      cell = this.histogram.cell({ host: this.host, route, method: METHODS.has(method) ? method : 'other', status: String(status) });
+      byStatus.set(status, cell);
     }
-    observe(seconds);
+    cell.count += 1;
+    cell.sum += seconds;
+    let i = 0;
+    while (i < REQUEST_SECONDS.length && seconds > REQUEST_SECONDS[i]!) i += 1;
+    if (i < REQUEST_SECONDS.length) cell.counts[i] = cell.counts[i]! + 1;
   }
 }
 
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly requests: Histogram<'host' | 'route' | 'method' | 'status'>;
+  private readonly requests: RequestHistogram;
   private readonly jobs: Histogram<'kind' | 'outcome'>;
   private readonly labRuns: Counter<'model' | 'outcome'>;
   private readonly deliveries: Counter<'outcome'>;
@@ -107,11 +163,8 @@ export class ServiceMetrics {
       name: 'catrisk_build_info', help: 'Always 1; the labels name the build and the storage this process runs.',
       labelNames: ['version', 'commit', 'storage'], registers,
     }).set({ version: sources.build.version, commit: sources.build.commit, storage: sources.storage }, 1);
-    this.requests = new Histogram({
-      name: 'catrisk_http_request_duration_seconds',
-      help: 'Requests answered, by host, route template (unmatched: no route matched), method and status, from routing to the last byte written.',
-      labelNames: ['host', 'route', 'method', 'status'], buckets: REQUEST_SECONDS, registers,
-    });
+    this.requests = new RequestHistogram('catrisk_http_request_duration_seconds',
+      'Requests answered, by host, route template (unmatched: no route matched), method and status, from routing to the last byte written.', registers);
     this.unreadables = new Counter({
       name: 'catrisk_http_unreadable_requests_total',
       help: 'Requests Node\'s HTTP parser refused before any route (malformed, oversized headers, too slow to arrive), answered in the envelope and closed, by host and status; not timed.',
