@@ -3,9 +3,9 @@
 // read through the internal route (which refuses an account not granted), and the job submits the
 // run to the provider's platform, polls it and fetches its result, stored labelled as run by the
 // provider on its own platform. Nothing runs in a compute thread: the model is not here.
-import { readPoints } from '../domain/lab/kernel/places.js';
-import { placesOf } from '../domain/lab/kernel/places.js';
-import { runSpecRefusal } from '../domain/lab/kernel/spec-refusal.js';
+import { readPoints } from '../domain/lab/engine/places.js';
+import { placesOf } from '../domain/lab/engine/places.js';
+import { runSpecRefusal } from '../domain/lab/engine/spec-refusal.js';
 import { LISTING_ID } from '../domain/exchange/listing.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { refusal } from '../kernel/refusal.js';

@@ -6,7 +6,7 @@ import { backtestCsv, type BacktestTable, type BacktestTables } from '../domain/
 import { eventPageCsv, eventPageGeoJson, type EventCataloguePage } from '../domain/exports/event-formats.js';
 import { oedColumns, oedLocationHeader, oedLocationRecord, type OedColumns } from '../domain/exports/oed-location.js';
 import { ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
-import type { LabMetrics } from '../domain/lab/kernel/metrics.js';
+import type { LabMetrics } from '../domain/lab/engine/metrics.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { eventPage, type EventSelection } from './events.js';

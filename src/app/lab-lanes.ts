@@ -4,9 +4,9 @@
 // model in domain/lab/models.ts), not in the use cases.
 import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { readWindstormSpec, runWindstorm, type WindstormSpec } from '../domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
-import { termsSpec } from '../domain/lab/kernel/financial.js';
-import { placesOf, readPoints, type PlaceExposure } from '../domain/lab/kernel/places.js';
-import { runSpecRefusal } from '../domain/lab/kernel/spec-refusal.js';
+import { termsSpec } from '../domain/lab/engine/financial.js';
+import { placesOf, readPoints, type PlaceExposure } from '../domain/lab/engine/places.js';
+import { runSpecRefusal } from '../domain/lab/engine/spec-refusal.js';
 import { readFloodSector, runFlood } from '../domain/lab/lanes/flood/flood-lane.js';
 import { burnGrid, runWildfire } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
 import { readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec } from '../domain/lab/lanes/earthquake/scenario-lane.js';
@@ -14,7 +14,7 @@ import { VULNERABILITY_CURVES } from '../domain/lab/lanes/earthquake/vulnerabili
 import { HISTORICAL_EVENTS, missingInput, readHistoricalSpec, runHistoricalQuake, type HistoricalPlace, type HistoricalSpec } from '../domain/lab/lanes/earthquake/historical-lane.js';
 import { eventCatalog, gmpeLogicTree, structuralVulnerability, trackArchive } from '../feeds/readers.js';
 import { BUILDING_CLASSES, ESHM20_MEMBERS, ESHM20_PLACES_MAX, readBuildingClass, runEshm20, type BuildingClassId } from '../domain/lab/lanes/earthquake/eshm20-lane.js';
-import type { LabLocation } from '../domain/lab/kernel/places.js';
+import type { LabLocation } from '../domain/lab/engine/places.js';
 import { ESHM20_INPUTS, HISTORICAL_SHAKEMAPS, TC_IMPACT_FUNCTION_TABLES, TC_TRACK_ARCHIVES, type LabLaneName, type LabModel } from '../domain/lab/models.js';
 import { readTcHistoryMembers, runTcHistory, TC_BASINS, TC_HISTORY_CAPS, TC_HISTORY_MEMBERS, type TcBasin, type TcHistorySpec } from '../domain/lab/lanes/tropical-cyclone/history-lane.js';
 import { readTcSyntheticMembers, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, TC_SYNTHETIC_MEMBERS, type TcSyntheticSpec } from '../domain/lab/lanes/tropical-cyclone/synthetic-lane.js';

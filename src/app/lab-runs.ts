@@ -2,7 +2,7 @@
 // normalised spec, owned per account, metered once) and read back, and the lab_run job: the model's
 // lane (app/lab-lanes.ts: windstorm, river and coastal flood, wildfire) in a compute thread.
 import { LAB_MODELS, labModel } from '../domain/lab/models.js';
-import type { LabLocation } from '../domain/lab/kernel/places.js';
+import type { LabLocation } from '../domain/lab/engine/places.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ApiError, refusal, refusals } from '../kernel/refusal.js';

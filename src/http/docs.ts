@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
 import { refusals } from '../kernel/refusal.js';
 import type { Services } from '../services.js';
-import { metricsSchema } from '../domain/lab/kernel/metrics.js';
+import { metricsSchema } from '../domain/lab/engine/metrics.js';
 import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName } from './contract.js';
 import * as schema from './schemas/docs.js';

@@ -1,8 +1,8 @@
-// A lab run's exceedance probability curves from lab-metrics/1 (domain/lab/kernel/metrics.ts):
+// A lab run's exceedance probability curves from lab-metrics/1 (domain/lab/engine/metrics.ts):
 // OEP and AEP loss by return period on a log-scale axis, each with its TVaR as a dashed line. Only
 // the published points are drawn (the metrics withhold a return period the run has too few periods
 // for; the desc names them). Pure.
-import type { LabMetrics, ReturnPeriodLoss } from '../domain/lab/kernel/metrics.js';
+import type { LabMetrics, ReturnPeriodLoss } from '../domain/lab/engine/metrics.js';
 import { el, linear, niceTicks, polyline, shortAmount, svgDocument, text, tooltip } from './svg.js';
 
 const WIDTH = 820;

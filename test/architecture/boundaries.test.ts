@@ -122,7 +122,7 @@ test('the rule reads every import form and names each crossing', () => {
   assert.deepEqual(violations(at('kernel/x.ts'), "import { dayEpoch } from '../domain/occurrence.js';").length, 1);
   assert.deepEqual(violations(at('domain/stats/x.ts'), "import { roundMoney } from '../backtest/payout.js';").length, 1);
   assert.deepEqual(violations(at('render/x.ts'), "import { readBacktest } from '../app/structures.js';\nimport { readFileSync } from 'node:fs';").length, 2);
-  assert.deepEqual(violations(at('render/x.ts'), "import type { LabMetrics } from '../domain/lab/kernel/metrics.js';\nimport { esc } from './svg.js';\nimport { renderAsync } from '@resvg/resvg-js';"), []);
+  assert.deepEqual(violations(at('render/x.ts'), "import type { LabMetrics } from '../domain/lab/engine/metrics.js';\nimport { esc } from './svg.js';\nimport { renderAsync } from '@resvg/resvg-js';"), []);
   assert.deepEqual(violations(at('domain/stats/x.ts'), "import { gamma } from './special-functions.js';\nimport { DAY_MS } from '../../kernel/dates.js';"), []);
   // Allowed: kernel, domain, pure node modules, npm packages; http/ may import anything.
   assert.deepEqual(violations(at('domain/a/x.ts'), [

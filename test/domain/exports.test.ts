@@ -7,7 +7,7 @@ import { csvField, csvRecord, csvTable } from '../../src/domain/exports/csv.js';
 import { eventPageCsv, eventPageGeoJson } from '../../src/domain/exports/event-formats.js';
 import { oedColumns, oedLocationHeader, oedLocationRecord } from '../../src/domain/exports/oed-location.js';
 import { ordCsv } from '../../src/domain/exports/ord-tables.js';
-import type { LabMetrics } from '../../src/domain/lab/kernel/metrics.js';
+import type { LabMetrics } from '../../src/domain/lab/engine/metrics.js';
 import type { ScheduleLocation } from '../../src/domain/exposure/types.js';
 
 test('CSV fields are quoted only when they must be, quotes doubled, records ended by CRLF', () => {

@@ -2,7 +2,7 @@
 // oasislmf write them): EPT, ELT (moment ELT), PLT (moment PLT) and ALT, one perspective at a time
 // (ORD's gul, il, ri), SummaryId 1 (the run's whole portfolio is one summary). Only columns the
 // metrics hold are written; ORD columns the run does not keep are named in UNAVAILABLE. Pure.
-import type { LabMetrics } from '../lab/kernel/metrics.js';
+import type { LabMetrics } from '../lab/engine/metrics.js';
 import { csvTable, type Cell } from './csv.js';
 
 export const ORD_TABLES = ['ept', 'elt', 'plt', 'alt'] as const;

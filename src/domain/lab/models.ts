@@ -1,6 +1,6 @@
 // The lab's models: identifiers, versions with their revision, the pinned model data they read, caps.
 // Which lane runs a model, and what it reads, is the lane table of app/lab-lanes.ts.
-import { MAX_SAMPLES } from './kernel/ground-up.js';
+import { MAX_SAMPLES } from './engine/ground-up.js';
 import { FLOOD_SECTORS } from './lanes/flood/depth-damage.js';
 import { BURN_CELL_DEG } from './lanes/wildfire/wildfire-lane.js';
 import { DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE } from './lanes/earthquake/scenario-lane.js';

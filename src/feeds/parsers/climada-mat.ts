@@ -6,9 +6,9 @@
 //     yyyy/mm/dd and orig_event_flag per event;
 //   centroids (struct "centroids"): centroid_ID, lat, lon, distance2coast_km, onLand.
 // The column-compressed matrix is turned into rows (one per event) here, the shape the impact
-// kernel reads (domain/lab/kernel/impact.ts).
+// kernel reads (domain/lab/engine/impact.ts).
 import { datasetAt, groupAt, withHdf5, type H5Dataset, type H5File } from './hdf5.js';
-import type { Hazard } from '../../domain/lab/kernel/impact.js';
+import type { Hazard } from '../../domain/lab/engine/impact.js';
 
 function dataset(file: H5File, path: string): H5Dataset {
   const d = datasetAt(file, path);

@@ -2,7 +2,7 @@
 // the processed IBTrACS track CSV (trac_brb_test.csv), and the calibrated tropical-cyclone impact
 // function tables (regional v_half per calibration approach, country → calibration region).
 import { parse } from 'csv-parse/sync';
-import type { ImpactFunction } from '../../domain/lab/kernel/impact.js';
+import type { ImpactFunction } from '../../domain/lab/engine/impact.js';
 import { estimatePressure, type TcTrack } from '../../domain/lab/lanes/tropical-cyclone/track.js';
 
 export interface EntityExposure {

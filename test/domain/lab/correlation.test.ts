@@ -10,7 +10,7 @@ import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind
 import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
 import { ApiError } from '../../../src/kernel/refusal.js';
 import { keyLocations } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
-import { itemDamageGroups, perilCorrelationGroups } from '../../../src/domain/lab/kernel/correlation.js';
+import { itemDamageGroups, perilCorrelationGroups } from '../../../src/domain/lab/engine/correlation.js';
 import { TINY_TEXTS } from './tiny-model.js';
 
 const grouped = parsePiwindModel({

@@ -18,9 +18,9 @@ import {
 } from '../../../src/domain/lab/lanes/earthquake/demo-source-model.js';
 import { seededRandom } from '../../../src/domain/stats/random.js';
 import type { VulnerabilityFunction } from '../../../src/domain/lab/lanes/earthquake/vulnerability.js';
-import type { LabPlace } from '../../../src/domain/lab/kernel/places.js';
+import type { LabPlace } from '../../../src/domain/lab/engine/places.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { metricsSchema } from '../../../src/domain/lab/kernel/metrics.js';
+import { metricsSchema } from '../../../src/domain/lab/engine/metrics.js';
 import { backboneOf } from '../../../src/domain/lab/lanes/earthquake/eshm20-backbone.js';
 import { kotha2020 } from '../../../src/domain/hazard/gmpe/kotha20.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyTerms, normalizeTerms, partsTotal, termsSpec, type TermsBreakdown } from '../../../src/domain/lab/kernel/financial.js';
+import { applyTerms, normalizeTerms, partsTotal, termsSpec, type TermsBreakdown } from '../../../src/domain/lab/engine/financial.js';
 import { ApiError } from '../../../src/kernel/refusal.js';
 
 // Hand-built event: three places with ground-up losses 50, 300 and 1,200 (total 1,550).

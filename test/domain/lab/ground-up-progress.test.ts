@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { keyLocations } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
-import { runGroundUp } from '../../../src/domain/lab/kernel/ground-up.js';
+import { runGroundUp } from '../../../src/domain/lab/engine/ground-up.js';
 import { TINY_TEXTS, TINY_LOCATIONS } from './tiny-model.js';
 
 test('the ground-up run reports the events done, ending with all of them, and its losses do not change', () => {

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePiwindModel, readOccurrenceBinHeader, PiwindModelError } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { keyLocations, coveredModelPerils } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
-import { itemKeys } from '../../../src/domain/lab/kernel/model-data.js';
-import { runGroundUp, eventStreamSeed } from '../../../src/domain/lab/kernel/ground-up.js';
-import { scaledBinMean } from '../../../src/domain/lab/kernel/sensitivity.js';
+import { itemKeys } from '../../../src/domain/lab/engine/model-data.js';
+import { runGroundUp, eventStreamSeed } from '../../../src/domain/lab/engine/ground-up.js';
+import { scaledBinMean } from '../../../src/domain/lab/engine/sensitivity.js';
 import { TINY_TEXTS, TINY_LOCATIONS, TINY_UNMODELED, TINY_EVENT_LOSSES, TINY_AAL } from './tiny-model.js';
 
 const model = parsePiwindModel(TINY_TEXTS, { periods: 4 });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { computeImpact, impactLosses, interpolateClamped, type Hazard, type Exposures, type ImpactFunctionSet } from '../../../src/domain/lab/kernel/impact.js';
-import { computeMetrics, metricsSchema } from '../../../src/domain/lab/kernel/metrics.js';
+import { computeImpact, impactLosses, interpolateClamped, type Hazard, type Exposures, type ImpactFunctionSet } from '../../../src/domain/lab/engine/impact.js';
+import { computeMetrics, metricsSchema } from '../../../src/domain/lab/engine/metrics.js';
 
 // A tiny hazard made by hand for this test (not model data): 2 events, 3 centroids.
 //   event 11 (frequency 0.1):  intensities 10, 30, 0

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   computeMetrics, lossAtReturnPeriod, publishable, blockSpread, metricsSchema, aalFigures,
   type EventLoss, type Occurrence,
-} from '../../../src/domain/lab/kernel/metrics.js';
+} from '../../../src/domain/lab/engine/metrics.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const validate = ajv.compile(metricsSchema);

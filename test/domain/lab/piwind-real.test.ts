@@ -8,7 +8,7 @@ import path from 'node:path';
 import { FEEDS_DIR } from '../../support/feeds.js';
 import { parsePiwindModel, readOccurrenceBinHeader } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
-import type { LabLocation } from '../../../src/domain/lab/kernel/places.js';
+import type { LabLocation } from '../../../src/domain/lab/engine/places.js';
 
 const DIR = path.join(FEEDS_DIR, 'oasis-piwind', '2026-07-30');
 const FILES = ['events_p.csv', 'occurrence_lt.csv', 'footprint.csv', 'vulnerability.csv', 'damage_bin_dict.csv', 'intensity_bin_dict.csv',

@@ -1,4 +1,4 @@
-// The one impact kernel (domain/lab/kernel/impact.ts) on CLIMADA's own demo, and the Emanuel (2011)
+// The one impact kernel (domain/lab/engine/impact.ts) on CLIMADA's own demo, and the Emanuel (2011)
 // curve. Published values:
 //   climada_python climada/engine/test/test_impact_calc.py, test_calc_impact_TC_pass, at commit
 //   77ac8fbe835e7d320a48790a19673f1a00f8ab1c (the last commit whose tests read the pinned
@@ -12,8 +12,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FeedStore } from '../../../src/feeds/store.js';
 import { climadaDemo } from '../../../src/feeds/climada.js';
-import { computeImpact, meanDamageRatio } from '../../../src/domain/lab/kernel/impact.js';
-import { nearestCentroids } from '../../../src/domain/lab/kernel/centroids.js';
+import { computeImpact, meanDamageRatio } from '../../../src/domain/lab/engine/impact.js';
+import { nearestCentroids } from '../../../src/domain/lab/engine/centroids.js';
 import { emanuelCurve, EMANUEL_US_V_HALF } from '../../../src/domain/lab/lanes/tropical-cyclone/impact-functions.js';
 import { FEEDS_DIR, latestVersion } from '../../support/feeds.js';
 

@@ -7,7 +7,7 @@ import { ApiError } from '../../../src/kernel/refusal.js';
 
 /** A refusal of the spec naming a fault that matches. */
 const namesFault = (fault: RegExp) => (e: unknown) => e instanceof ApiError && e.code === 'invalid_request' && (e.details ?? []).some((d) => fault.test(d));
-import { metricsSchema } from '../../../src/domain/lab/kernel/metrics.js';
+import { metricsSchema } from '../../../src/domain/lab/engine/metrics.js';
 import { TINY_TEXTS, TINY_LOCATIONS, TINY_UNMODELED, TINY_AAL } from './tiny-model.js';
 
 const model = parsePiwindModel(TINY_TEXTS, { periods: 4 });

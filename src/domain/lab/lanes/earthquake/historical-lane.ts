@@ -14,8 +14,8 @@
 //   exposure       {points: [{lat, lon, value}]} or {object_id}
 //   vulnerability  optional curve id (VULNERABILITY_CURVES), default rc_frame_mid_rise_moderate_code
 import { ok, refused, type Result } from '../../../../kernel/result.js';
-import { runSpecRefusal } from '../../kernel/spec-refusal.js';
-import { readPoints, type LabPoint } from '../../kernel/places.js';
+import { runSpecRefusal } from '../../engine/spec-refusal.js';
+import { readPoints, type LabPoint } from '../../engine/places.js';
 import { imtName } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION } from './fields.js';
 import { fieldLosses, round } from './field-losses.js';

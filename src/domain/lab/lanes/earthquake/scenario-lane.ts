@@ -11,7 +11,7 @@
 //   exposure       {points: [{lat, lon, value, vs30?}]} (vs30 in m/s, default 760) or {object_id}
 //   vulnerability  optional curve id (VULNERABILITY_CURVES), default rc_frame_mid_rise_moderate_code
 import { ok, refused, type Result } from '../../../../kernel/result.js';
-import { runSpecRefusal } from '../../kernel/spec-refusal.js';
+import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { seededRandom } from '../../../stats/random.js';
 import { distancesTo, MAGNITUDE_SCALING, mechanismOfRake, planarRupture, type Mechanism, type PlanarRupture } from '../../../hazard/gmpe/rupture.js';
 import { imtName, type Distances, type GmpeContext, type Imt } from '../../../hazard/gmpe/types.js';

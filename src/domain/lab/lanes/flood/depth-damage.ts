@@ -2,7 +2,7 @@
 // continent and sector, damage as a fraction of the maximum damage. Between the tabulated depths the
 // fraction is interpolated linearly; at or below 0 m it is 0; beyond the deepest tabulated depth it is
 // held at the last value (numpy.interp, as CLIMADA's impact functions do).
-import { interpolateClamped } from '../../kernel/impact.js';
+import { interpolateClamped } from '../../engine/impact.js';
 
 export const FLOOD_SECTORS = ['residential', 'commercial', 'industrial'] as const;
 export type FloodSector = (typeof FLOOD_SECTORS)[number];

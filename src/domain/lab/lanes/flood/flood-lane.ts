@@ -12,8 +12,8 @@
 //   places               per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL
 //   unmodeled            count and places [{index, reason}]
 import { ok, refused, type Result } from '../../../../kernel/result.js';
-import { runSpecRefusal } from '../../kernel/spec-refusal.js';
-import { placesOf, type PlaceExposure } from '../../kernel/places.js';
+import { runSpecRefusal } from '../../engine/spec-refusal.js';
+import { placesOf, type PlaceExposure } from '../../engine/places.js';
 import { curveFor, damageFraction, FLOOD_SECTORS, type CountryMaxDamage, type DepthDamageCurve, type FloodSector } from './depth-damage.js';
 import { mapExtent, sampleDepths, type DepthMap, type FloodKind, type MapIdentity } from './depth-map.js';
 

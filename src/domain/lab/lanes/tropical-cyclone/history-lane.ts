@@ -5,10 +5,10 @@
 // The result is a season-by-season replay: season totals, each storm with its publisher id, dates,
 // peak wind at each place and loss. A replay has no return periods.
 import { ok, refused, type Result } from '../../../../kernel/result.js';
-import { runSpecRefusal } from '../../kernel/spec-refusal.js';
-import { computeImpact, type Hazard } from '../../kernel/impact.js';
+import { runSpecRefusal } from '../../engine/spec-refusal.js';
+import { computeImpact, type Hazard } from '../../engine/impact.js';
 import type { Storm } from '../../../hazard/records.js';
-import { placesOf, readPoints, type PlaceExposure } from '../../kernel/places.js';
+import { placesOf, readPoints, type PlaceExposure } from '../../engine/places.js';
 import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm } from './track.js';
 import { countryAlpha3 } from '../../../country.js';

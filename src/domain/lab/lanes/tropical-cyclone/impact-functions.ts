@@ -6,7 +6,7 @@
 // curve, by the country of the point (offline lookup, territories apart: Puerto Rico is in the
 // Caribbean region); a place in no country, or in a country of no calibrated region, takes the
 // global calibration (CLIMADA's "rest of the world").
-import type { ImpactFunction } from '../../kernel/impact.js';
+import type { ImpactFunction } from '../../engine/impact.js';
 
 export const EMANUEL_V_THRESH = 25.7;
 export const EMANUEL_US_V_HALF = 74.7;

@@ -9,7 +9,7 @@
 //
 // No average annual loss is given (SPEC): the only loss figure is a ceiling, burn probability × value.
 
-import { placesOf, type PlaceExposure } from '../../kernel/places.js';
+import { placesOf, type PlaceExposure } from '../../engine/places.js';
 import type { MapIdentity } from '../flood/depth-map.js';
 
 export const BURN_CELL_DEG = 0.25;

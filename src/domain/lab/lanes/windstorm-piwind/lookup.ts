@@ -20,8 +20,8 @@
 // inclusive) is in no cell; it is reported as outside the footprint rather than as a cell miss.
 
 import type { AreaPerilCell, GridExtent, PiwindModel } from './piwind-model.js';
-import type { AreaPerilLookup, KeyedPortfolio, UnmodeledPlace } from '../../kernel/model-data.js';
-import type { LabLocation } from '../../kernel/places.js';
+import type { AreaPerilLookup, KeyedPortfolio, UnmodeledPlace } from '../../engine/model-data.js';
+import type { LabLocation } from '../../engine/places.js';
 
 /** LocPerilsCovered when a location states none: WW1, windstorm with storm surge (both model perils). */
 export const DEFAULT_PERILS_COVERED = 'WW1';

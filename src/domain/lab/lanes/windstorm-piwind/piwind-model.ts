@@ -20,7 +20,7 @@
 // or the .bin bytes as options.occurrenceBin; with neither, the highest period_no is taken and the
 // model says so in notes.
 
-import type { DamageBins, EventOccurrence, ModelData, ModelSettingsSummary } from '../../kernel/model-data.js';
+import type { DamageBins, EventOccurrence, ModelData, ModelSettingsSummary } from '../../engine/model-data.js';
 
 export class PiwindModelError extends Error {
   constructor(message: string) {

@@ -11,15 +11,15 @@
 //   unmodeled        count and places [{index, reason}]
 
 import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE } from './lookup.js';
-import type { LabLocation } from '../../kernel/places.js';
-import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from '../../kernel/ground-up.js';
-import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from '../../kernel/financial.js';
+import type { LabLocation } from '../../engine/places.js';
+import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from '../../engine/ground-up.js';
+import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from '../../engine/financial.js';
 import { ok, refused, unwrap, type Result } from '../../../../kernel/result.js';
-import { runSpecRefusal } from '../../kernel/spec-refusal.js';
-import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from '../../kernel/metrics.js';
-import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../kernel/sensitivity.js';
+import { runSpecRefusal } from '../../engine/spec-refusal.js';
+import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from '../../engine/metrics.js';
+import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../engine/sensitivity.js';
 import type { GridExtent, PiwindModel } from './piwind-model.js';
-import { readCorrelation, describeDamageGroups, type CorrelationSpec } from '../../kernel/correlation.js';
+import { readCorrelation, describeDamageGroups, type CorrelationSpec } from '../../engine/correlation.js';
 
 export const WINDSTORM_LABEL = 'Externally built open model: the Oasis LMF PiWind demonstration (toy) windstorm model, run through this service\'s own re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models. Its hazard is synthetic, not observed.';
 
