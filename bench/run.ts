@@ -188,7 +188,8 @@ async function backtestsBench() {
   // the Grand River gauge 1901-2017 day by day).
   const { FeedStore } = await import('../src/feeds/store.js');
   const { eventCatalog, dailySeries, trackArchive } = await import('../src/feeds/readers.js');
-  const { runBacktest, backtestData } = await import('../src/domain/backtest/artifact.js');
+  const { runBacktest } = await import('../src/domain/backtest/artifact.js');
+  const { triggerData } = await import('../src/domain/triggers/records.js');
   const { validateStructure } = await import('../src/domain/triggers/index.js');
   const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
   const store = await FeedStore.open(FEEDS_DIR);
@@ -198,7 +199,7 @@ async function backtestsBench() {
     const read = snapshot.manifest.kind === 'track_archive' ? await trackArchive(store, snapshot)
       : snapshot.manifest.kind === 'daily_series' ? await dailySeries(store, snapshot) : await eventCatalog(store, snapshot);
     const feed = { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, manifest: snapshot.manifest };
-    const data = backtestData(read);
+    const data = triggerData(read);
     // The terms are read once, as a job reads them; the figure is the replay's.
     const structure = validateStructure(terms, { feed }).structure!;
     for (let i = 0; i < 5; i += 1) runBacktest(structure, data, feed);

@@ -1,11 +1,12 @@
 // The backtest verb: validate the structure against its pinned feed, replay it, store the artifact
 // under the content address of its inputs (a replay over the same snapshot gives the same bytes).
 // The replay runs in a compute thread, so a burst of backtests never stalls the API.
-import { backtestData, runBacktest, type BacktestArtifact, type BacktestData } from '../domain/backtest/artifact.js';
+import { runBacktest, type BacktestArtifact } from '../domain/backtest/artifact.js';
 import { backtestLinks, type BacktestLinks } from '../domain/backtest/links.js';
 import { faultAnswer, type StructureValidation } from '../domain/triggers/faults.js';
 import { checkStructure, dataRequest, validateStructure } from '../domain/triggers/index.js';
 import { seriesElement } from '../domain/triggers/index-series.js';
+import { triggerData, type TriggerData } from '../domain/triggers/records.js';
 import type { Structure, StructureTerms } from '../domain/triggers/terms.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -20,7 +21,7 @@ export type Window = { from_year?: number; to_year?: number } | null;
 
 export interface Replay {
   artifact: BacktestArtifact & { id: string; links: BacktestLinks };
-  data: BacktestData;
+  data: TriggerData;
   snapshot: Snapshot;
   /** The terms as read and checked once; the price reads them from here. */
   validation: StructureValidation;
@@ -64,12 +65,12 @@ export async function replay(store: FeedStore | undefined, terms: StructureTerms
 }
 
 /** What a structure's design reads from a snapshot, parsed once per snapshot by the store. */
-export async function feedData(store: FeedStore, structure: Structure, snapshot: Snapshot): Promise<BacktestData> {
+export async function feedData(store: FeedStore, structure: Structure, snapshot: Snapshot): Promise<TriggerData> {
   const { reader } = dataRequest(structure);
   const read = reader === 'event_catalog' ? await eventCatalog(store, snapshot)
     : reader === 'track_archive' ? await trackArchive(store, snapshot)
       : await dailySeries(store, snapshot, seriesElement(structure, feedClass(snapshot.manifest)) ?? undefined);
-  return backtestData(read);
+  return triggerData(read);
 }
 
 export interface BacktestTaskInput { terms: StructureTerms; window: Window; feedsDir: string | undefined }

@@ -9,7 +9,8 @@ import { currentTerm, inForceFault, markOf, measure, moveOf, termsInForce, type 
 import { newSecret, signedHeaders } from '../../src/domain/monitoring/signature.js';
 import { validateStructure } from '../../src/domain/triggers/index.js';
 import { termRule, type TermRule } from '../../src/domain/triggers/term.js';
-import { backtestData, type BacktestData, type FeedRead } from '../../src/domain/backtest/artifact.js';
+import type { FeedRead } from '../../src/domain/triggers/feed.js';
+import { triggerData, type TriggerData } from '../../src/domain/triggers/records.js';
 import { FeedStore } from '../../src/feeds/store.js';
 import { dailySeries, eventCatalog } from '../../src/feeds/readers.js';
 import { feedClass } from '../../src/feeds/catalog.js';
@@ -37,10 +38,10 @@ test('the term in force: the structure\'s annual terms cut to the days in force;
   assert.equal(inForceFault(season, { from: '2027-07-01', to: '2027-07-31' }), null);
 });
 
-async function californiaRead(): Promise<{ feed: FeedRead; data: BacktestData }> {
+async function californiaRead(): Promise<{ feed: FeedRead; data: TriggerData }> {
   const store = await FeedStore.open(FEEDS_DIR, { feeds: [FEED] });
   const s = store.get(FEED)!;
-  return { feed: { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest, class: feedClass(s.manifest) }, data: backtestData(await eventCatalog(store, s)) };
+  return { feed: { feed_id: s.feed_id, version: s.version, sha256: s.sha256, manifest: s.manifest, class: feedClass(s.manifest) }, data: triggerData(await eventCatalog(store, s)) };
 }
 
 function earthquakeStructure(start: string, end: string) {
@@ -104,7 +105,7 @@ test('a term ahead of the record measures nothing and says so; a record cut mid-
   // The same snapshot as if it ended on 5 July 2019 (hand-made here: the manifest's end moved and
   // later rows dropped): the M6.4 is the index so far, below the attachment by 0.1.
   const cut = { ...feed, manifest: { ...feed.manifest, period_of_record: { from: '1901-03-03', to: '2019-07-05' } } };
-  const events = (data as Extract<BacktestData, { kind: 'quakes' }>).events.filter((e) => e.time < '2019-07-05T00:00:00Z' || e.time.slice(0, 10) === '2019-07-05');
+  const events = (data as Extract<TriggerData, { kind: 'quakes' }>).events.filter((e) => e.time < '2019-07-05T00:00:00Z' || e.time.slice(0, 10) === '2019-07-05');
   const soFar = measure(earthquakeStructure('2019-01-01', '2019-12-31'), { from: '2019-01-01', to: '2019-12-31' }, '2019-07-05', cut, { kind: 'quakes', events }) as Measurement;
   assert.equal(soFar.status, 'in_progress');
   assert.equal(soFar.as_of, '2019-07-05');
@@ -124,7 +125,7 @@ test('a daily index: the term maximum of 3-day mean discharge so far, as a recou
   const snap = store.get(feedId)!;
   const cls = feedClass(snap.manifest);
   const feed: FeedRead = { feed_id: feedId, version: snap.version, sha256: snap.sha256, manifest: snap.manifest, class: cls };
-  const data = backtestData(await dailySeries(store, snap));
+  const data = triggerData(await dailySeries(store, snap));
   const body = ACCEPTANCE_BODIES.flood as any;
   const s = validateStructure({ ...body, period: { start: '2013-03-01', end: '2013-05-31' } }).structure!;
   const m = measure(s, { from: '2013-03-01', to: '2013-05-31' }, '2026-03-01', feed, data) as Measurement;

@@ -14,14 +14,14 @@
 // Daily values excluded by the data-quality rule are missing days, each listed in
 // data_coverage.excluded_observations with date, value and reason.
 
-import type { QuakeEvent, ReportEvent, DailySeries, Storm, TrackArchive, EventCatalog } from '../hazard/records.js';
 import { annualPayout, payoutTerms } from '../triggers/payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
-import { dataFault } from './years.js';
-import { faultAnswer, type StructureFault } from '../triggers/faults.js';
-import { recordYears, type FeedClass, type FeedFacts } from '../triggers/feed.js';
+import { replayYears, type OccurrenceOut } from './replay.js';
+import { dataFault, faultAnswer, type StructureFault } from '../triggers/faults.js';
+import { recordYears, type FeedRead } from '../triggers/feed.js';
 import { DESIGNS } from '../triggers/index.js';
 import type { BacktestWindow } from '../triggers/read.js';
+import type { TriggerData } from '../triggers/records.js';
 import type { Structure } from '../triggers/terms.js';
 import type { UnitName } from '../triggers/vocabulary.js';
 import { describeTermRule } from '../triggers/term.js';
@@ -35,53 +35,7 @@ export const HISTORY_STATEMENT =
   'and not a sample of the future (climate, exposure and reporting change); years the record lacks are disclosed, never filled.';
 
 // ---------------------------------------------------------------------------------------------
-// Inputs
-
-export type BacktestData =
-  | { readonly kind: 'quakes'; readonly events: readonly QuakeEvent[] }
-  | { readonly kind: 'reports'; readonly events: readonly ReportEvent[]; readonly unit?: string }
-  | { readonly kind: 'series'; readonly series: Pick<DailySeries, 'days' | 'unit' | 'variable' | 'source_id'> }
-  | { readonly kind: 'tracks'; readonly storms: readonly Storm[] };
-
-/** Wraps what src/feeds/readers.ts returns (eventCatalog, dailySeries, trackArchive). */
-export function backtestData(read: EventCatalog | DailySeries | TrackArchive): BacktestData {
-  if ('storms' in read) return { kind: 'tracks', storms: read.storms };
-  if ('days' in read) return { kind: 'series', series: read };
-  if (read.kind === 'quake') return { kind: 'quakes', events: read.events };
-  return { kind: 'reports', events: read.events, unit: read.unit };
-}
-
-export interface FeedRead {
-  readonly feed_id: string;
-  readonly version: string;
-  /** SHA-256 of the exact bytes read (the snapshot digest). */
-  readonly sha256: string;
-  /** The snapshot's manifest (kind, period_of_record, years_missing, years_without_events, units, coverage). */
-  readonly manifest: FeedFacts;
-  /** What the feed catalog says the feed is (src/feeds/catalog.ts feedClass). */
-  readonly class?: FeedClass;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Output
-
-export interface OccurrenceOut {
-  /** Publisher's id: the peak event of a cluster, or the storm id; absent for a daily series. */
-  readonly event_id?: string;
-  readonly name?: string | null;
-  /** ISO 8601 UTC of the peak event / strongest gate sample; null where only a date is published. */
-  readonly time?: string | null;
-  /** Date of the peak event, or the last day of a series window. */
-  readonly date: string;
-  /** First and last event (time, or date where only a date is published), or the window's days. */
-  readonly from: string;
-  readonly to: string;
-  readonly value: number;
-  readonly unit: string;
-  /** limit × fraction, before the annual aggregate. */
-  readonly payout: number;
-  readonly [more: string]: unknown;
-}
 
 export interface YearOut {
   readonly year: number;
@@ -134,7 +88,7 @@ function rateOnLine(payout: number | null, limit: number): number | null {
  * the request's {from_year, to_year} (optional). Refuses only what the records themselves show (a
  * unit the series cannot be read in, a window without a recorded year).
  */
-export function runBacktest(structure: Structure, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
+export function runBacktest(structure: Structure, data: TriggerData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
   const s = structure;
   const source = s.data_sources[0]!;
   if (source.feed_id !== feed.feed_id || source.version !== feed.version) {
@@ -149,8 +103,8 @@ export function runBacktest(structure: Structure, data: BacktestData, feed: Feed
   const defaultedMembers = [...(window?.from_year === undefined ? ['from_year'] : []), ...(window?.to_year === undefined ? ['to_year'] : [])];
   const { limit, annual_cap: annualCap, attachment, currency } = s.financial;
 
-  // The design reads the snapshot year by year; the annual aggregate and the statistics are shared.
-  const replayed = DESIGNS[s.design].replay(s, data, feed, fromYear, toYear);
+  // The design's measurement read year by year; the annual aggregate and the statistics are shared.
+  const replayed = replayYears(s, data, feed, fromYear, toYear);
   if ('fault' in replayed) return failure([replayed]);
   const { work, selection, excluded } = replayed;
   const indexUnit = replayed.index_unit;

@@ -1,6 +1,6 @@
 // A structure in force, measured against a pinned snapshot: the index so far in the current term,
 // the level it reaches, the payout fraction that level implies and the distances to attachment and
-// exhaustion. The replay is the backtest's own (each design's replay over one term), so monitoring
+// exhaustion. The replay is the backtest's own (replayYears over one term), so monitoring
 // and backtest read the same occurrences, windows and crossings.
 //
 // Rules (docs/monitoring.md):
@@ -17,13 +17,13 @@
 // - The level reached: the highest payout level (ladder at_least, or attachment and exhaustion)
 //   at or below the index value. Distances are in the index's unit, 0 once reached.
 
-import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
+import { replayYears, type OccurrenceOut } from '../backtest/replay.js';
 import type { Box } from '../geo.js';
 import { selectQuakes, selectReports } from '../triggers/cat-in-a-box.js';
-import { classOf } from '../triggers/feed.js';
+import { classOf, type FeedRead } from '../triggers/feed.js';
 import type { StructureFault } from '../triggers/faults.js';
-import { DESIGNS } from '../triggers/index.js';
 import { payoutFraction, payoutLevels, roundIndex, triggerLevel } from '../triggers/payout.js';
+import type { TriggerData } from '../triggers/records.js';
 import { isTermFault, termRule, termWindow, termYearsBetween, type TermRule } from '../triggers/term.js';
 import type { Structure } from '../triggers/terms.js';
 import { gateCrossings, type GateUnit } from '../triggers/track-gate.js';
@@ -120,7 +120,7 @@ export function currentTerm(rule: TermRule, inForce: InForce, today: string): Me
 }
 
 /** The last day a snapshot holds, as its manifest states it. */
-export function asOf(feed: FeedRead, data: BacktestData): string | null {
+export function asOf(feed: FeedRead, data: TriggerData): string | null {
   const to = feed.manifest.period_of_record?.to;
   if (typeof to === 'string') return to;
   if (data.kind === 'series') return data.series.days[data.series.days.length - 1]?.date ?? null;
@@ -128,7 +128,7 @@ export function asOf(feed: FeedRead, data: BacktestData): string | null {
 }
 
 /** Measures a structure (checked against this snapshot) over the current term. */
-export function measure(s: Structure, inForce: InForce, today: string, feed: FeedRead, data: BacktestData): Measurement | StructureFault {
+export function measure(s: Structure, inForce: InForce, today: string, feed: FeedRead, data: TriggerData): Measurement | StructureFault {
   const term = currentTerm(s.term, inForce, today);
   const asof = asOf(feed, data);
   const levels = [...new Set(payoutLevels(s.payout))].sort((a, b) => a - b);
@@ -147,7 +147,7 @@ export function measure(s: Structure, inForce: InForce, today: string, feed: Fee
   const rule = termRule({ start: term.from, end: term.to });
   if (isTermFault(rule)) throw new Error(rule.message);
   const cut: Structure = { ...s, period: { start: term.from, end: term.to }, term: rule };
-  const replayed = DESIGNS[s.design].replay(cut, data, feed, term.year, term.year);
+  const replayed = replayYears(cut, data, feed, term.year, term.year);
   if ('fault' in replayed) return replayed;
   const work = replayed.work[0]!;
   if (work.coverage.record === 'missing') return nothing('no_record', work.coverage.reason ?? 'the snapshot holds no record for this term');
@@ -181,7 +181,7 @@ function occurrenceOut(s: Structure, o: OccurrenceOut): MeasuredOccurrence {
   };
 }
 
-function indexUnit(s: Structure, feed: FeedRead, data: BacktestData): string {
+function indexUnit(s: Structure, feed: FeedRead, data: TriggerData): string {
   if (data.kind === 'quakes') return 'magnitude';
   if (data.kind === 'tracks') return s.measurement.unit ?? 'kt';
   if (data.kind === 'reports') return data.unit ?? data.events[0]?.unit ?? (classOf(feed).kind === 'fire_extract' ? 'acres' : '');
@@ -196,7 +196,7 @@ interface Peak {
 }
 
 /** The largest value read in the term so far, below the lowest level too (see the header). */
-function largestSoFar(s: Structure, data: BacktestData, feed: FeedRead, startMs: number, endMs: number, extra: Record<string, unknown>, unit: string): Peak | null {
+function largestSoFar(s: Structure, data: TriggerData, feed: FeedRead, startMs: number, endMs: number, extra: Record<string, unknown>, unit: string): Peak | null {
   if (data.kind === 'series') {
     const m = extra.term_maximum as { value: number; date: string; from: string; to: string } | null | undefined;
     return m ? { value: m.value, at: m.to, event_id: null, window: { from: m.from, to: m.to } } : null;

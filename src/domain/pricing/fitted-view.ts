@@ -1,24 +1,27 @@
 // Fitted frequency–severity views of a parametric structure's annual payout (DOMAIN.md "Fitted
 // views"), priced beside the historical burn of the backtest artifact over the same window.
 //
-// Three views, one per kind of record, each in the module of its trigger design
-// (src/domain/triggers/; fittedView there dispatches); this module holds what they share:
+// Three views, one per kind of record; each design says which it is fitted with and hands over
+// what it reads (fittedSample of src/domain/triggers/design.ts), fit.ts fits that view, and this
+// module holds what the views share:
 //
-// 1. Cat-in-a-box on a quake catalog: Gutenberg–Richter. The box's earthquakes (type earthquake, a
-//    magnitude, epicentre in the box, the depth rule) are clustered into occurrences by the
-//    structure's own occurrence rule (src/domain/occurrence.ts, the structure's aggregation window,
-//    no magnitude floor) and the occurrence peaks falling in the window's covered terms are fitted:
-//    Mc = max(maximum curvature, the catalog's stated floor), Aki–Utsu b, λ(m) = (N(≥Mc)/T)·10^(−b(m − Mc))
-//    with T the covered term-years. Occurrences are Poisson; an occurrence reaching the payout's
-//    lowest level u has magnitude u + Exp(b·ln10) (the GR law above u).
-// 2. Daily index (basis term_maximum): the per-year term maxima of the artifact's covered years
-//    (complete and partial years; a partial year's maximum is read over the windows it has)
-//    fitted with selectExtremeValueFit (GEV or Gumbel by L-moments); E[payout] = ∫ payout dF by
-//    expectedPayout with breakpoints at the payout's levels and kinks.
-// 3. Track gates, storm reports and mapped fires (empiricalView, here): Poisson rate of qualifying occurrences per
-//    covered term-year × the empirical distribution of their peak values. Qualifying = the
-//    backtest's own occurrence rule (value at least the payout's lowest level), so the occurrences
-//    are exactly the ones the backtest pays from; below that level an occurrence pays nothing.
+// 1. Cat-in-a-box on a quake catalog: Gutenberg–Richter (gutenberg-richter-view.ts). The box's
+//    earthquakes (type earthquake, a magnitude, epicentre in the box, the depth rule) are clustered
+//    into occurrences by the structure's own occurrence rule (src/domain/occurrence.ts, the
+//    structure's aggregation window, no magnitude floor) and the occurrence peaks falling in the
+//    window's covered terms are fitted: Mc = max(maximum curvature, the catalog's stated floor),
+//    Aki–Utsu b, λ(m) = (N(≥Mc)/T)·10^(−b(m − Mc)) with T the covered term-years. Occurrences are
+//    Poisson; an occurrence reaching the payout's lowest level u has magnitude u + Exp(b·ln10) (the
+//    GR law above u).
+// 2. Daily index (basis term_maximum; extreme-value-view.ts): the per-year term maxima of the
+//    artifact's covered years (complete and partial years; a partial year's maximum is read over
+//    the windows it has) fitted with selectExtremeValueFit (GEV or Gumbel by L-moments);
+//    E[payout] = ∫ payout dF by expectedPayout with breakpoints at the payout's levels and kinks.
+// 3. Track gates, storm reports and mapped fires (empirical-view.ts): Poisson rate of qualifying
+//    occurrences per covered term-year × the empirical distribution of their peak values.
+//    Qualifying = the backtest's own occurrence rule (value at least the payout's lowest level),
+//    so the occurrences are exactly the ones the backtest pays from; below that level an
+//    occurrence pays nothing.
 //
 // Annual terms (the annual cap, the annual aggregate attachment) apply to the fitted view too. The
 // annual payout distribution is computed exactly wherever it can be: a term maximum has the
@@ -32,9 +35,10 @@
 // (1 − step) × a linear payout from A to E (stepLinearParts); its expected payout before the annual
 // terms over Gutenberg–Richter magnitudes is that weighted sum of the two closed forms.
 
-import type { BacktestArtifact, BacktestData, YearOut } from '../backtest/artifact.js';
+import type { BacktestArtifact, YearOut } from '../backtest/artifact.js';
 import { payoutFraction, payoutLevels, roundMoney, stepLinearParts } from '../triggers/payout.js';
 import type { FeedClass, FeedFacts } from '../triggers/feed.js';
+import type { TriggerData } from '../triggers/records.js';
 import type { Structure } from '../triggers/terms.js';
 import { expectedPayout, type GevParameters } from '../stats/extreme-value.js';
 import { seededRandom, type SeededRandom } from '../stats/random.js';
@@ -124,17 +128,24 @@ export interface FittedView {
   readonly notes: readonly string[];
 }
 
-export interface FittedViewInput {
-  /** The normalised structure (validateStructure(...).structure). */
-  readonly structure: Structure;
-  /** The backtest of that structure over the window priced. */
+/**
+ * A replay as the price reads it: the backtest of the structure over the window priced, and what
+ * it read. The fitted view and the technical price both take it.
+ */
+export interface PricedReplay {
+  /** The backtest of the structure over the window priced (runBacktest). */
   readonly artifact: BacktestArtifact;
-  /** What the feed readers parsed from the artifact's snapshot. */
-  readonly data: BacktestData;
+  /** What the feed readers parsed from the artifact's snapshot (triggerData of their output). */
+  readonly data: TriggerData;
   /** The snapshot's manifest: the quake catalog's magnitude_floor and the feed kind are read from it. */
   readonly manifest?: FeedFacts | null;
-  /** What the feed catalog says the feed is; without it only the manifest's kind is read. */
+  /** What the feed catalog says the feed is (src/feeds/catalog.ts feedClass); without it only the manifest's kind is read. */
   readonly feed_class?: FeedClass | null;
+}
+
+export interface FittedViewInput extends PricedReplay {
+  /** The normalised structure (validateStructure(...).structure). */
+  readonly structure: Structure;
   readonly parameters: FittedViewParameters;
 }
 
@@ -452,90 +463,3 @@ export function unavailable(design: Structure['design'], method: FittedMethod, d
 export function annualTermsOut(s: Structure, a: EventAnnual | { method: AnnualMethod; description: string; simulation: SimulationFacts | null }): AnnualTermsOut {
   return { method: a.method, description: a.description, attachment: s.financial.attachment, annual_cap: s.financial.annual_cap, simulation: a.simulation };
 }
-
-// ---------------------------------------------------------------------------------------------
-// 3. Poisson rate × empirical severity (track gates, storm reports, mapped fires)
-
-export const EMPIRICAL_DESCRIPTION =
-  'Poisson-rate view (DOMAIN.md "Fitted views"): qualifying occurrences (the backtest\'s occurrence rule, value at least the ' +
-  'payout\'s lowest level) arrive as a Poisson process at ν = count / T a year, T the covered term-years; each occurrence\'s ' +
-  'value is drawn from the empirical distribution of the observed peak values (each observed occurrence equally likely).';
-
-export interface EmpiricalOccurrence { readonly year: number; readonly value: number; readonly id: string }
-
-/** A design's qualifying occurrences, what it read to find them, and their unit. */
-export interface EmpiricalOccurrences {
-  readonly list: readonly EmpiricalOccurrence[];
-  readonly sample: Record<string, unknown>;
-  readonly unit: string;
-}
-
-/**
- * The Poisson-rate view over a design's qualifying occurrences in the covered years (each design
- * finds its own: storm reports and mapped fires in cat-in-a-box.ts, gate crossings in track-gate.ts).
- */
-export function empiricalView(input: FittedViewInput, found: EmpiricalOccurrences): FittedView {
-  const { structure: s, artifact, parameters } = input;
-  const covered = coveredYears(artifact);
-  const exposure = covered.reduce((a, c) => a + c.exposure, 0);
-  const { list, sample: base, unit } = found;
-  const sample = {
-    ...base,
-    years_used: covered.length,
-    exposure_years: publish(exposure),
-    exposure_rule: 'T = Σ over the counted years of the share of the term the record covers (1 for a fully covered year, days covered / term days for a year lacking at most 10% of its term; partial years are not counted)',
-  };
-  if (list.length === 0) {
-    return unavailable(s.design, 'poisson_empirical_severity', EMPIRICAL_DESCRIPTION, 'no qualifying occurrence in the covered years: the empirical severity is empty', sample);
-  }
-  if (list.length < FITTED_VIEW_MINIMUMS.qualifying_occurrences) {
-    return unavailable(s.design, 'poisson_empirical_severity', EMPIRICAL_DESCRIPTION,
-      `${list.length} qualifying occurrence(s) in the covered years; a Poisson-rate view needs at least ${FITTED_VIEW_MINIMUMS.qualifying_occurrences}`, sample);
-  }
-  const values = list.map((o) => o.value).sort((a, b) => a - b);
-  const rate = list.length / exposure;
-  const sev: Severity = { kind: 'empirical', values };
-  const annual = eventAnnualPayout(s, rate, sev, parameters);
-  const payouts = values.map((v) => roundMoney(occurrenceAmount(s, v)));
-  // Standard error of ν·E[payout] = Σ payouts / T under Poisson: √(Σ payout²) / T.
-  const elSe = s.payout.basis === 'term_maximum' ? null : Math.sqrt(payouts.reduce((a, p) => a + p * p, 0)) / exposure;
-  const levels = structureLevels(s);
-  const counts = covered.map((c) => list.filter((o) => o.year === c.year.year).length);
-  const mean = values.reduce((a, v) => a + v, 0) / values.length;
-  return {
-    design: s.design,
-    method: 'poisson_empirical_severity',
-    available: true,
-    reason: null,
-    description: EMPIRICAL_DESCRIPTION,
-    sample,
-    parameters: [
-      param('annual_rate', rate, Math.sqrt(list.length) / exposure, 'per year', 'qualifying occurrences / T; standard error √count / T (Poisson)'),
-      param('occurrences', list.length, null, 'occurrences', null),
-      param('exposure_years', exposure, null, 'years', null),
-      param('severity_mean', mean, (sampleSd(values) ?? NaN) / Math.sqrt(values.length), unit, 'mean peak value of the qualifying occurrences; standard error s/√count'),
-      param('severity_minimum', values[0]!, null, unit, null),
-      param('severity_maximum', values[values.length - 1]!, null, unit, null),
-      param('expected_annual_payout_before_annual_terms', annual.before, elSe, 'money', s.payout.basis === 'term_maximum' ? 'E[payout of the annual maximum occurrence], before the annual terms' : 'ν·E[occurrence payout] = Σ payouts / T; standard error √(Σ payout²)/T (Poisson)'),
-    ],
-    goodness_of_fit: {
-      severity: 'empirical (no parametric severity is fitted: the observed peak values are the distribution)',
-      observed_values: values.map((v) => publish(v)),
-      observed_vs_fitted: levels.map((l) => {
-        const observed = values.filter((v) => v >= l).length;
-        return { level: l, observed_count: observed, observed_annual_rate: publish(observed / exposure), fitted_annual_rate: publish(rate * severitySurvival(sev, l)) };
-      }),
-      poisson_dispersion: poissonDispersion(counts),
-    },
-    expected_annual_payout_before_annual_terms: money(annual.before),
-    expected_annual_payout: money(annual.mean),
-    standard_deviation_annual_payout: money(annual.sd),
-    annual_terms: annualTermsOut(s, annual),
-    notes: [
-      'The severity is the record\'s own: no value beyond the largest observed is ever drawn, so the view adds no tail the record has not shown.',
-      'Below the payout\'s lowest level an occurrence pays nothing, so the rate counts only occurrences reaching it; occurrences are clustered exactly as the backtest clusters them.',
-      ...(s.design === 'track_gate' ? ['Each storm crossing the gate in a term is one occurrence, valued at its strongest wind inside the gate during the term.'] : []),
-    ],
-  };
-}
-

@@ -17,14 +17,15 @@
 // - a structure no year of the record would have paid (burn 0.00), as untested;
 // - a premium whose rate on line would reach 1 (the premium at least the limit it buys).
 
-import type { BacktestArtifact, BacktestData } from '../backtest/artifact.js';
+import type { BacktestArtifact } from '../backtest/artifact.js';
+import type { BacktestStatistics } from '../backtest/statistics.js';
 import { roundMoney } from '../triggers/payout.js';
 import { faultAnswer, type StructureValidation } from '../triggers/faults.js';
-import type { FeedClass, FeedFacts } from '../triggers/feed.js';
-import { fittedView } from '../triggers/index.js';
+import type { Structure } from '../triggers/terms.js';
 import { refusal } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
-import { FITTED_VIEW_RULE, publish, type FittedView } from './fitted-view.js';
+import { fittedView } from './fit.js';
+import { FITTED_VIEW_RULE, publish, type FittedView, type PricedReplay } from './fitted-view.js';
 import { PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, type SiObservation } from '../quality.js';
 import { PRICING_MODEL } from '../../kernel/versions.js';
 
@@ -124,27 +125,19 @@ export interface PriceDocument {
   readonly assumptions: readonly string[];
 }
 
-export interface TechnicalPriceInput {
+export interface TechnicalPriceInput extends PricedReplay {
   /**
    * The structure's terms as read once, before the replay (validateStructure, then checkStructure
    * against the feed): never read again here.
    */
   readonly validation: StructureValidation;
-  /** The backtest of the same terms over the window priced (runBacktest). */
-  readonly artifact: BacktestArtifact;
-  /** The data the backtest read (backtestData of the feed readers' output). */
-  readonly data: BacktestData;
-  /** The snapshot's manifest (for a quake catalog's magnitude_floor and the feed kind). */
-  readonly manifest?: FeedFacts | null;
-  /** What the feed catalog says the feed is (src/feeds/catalog.ts feedClass). */
-  readonly feed_class?: FeedClass | null;
   /** Overrides of PRICING_DEFAULTS. */
   readonly options?: Partial<PricingParameters>;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function refuse(message: string, details: readonly string[] = []): Result<PriceDocument> {
+function refuse(message: string, details: readonly string[] = []): Result<never> {
   return refused(refusal(422, 'unpriceable_object', message, details));
 }
 
@@ -162,6 +155,7 @@ export function pricingParameters(options: Partial<PricingParameters> = {}): Pri
   return p;
 }
 
+
 /**
  * The technical price of a structure over its backtest, or the refusal (422 unpriceable_object)
  * when the record is too short, no year of it would have paid, or the premium would reach the
@@ -169,24 +163,39 @@ export function pricingParameters(options: Partial<PricingParameters> = {}): Pri
  */
 export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument> {
   const params = pricingParameters(input.options);
-  const v = input.validation;
-  if (!v.structure) {
-    const missing = v.shape_faults.filter((f) => f.fault === 'block_missing' && (f.path === 'trigger' || f.path === 'financial_structure'));
-    if (missing.length > 0) return refuse(`the object cannot be priced: no ${missing.map((f) => f.path).join(' and no ')}`, missing.map((f) => f.message));
-    const answer = faultAnswer(v, 'price')!;
-    return refused({ ...answer, code: 'unpriceable_object' });
-  }
-  const s = v.structure;
+  const read = pricedStructure(input.validation);
+  if (!read.ok) return read;
+  const s = read.value;
   const { artifact } = input;
   const source = s.data_sources[0];
   if (!source || source.feed_id !== artifact.feed.feed_id || source.version !== artifact.feed.version) {
     throw new Error(`the artifact replays ${artifact.feed.feed_id}/${artifact.feed.version}, the structure reads ${source?.feed_id}/${source?.version}`);
   }
-  const st = artifact.statistics;
-  const { limit, currency } = s.financial;
-  const window = { from_year: artifact.window.from_year, to_year: artifact.window.to_year };
+  const unpriceable = recordRefusal(artifact, s.financial.currency);
+  if (unpriceable) return unpriceable;
+  const fitted = fittedView({
+    structure: s, artifact, data: input.data, manifest: input.manifest ?? null, feed_class: input.feed_class ?? null,
+    parameters: { simulation_years: params.simulation_years, simulation_seed: params.simulation_seed, bootstrap_replicates: params.bootstrap_replicates, bootstrap_seed: params.bootstrap_seed },
+  });
+  const blend = blendOf(artifact.statistics, fitted, params);
+  const premium = premiumOf(blend, s, params);
+  if (!premium.ok) return premium;
+  return ok(priceDocument(s, artifact, fitted, blend, premium.value, params));
+}
 
-  // Refusal: too short a record to price.
+/** The structure priced: the terms as read once, or the refusal of terms that cannot be priced. */
+function pricedStructure(v: StructureValidation): Result<Structure> {
+  if (v.structure) return ok(v.structure);
+  const missing = v.shape_faults.filter((f) => f.fault === 'block_missing' && (f.path === 'trigger' || f.path === 'financial_structure'));
+  if (missing.length > 0) return refuse(`the object cannot be priced: no ${missing.map((f) => f.path).join(' and no ')}`, missing.map((f) => f.message));
+  const answer = faultAnswer(v, 'price')!;
+  return refused({ ...answer, code: 'unpriceable_object' });
+}
+
+/** The refusal of a record too short to price, or of a burn of 0.00 (untested); null when the record prices. */
+function recordRefusal(artifact: BacktestArtifact, currency: string): Result<never> | null {
+  const st = artifact.statistics;
+  const window = artifact.window;
   if (st.years < MINIMUM_COUNTED_YEARS) {
     const partial = (artifact.data_coverage.partial_years as { year: number }[] | undefined) ?? [];
     const missing = (artifact.data_coverage.years_missing as number[] | undefined) ?? [];
@@ -201,8 +210,6 @@ export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument
       ],
     );
   }
-
-  // Refusal: a burn of 0.00 is untested.
   if (st.mean_annual_payout === null || st.years === 0 || !(st.mean_annual_payout > 0)) {
     return refuse(
       `no year of the record would have paid: the historical burn over ${st.years} year${st.years === 1 ? '' : 's'} of ${artifact.feed.feed_id} ${artifact.feed.version} ` +
@@ -213,15 +220,15 @@ export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument
       ],
     );
   }
+  return null;
+}
 
-  const fitted = fittedView({
-    structure: s, artifact, data: input.data, manifest: input.manifest ?? null, feed_class: input.feed_class ?? null,
-    parameters: { simulation_years: params.simulation_years, simulation_seed: params.simulation_seed, bootstrap_replicates: params.bootstrap_replicates, bootstrap_seed: params.bootstrap_seed },
-  });
+type Blend = PriceDocument['blend'];
 
-  // Blend.
+/** The credibility blend of the burn and the fitted view: the expected loss and σ, each in cents. */
+function blendOf(st: BacktestStatistics, fitted: FittedView, params: PricingParameters): Blend {
   const n = st.years;
-  const burnMean = st.mean_annual_payout;
+  const burnMean = st.mean_annual_payout!;
   const burnSd = st.standard_deviation;
   const fittedMean = fitted.available ? fitted.expected_annual_payout : null;
   const fittedSd = fitted.available ? fitted.standard_deviation_annual_payout : null;
@@ -245,22 +252,34 @@ export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument
   const rule = fittedMean === null
     ? `Z = 1: no fitted view (${fitted.reason}); the expected loss is the historical burn`
     : `Bühlmann credibility: EL = Z·burn + (1 − Z)·fitted with Z = n/(n + k), n = ${n} years with a record, k = ${params.credibility_k} (a record of k years gets half weight)`;
+  return {
+    rule, n, k: params.credibility_k, z: publish(z)!, burn_expected_loss: burnMean, fitted_expected_loss: fittedMean, expected_loss: el,
+    sigma_rule: sigmaRule, burn_standard_deviation: burnSd, fitted_standard_deviation: fittedSd, sigma,
+  };
+}
 
-  // Loads and premium, each money step in cents.
+interface Premium {
+  readonly amount: number;
+  readonly loads: readonly PriceLoad[];
+}
+
+/** The loads and the premium, each money step in cents; refused when the premium would reach the limit. */
+function premiumOf(blend: Blend, s: Structure, params: PricingParameters): Result<Premium> {
+  const { limit, currency } = s.financial;
+  const { expected_loss: el, sigma } = blend;
   const riskLoad = roundMoney(params.risk_load_lambda * sigma);
   const gross = roundMoney((el + riskLoad) / (1 - params.expense_share));
   const expenseLoad = roundMoney(gross - el - riskLoad);
   const minimum = roundMoney(params.minimum_rate_on_line * limit);
   const premium = Math.max(gross, minimum);
   const topUp = roundMoney(premium - gross);
-  // Refusal: a premium at least the limit buys nothing; it is never published.
+  // A premium at least the limit buys nothing; it is never published.
   if (premium / limit >= 1) {
     return refuse(
       `the technical premium ${premium} ${currency} would be at least the limit ${limit} ${currency} (rate on line ${publish(premium / limit)}); a rate on line of 1 or more is refused`,
       [`expected_loss: ${el}; risk_load: ${riskLoad}; gross: ${gross}; minimum: ${minimum}`, `rate_on_line: ${publish(premium / limit)}; ceiling: below 1`],
     );
   }
-
   const loads: PriceLoad[] = [
     {
       name: 'risk_load', parameter_name: 'lambda', parameter: params.risk_load_lambda, amount: riskLoad,
@@ -275,9 +294,13 @@ export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument
       basis: `the premium is at least ${params.minimum_rate_on_line} × limit ${limit} = ${minimum} ${currency}; amount = the top-up above the gross (${topUp > 0 ? 'applied' : 'not binding'})`,
     },
   ];
+  return ok({ amount: premium, loads });
+}
 
-  const years = artifact.data_coverage.years_missing_detail as { year: number; reason: string }[] | undefined;
-  const assumptions = [
+/** Every assumption the price rests on, in words. */
+function assumptionsOf(artifact: BacktestArtifact, fitted: FittedView, blend: Blend, params: PricingParameters): string[] {
+  const window = artifact.window;
+  return [
     'The pinned record is taken as a sample of the hazard the structure will face: no trend, no climate or reporting adjustment.',
     `The window is ${window.from_year} to ${window.to_year}; years the record lacks are excluded, never filled (historical_burn.years_excluded); partial years (more than 10% of the term lacking) are shown in the backtest and not counted (historical_burn.partial_years).`,
     RECORD_NEEDED_TO_PRICE,
@@ -286,15 +309,21 @@ export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument
     `The fitted view: ${fitted.description}`,
     ...(fitted.annual_terms ? [`Annual terms in the fitted view: ${fitted.annual_terms.description}`] : []),
     ...fitted.notes,
-    rule + '.',
-    `Risk load: standard-deviation principle, λ = ${params.risk_load_lambda}; ${sigmaRule}.`,
+    blend.rule + '.',
+    `Risk load: standard-deviation principle, λ = ${params.risk_load_lambda}; ${blend.sigma_rule}.`,
     `Expense load: a share e = ${params.expense_share} of the gross premium.`,
     `Minimum rate on line ${params.minimum_rate_on_line} of the limit.`,
     'Money is rounded to cents (half away from zero) at each step: EL, σ, risk load, gross, expense load, minimum, premium.',
     'No cost of capital, tax, brokerage or profit beyond the stated loads is included; no counterparty or basis risk is priced.',
   ];
+}
 
-  return ok({
+/** The price document from its figures. */
+function priceDocument(s: Structure, artifact: BacktestArtifact, fitted: FittedView, blend: Blend, premium: Premium, params: PricingParameters): PriceDocument {
+  const st = artifact.statistics;
+  const { limit, currency } = s.financial;
+  const years = artifact.data_coverage.years_missing_detail as { year: number; reason: string }[] | undefined;
+  return {
     kind: 'technical_price',
     statement: TECHNICAL_PRICE_STATEMENT,
     model: PRICING_MODEL,
@@ -302,50 +331,38 @@ export function technicalPrice(input: TechnicalPriceInput): Result<PriceDocument
     currency,
     inputs: {
       structure: artifact.structure,
-      window,
+      window: { from_year: artifact.window.from_year, to_year: artifact.window.to_year },
       feed: artifact.feed,
       backtest_engine: { name: artifact.engine.name, version: artifact.engine.version },
       parameters: params,
     },
     historical_burn: {
-      mean: burnMean,
-      standard_deviation: burnSd,
+      mean: blend.burn_expected_loss,
+      standard_deviation: blend.burn_standard_deviation,
       standard_error: st.standard_error,
-      years_used: n,
+      years_used: blend.n,
       years_excluded: (years ?? []).map((y) => ({ year: y.year, reason: y.reason })),
       partial_years: (artifact.data_coverage.partial_years as unknown[] | undefined) ?? [],
       years_paying: st.years_paying,
       basis: 'the backtest artifact\'s statistics over the same window: mean annual payout Σ payout/n, standard deviation (n − 1), standard error s/√n, net of the annual terms',
     },
     fitted_view: fitted,
-    blend: {
-      rule,
-      n,
-      k: params.credibility_k,
-      z: publish(z)!,
-      burn_expected_loss: burnMean,
-      fitted_expected_loss: fittedMean,
-      expected_loss: el,
-      sigma_rule: sigmaRule,
-      burn_standard_deviation: burnSd,
-      fitted_standard_deviation: fittedSd,
-      sigma,
-    },
-    loads,
+    blend,
+    loads: premium.loads,
     technical_premium: {
-      amount: premium,
+      amount: premium.amount,
       currency,
-      rate_on_line: publish(premium / limit)!,
+      rate_on_line: publish(premium.amount / limit)!,
       formula: 'max((EL + λ·σ)/(1 − e), minimum rate on line × limit)',
       rounding: 'to cents, half away from zero, at each step',
     },
-    multiple_of_expected_loss: publish(premium / el)!,
-    record_needed: { minimum_counted_years: MINIMUM_COUNTED_YEARS, counted_years: n, rule: RECORD_NEEDED_TO_PRICE },
+    multiple_of_expected_loss: publish(premium.amount / blend.expected_loss)!,
+    record_needed: { minimum_counted_years: MINIMUM_COUNTED_YEARS, counted_years: blend.n, rule: RECORD_NEEDED_TO_PRICE },
     data_quality: {
       rule: QUALITY_RULE_TEXT,
       publisher_flags: PUBLISHER_FLAG_RULES,
       excluded_observations: (artifact.data_coverage.excluded_observations as SiObservation[] | undefined) ?? [],
     },
-    assumptions,
-  });
+    assumptions: assumptionsOf(artifact, fitted, blend, params),
+  };
 }

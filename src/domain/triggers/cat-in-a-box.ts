@@ -1,5 +1,5 @@
 // Cat-in-a-box: a box in peril.region and a payout on the peak of each occurrence of catalog or
-// report rows in it. Its terms, its checks against the feed, its fitted views, and its occurrences:
+// report rows in it. Its terms, its checks against the feed, what its fitted views read, and its occurrences:
 // the catalog rows a box trigger reads, clustered with the occurrence rule shared with footprints
 // (src/domain/occurrence.ts), each occurrence dated by its first event.
 //
@@ -16,23 +16,18 @@
 
 import { boxContains, boxWithin, type Box } from '../geo.js';
 import { clusterOccurrences, type CatalogRow, type Occurrence } from '../occurrence.js';
-import type { QuakeEvent, ReportEvent } from '../hazard/records.js';
+import { REPORT_UNITS, type QuakeEvent, type ReportEvent } from '../hazard/records.js';
+import { eventTerms } from './coverage.js';
 import {
-  annualTermsOut, coveredYears, empiricalView, eventAnnualPayout, FITTED_VIEW_MINIMUMS, structureLevels, money, param, poissonDispersion,
-  publish, unavailable, type EmpiricalOccurrence, type EmpiricalOccurrences, type FittedView, type FittedViewInput, type Severity,
-} from '../pricing/fitted-view.js';
-import {
-  annualExceedanceRate, fitGutenbergRichter, magnitudeBinIndex, MC_TIE_BREAK, type GutenbergRichterFit,
-} from '../stats/gutenberg-richter.js';
-import { REPORT_UNITS } from '../hazard/records.js';
-import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
-import { eventCoverage, eventYear, type DesignReplay, type YearWork } from '../backtest/years.js';
-import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
-import { classifyFeed, classOf, coverageBoxOf, regionBox } from './feed.js';
-import type { Faults, StructureFault } from './faults.js';
-import { occurrencePayout, triggerLevel } from './payout.js';
+  FEED_PATH, type EmpiricalOccurrence, type FeedUnderCheck, type FittedFeed, type FittedSample, type IndexMeasurement, type OccurrenceReading,
+  type TriggerDesign,
+} from './design.js';
+import { classifyFeed, classOf, coverageBoxOf, regionBox, type FeedClass, type FeedRead } from './feed.js';
+import type { Faults } from './faults.js';
+import { triggerLevel } from './payout.js';
 import { readDuration, readPeakAggregation } from './read.js';
-import { termWindow, termYearOf } from './term.js';
+import type { TriggerData } from './records.js';
+import { termYearOf } from './term.js';
 import type { Structure } from './terms.js';
 import { BOX_FEED_KINDS, BOX_FEED_OF_PERIL, FEED_KIND_WORDS, REPORT_OF_VARIABLE, REPORT_UNIT } from './vocabulary.js';
 
@@ -163,205 +158,110 @@ function checkFeed(f: Faults, s: Structure, at: FeedUnderCheck): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fitted views: Gutenberg–Richter over a quake catalog, a Poisson rate × empirical severity over
-// storm reports and mapped fires
+// Measurement: the box's occurrences over the whole snapshot, each in the term-year of its first event
 
-const LN10 = Math.LN10;
-
-
-const GR_DESCRIPTION =
-  'Gutenberg–Richter frequency–magnitude law fitted to the box\'s earthquake occurrences (DOMAIN.md "Fitted views"): ' +
-  'occurrences Poisson in time at λ(m) = (N(≥Mc)/T)·10^(−b(m − Mc)) a year; Aki (1965) maximum-likelihood b with Utsu\'s ' +
-  'binning correction at ΔM = 0.1; Mc = max(maximum curvature (Wiemer & Wyss 2000), the catalog\'s stated floor).';
-
-function quakeView(input: FittedViewInput): FittedView {
-  const { structure: s, artifact, data, manifest, parameters } = input;
-  if (data.kind !== 'quakes') throw new Error('a quake view reads quake data');
-  const covered = coveredYears(artifact);
-  const used = new Map(covered.map((c) => [c.year.year, c.exposure]));
-  const exposure = covered.reduce((a, c) => a + c.exposure, 0);
-  const sel = selectQuakes(data.events, { box: s.gate as Box, max_depth_km: s.measurement.max_depth_km, floor: -Infinity });
-  const occurrences = boxOccurrences(sel.rows, s.aggregation_window!.ms)
-    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), magnitude: o.peak.value, event_id: o.peak.event_id }))
-    .filter((o): o is { year: number; magnitude: number; event_id: string } => o.year !== null && used.has(o.year));
-  const floorRaw = (manifest?.raw?.magnitude_floor as { value?: unknown } | undefined)?.value;
-  const floor = typeof floorRaw === 'number' && Number.isFinite(floorRaw) ? floorRaw : null;
-  const u = triggerLevel(s.payout);
-  const sample = {
-    earthquakes_selected: sel.rows.length,
-    excluded: sel.excluded,
-    occurrences_in_covered_terms: occurrences.length,
-    years_used: covered.length,
-    exposure_years: publish(exposure),
-    exposure_rule: 'T = Σ over the counted years of the share of the term the record covers (1 for a fully covered year, days covered / term days for a year lacking at most 10% of its term; partial years are not counted)',
-    declustering: `the structure's own occurrence rule over every selected earthquake (no magnitude floor): clustered by time within ${s.aggregation_window!.duration} of each cluster's first event; the fit reads each occurrence's peak magnitude, dated by its first event`,
-    magnitude_floor: floor,
-  };
-  let fit: GutenbergRichterFit;
-  try {
-    fit = fitGutenbergRichter(occurrences.map((o) => o.magnitude), { years: exposure, ...(floor !== null ? { floorMagnitude: floor } : {}) });
-  } catch (error) {
-    return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION, `no Gutenberg–Richter fit: ${(error as Error).message}`, sample);
-  }
-  if (fit.n < FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc) {
-    return unavailable(s.design, 'gutenberg_richter_poisson', GR_DESCRIPTION,
-      `${fit.n} occurrence(s) at or above Mc ${fit.mc}; a Gutenberg–Richter view needs at least ${FITTED_VIEW_MINIMUMS.occurrences_at_or_above_mc}`, sample);
-  }
-  const rate = annualExceedanceRate(fit, u);
-  const sev: Severity = { kind: 'gutenberg_richter', threshold: u, b: fit.b };
-  const annual = eventAnnualPayout(s, rate, sev, parameters);
-
-  // Uncertainty: b (Shi & Bolt; Aki beside it), the rate at Mc (Poisson √N/T), a by the delta method.
-  const rateSe = Math.sqrt(fit.n) / fit.years;
-  const aSe = Math.sqrt(1 / (fit.n * LN10 * LN10) + (fit.mc * fit.standardErrorShiBolt) ** 2);
-  const levels = [...new Set([fit.mc, ...structureLevels(s)])].sort((a, b) => a - b);
-  const observedVsFitted = levels.map((m) => {
-    const observed = occurrences.filter((o) => magnitudeBinIndex(o.magnitude, fit.binWidth) >= magnitudeBinIndex(m, fit.binWidth)).length;
-    return { magnitude: m, observed_count: observed, observed_annual_rate: publish(observed / exposure), fitted_annual_rate: publish(annualExceedanceRate(fit, m)), fitted_count: publish(annualExceedanceRate(fit, m) * exposure) };
-  });
-  // Kolmogorov–Smirnov distance on the binned magnitudes at or above Mc: P(bin ≥ Mc + jΔM) = 10^(−b·jΔM).
-  const mcBin = magnitudeBinIndex(fit.mc, fit.binWidth);
-  const bins = occurrences.map((o) => magnitudeBinIndex(o.magnitude, fit.binWidth)).filter((k) => k >= mcBin);
-  let ks = 0;
-  const top = Math.max(...bins);
-  for (let k = mcBin; k <= top + 1; k++) {
-    const empirical = bins.filter((x) => x >= k).length / bins.length;
-    ks = Math.max(ks, Math.abs(empirical - 10 ** (-fit.b * (k - mcBin) * fit.binWidth)));
-  }
-  const countsAtMc = covered.map((c) => occurrences.filter((o) => o.year === c.year.year && magnitudeBinIndex(o.magnitude, fit.binWidth) >= mcBin).length);
-
-  const notes: string[] = [
-    'Magnitudes are the catalog\'s preferred magnitudes, of mixed type (magType), read as published.',
-    'The law is unbounded above (no maximum magnitude); the largest ladder level\'s rate is the fit\'s extrapolation where the record is thin.',
-    `The payout's lowest level u = ${u}; occurrences reaching it arrive at ν = λ(u) = ${publish(rate)} a year with magnitude u + Exp(b·ln10).`,
-  ];
-  if (u < fit.mc) notes.push(`u = ${u} lies below Mc = ${fit.mc}: λ(u) extrapolates the law below the magnitude the catalog is complete to.`);
-  return {
-    design: s.design,
-    method: 'gutenberg_richter_poisson',
-    available: true,
-    reason: null,
-    description: GR_DESCRIPTION,
-    sample,
-    parameters: [
-      param('b', fit.b, fit.standardErrorShiBolt, null, `maximum likelihood (Aki–Utsu); standard error Shi & Bolt (1982); Aki (1965) b/√N = ${publish(fit.standardErrorAki)}`),
-      param('a_annual', fit.aAnnual, aSe, null, 'log10 of the annual rate at M = 0: log10(N(≥Mc)/T) + b·Mc; standard error by the delta method from √N and the b error'),
-      param('mc', fit.mc, null, 'magnitude', `completeness: max(maximum curvature ${fit.mcMaxCurvature}, stated floor ${floor ?? 'none'} on the 0.1 grid); tie-break: ${MC_TIE_BREAK}`),
-      param('n_at_or_above_mc', fit.n, null, 'occurrences', null),
-      param('mean_magnitude_at_or_above_mc', fit.meanMagnitude, null, 'magnitude', null),
-      param('exposure_years', fit.years, null, 'years', null),
-      param('annual_rate_at_mc', fit.annualRateAtMc, rateSe, 'per year', 'N(≥Mc)/T; standard error √N/T (Poisson)'),
-      param('lowest_level', u, null, 'magnitude', 'the payout\'s lowest level u'),
-      param('annual_rate_at_lowest_level', rate, null, 'per year', 'λ(u)'),
-    ],
-    goodness_of_fit: {
-      observed_vs_fitted: observedVsFitted,
-      kolmogorov_smirnov_binned: publish(ks),
-      kolmogorov_smirnov_note: 'largest distance between the empirical and the fitted survival of the binned magnitudes at or above Mc (Mc + jΔM, j = 0, 1, ...); the fit\'s own parameters are used, so textbook critical values do not apply',
-      poisson_dispersion: poissonDispersion(countsAtMc),
-    },
-    expected_annual_payout_before_annual_terms: money(annual.before),
-    expected_annual_payout: money(annual.mean),
-    standard_deviation_annual_payout: money(annual.sd),
-    annual_terms: annualTermsOut(s, annual),
-    notes,
-  };
-}
-
-
-/** Storm reports and mapped fires: the occurrences the backtest pays from, in the covered years. */
-function reportOccurrences(input: FittedViewInput): EmpiricalOccurrences {
-  const { structure: s, artifact, data, manifest, feed_class } = input;
-  const used = new Set(coveredYears(artifact).map((c) => c.year.year));
-  const floor = triggerLevel(s.payout);
-  if (data.kind !== 'reports') throw new Error('an empirical view of a box reads reports');
-  const cls = feed_class ?? classifyFeed(manifest?.kind);
-  const sel = selectReports(data.events, { box: s.gate as Box, floor, wildfire_only: cls.kind === 'fire_extract' });
-  const list = boxOccurrences(sel.rows, s.aggregation_window!.ms)
-    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), value: o.peak.value, id: o.peak.event_id }))
-    .filter((o): o is EmpiricalOccurrence => o.year !== null && used.has(o.year));
-  const unit = data.unit ?? data.events[0]?.unit ?? '';
-  return { list, unit, sample: { rows_selected: sel.rows.length, excluded: sel.excluded, qualifying_occurrences: list.length, minimum_value: floor, unit } };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The replay: the window's years over the snapshot
-
-/** The box's occurrences in each year of the window, paid per occurrence or from the term maximum. */
-function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault {
-  const floor = triggerLevel(s.payout);
-  const { limit } = s.financial;
-  const work: YearWork[] = [];
-  let selection: Record<string, unknown>;
-  let occurrenceRule: string;
-  let indexUnit: string;
-  let unitNote: string;
+/** The rows a box reads, and the unit its values are in. */
+function boxSelection(s: Structure, data: TriggerData, cls: FeedClass, floor: number): { sel: Selection; unit: string; note: string } {
   const box = s.gate as Box;
-  let sel: Selection;
   if (data.kind === 'quakes') {
-    sel = selectQuakes(data.events, { box, max_depth_km: s.measurement.max_depth_km, floor });
-    indexUnit = 'magnitude';
-    unitNote = 'Magnitudes are the catalog\'s preferred magnitudes, of mixed type (see the publisher\'s magType), read as published.';
-  } else if (data.kind === 'reports') {
-    const cls = classOf(feed);
-    sel = selectReports(data.events, { box, floor, wildfire_only: cls.kind === 'fire_extract' });
-    indexUnit = data.unit ?? data.events[0]?.unit ?? (cls.kind === 'fire_extract' ? 'acres' : cls.kind === 'storm_report_set' ? REPORT_UNITS[cls.report ?? 'hail'] : '');
-    unitNote = cls.kind === 'fire_extract'
+    return {
+      sel: selectQuakes(data.events, { box, max_depth_km: s.measurement.max_depth_km, floor }),
+      unit: 'magnitude',
+      note: 'Magnitudes are the catalog\'s preferred magnitudes, of mixed type (see the publisher\'s magType), read as published.',
+    };
+  }
+  if (data.kind !== 'reports') throw new Error('a box reads quakes or reports');
+  const unit = data.unit ?? data.events[0]?.unit ?? (cls.kind === 'fire_extract' ? 'acres' : cls.kind === 'storm_report_set' ? REPORT_UNITS[cls.report ?? 'hail'] : '');
+  return {
+    sel: selectReports(data.events, { box, floor, wildfire_only: cls.kind === 'fire_extract' }),
+    unit,
+    note: cls.kind === 'fire_extract'
       ? 'Burned acres are MTBS mapped burned-area-boundary acres; a fire\'s point is the origin encoded in its Event_ID; only Incid_Type Wildfire is read; a fire is dated by its ignition date (Ig_Date, 00:00 UTC).'
-      : `Report values are read in the report's own unit (${indexUnit}); report times are the publisher's local standard time converted to UTC.`;
-  } else throw new Error('unreachable');
-  const windowMs = s.aggregation_window!.ms;
-  const occurrences = boxOccurrences(sel.rows, windowMs);
-  selection = {
-    events_in_snapshot: sel.events_in_snapshot,
-    qualifying_rows: sel.rows.length,
-    occurrences_in_snapshot: occurrences.length,
-    excluded: sel.excluded,
-    box,
-    max_depth_km: s.measurement.max_depth_km,
-    minimum_value: floor,
-    unit: indexUnit,
+      : `Report values are read in the report's own unit (${unit}); report times are the publisher's local standard time converted to UTC.`,
   };
-  occurrenceRule =
-    `Rows in the box (edges inclusive)${s.measurement.max_depth_km !== null ? `, at most ${s.measurement.max_depth_km} km deep (a row without a depth is left out)` : ''} ` +
-    `with a value of at least ${floor} ${indexUnit} (the payout's lowest level) are clustered by time only across the whole snapshot: ` +
+}
+
+function occurrenceRule(s: Structure, floor: number, unit: string): string {
+  return `Rows in the box (edges inclusive)${s.measurement.max_depth_km !== null ? `, at most ${s.measurement.max_depth_km} km deep (a row without a depth is left out)` : ''} ` +
+    `with a value of at least ${floor} ${unit} (the payout's lowest level) are clustered by time only across the whole snapshot: ` +
     `a cluster opens at its first event and holds every later qualifying row within ${s.aggregation_window!.duration} of that first event ` +
     '(never of the previous one); the payout reads the cluster\'s peak (largest value, ties to the earliest). An occurrence belongs to ' +
     'the term and year in which its first event falls (UTC); members after the term\'s end still count toward its peak. ' +
     'The occurrence\'s event_id is its peak event\'s publisher id; event_ids lists every member.';
-  const byYear = new Map<number, OccurrenceOut[]>();
+}
+
+/** The box's occurrences in each year of the window. */
+function measure(s: Structure, data: TriggerData, feed: FeedRead, fromYear: number, toYear: number): IndexMeasurement {
+  const floor = triggerLevel(s.payout);
+  const { sel, unit, note } = boxSelection(s, data, classOf(feed), floor);
+  const occurrences = boxOccurrences(sel.rows, s.aggregation_window!.ms);
+  const found: { year: number; occurrence: OccurrenceReading }[] = [];
   for (const occ of occurrences) {
     const year = termYearOf(s.term, occ.first.epoch_ms);
     if (year === null || year < fromYear || year > toYear) continue;
-    const peak = occ.peak;
+    const { peak } = occ;
     const last = occ.events[occ.events.length - 1]!;
-    const out: OccurrenceOut = {
-      event_id: peak.event_id,
-      time: peak.time,
-      date: peak.date,
-      from: occ.first.time ?? occ.first.date,
-      to: last.time ?? last.date,
-      value: peak.value,
-      unit: indexUnit,
-      payout: occurrencePayout(s.payout, limit, peak.value),
-      latitude: peak.latitude,
-      longitude: peak.longitude,
-      ...(data.kind === 'quakes' ? { depth_km: peak.depth_km } : {}),
-      event_count: occ.events.length,
-      first_event_id: occ.first.event_id,
-      event_ids: occ.events.map((e) => e.event_id),
-    };
-    const list = byYear.get(year) ?? [];
-    list.push(out);
-    byYear.set(year, list);
+    found.push({
+      year,
+      occurrence: {
+        event_id: peak.event_id, time: peak.time, date: peak.date, from: occ.first.time ?? occ.first.date, to: last.time ?? last.date,
+        value: peak.value, unit, latitude: peak.latitude, longitude: peak.longitude,
+        ...(data.kind === 'quakes' ? { depth_km: peak.depth_km } : {}),
+        event_count: occ.events.length, first_event_id: occ.first.event_id, event_ids: occ.events.map((e) => e.event_id),
+      },
+    });
   }
-  for (let y = fromYear; y <= toYear; y++) {
-    const term = termWindow(s.term, y);
-    const coverage = eventCoverage(term, feed.manifest);
-    const list = coverage.record === 'missing' ? [] : byYear.get(y) ?? [];
-    work.push(eventYear(term, coverage, list, s));
-  }
-  return { work, selection, occurrence_rule: occurrenceRule, index_unit: indexUnit, unit_note: unitNote, excluded: [] };
+  return {
+    selection: {
+      events_in_snapshot: sel.events_in_snapshot, qualifying_rows: sel.rows.length, occurrences_in_snapshot: occurrences.length,
+      excluded: sel.excluded, box: s.gate as Box, max_depth_km: s.measurement.max_depth_km, minimum_value: floor, unit,
+    },
+    occurrence_rule: occurrenceRule(s, floor, unit),
+    index_unit: unit,
+    unit_note: note,
+    excluded: [],
+    term: eventTerms(found, feed.manifest),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the fitted views read: Gutenberg–Richter over a quake catalog's occurrence peaks, a Poisson
+// rate × empirical severity over storm reports and mapped fires
+
+function quakeSample(s: Structure, events: readonly QuakeEvent[], feed: FittedFeed, counted: ReadonlySet<number>): FittedSample {
+  const sel = selectQuakes(events, { box: s.gate as Box, max_depth_km: s.measurement.max_depth_km, floor: -Infinity });
+  const occurrences = boxOccurrences(sel.rows, s.aggregation_window!.ms)
+    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), magnitude: o.peak.value, event_id: o.peak.event_id }))
+    .filter((o): o is { year: number; magnitude: number; event_id: string } => o.year !== null && counted.has(o.year));
+  const floorRaw = (feed.manifest?.raw?.magnitude_floor as { value?: unknown } | undefined)?.value;
+  const floor = typeof floorRaw === 'number' && Number.isFinite(floorRaw) ? floorRaw : null;
+  return {
+    method: 'gutenberg_richter_poisson',
+    occurrences,
+    magnitude_floor: floor,
+    sample: {
+      earthquakes_selected: sel.rows.length,
+      excluded: sel.excluded,
+      occurrences_in_covered_terms: occurrences.length,
+      declustering: `the structure's own occurrence rule over every selected earthquake (no magnitude floor): clustered by time within ${s.aggregation_window!.duration} of each cluster's first event; the fit reads each occurrence's peak magnitude, dated by its first event`,
+      magnitude_floor: floor,
+    },
+  };
+}
+
+/** Storm reports and mapped fires: the occurrences the backtest pays from, in the counted years. */
+function reportSample(s: Structure, data: Extract<TriggerData, { kind: 'reports' }>, feed: FittedFeed, counted: ReadonlySet<number>): FittedSample {
+  const floor = triggerLevel(s.payout);
+  const cls = feed.class ?? classifyFeed(feed.manifest?.kind);
+  const sel = selectReports(data.events, { box: s.gate as Box, floor, wildfire_only: cls.kind === 'fire_extract' });
+  const occurrences = boxOccurrences(sel.rows, s.aggregation_window!.ms)
+    .map((o) => ({ year: termYearOf(s.term, o.first.epoch_ms), value: o.peak.value, id: o.peak.event_id }))
+    .filter((o): o is EmpiricalOccurrence => o.year !== null && counted.has(o.year));
+  const unit = data.unit ?? data.events[0]?.unit ?? '';
+  return {
+    method: 'poisson_empirical_severity', occurrences, unit,
+    sample: { rows_selected: sel.rows.length, excluded: sel.excluded, qualifying_occurrences: occurrences.length, minimum_value: floor, unit },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,8 +283,12 @@ export const CAT_IN_A_BOX: TriggerDesign = {
     box_only: 'peril.region.type must be "box" for a cat-in-a-box trigger (a polygon gate is read by a track gate)',
   },
   checkFeed,
-  replay,
   reader: 'event_catalog',
   data_kinds: ['quakes', 'reports'],
-  fittedView: (input) => (input.data.kind === 'quakes' ? quakeView(input) : empiricalView(input, reportOccurrences(input))),
+  measure,
+  fittedSample: (s, data, feed, counted) => {
+    if (data.kind === 'quakes') return quakeSample(s, data.events, feed, counted);
+    if (data.kind !== 'reports') throw new Error('a box reads quakes or reports');
+    return reportSample(s, data, feed, counted);
+  },
 };

@@ -125,6 +125,11 @@ export interface StructureValidation {
   readonly request_faults: readonly StructureFault[];
 }
 
+/** One fault the records themselves show (a unit the series cannot be read in, a window without a recorded year). */
+export function dataFault(fault: string, path: string, message: string): StructureFault {
+  return { fault, kind: FAULT_CATALOGUE[fault]!, path, message };
+}
+
 /** The faults found so far, each named in FAULT_CATALOGUE. */
 export class Faults {
   readonly list: StructureFault[] = [];

@@ -29,6 +29,12 @@ export interface FeedContext {
   readonly class?: FeedClass;
 }
 
+/** The snapshot a replay reads: the pinned feed and the digest of the exact bytes read. */
+export interface FeedRead extends FeedContext {
+  /** SHA-256 of the exact bytes read (the snapshot digest). */
+  readonly sha256: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Feed classification: what the feed catalog (src/feeds/catalog.ts) says a feed is. Domain code
 // never reads meaning from a feed id; callers pass the class, else only the manifest's kind is known.

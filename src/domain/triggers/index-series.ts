@@ -1,8 +1,8 @@
 // Index series: a daily series at a station, gauge or county, aggregated over rolling windows and
-// paid once a year from the term maximum. Its terms, its checks against the feed, its fitted view
-// (extreme values of the term maxima), and its measurement: rolling windows of whole days lying
-// wholly inside the term, a window with a missing day not computed, the term maximum read by the
-// payout function.
+// paid once a year from the term maximum. Its terms, its checks against the feed, and its
+// measurement: rolling windows of whole days lying wholly inside the term, a window with a missing
+// day not computed, the term maximum read by the payout function (and fitted by extreme values,
+// src/domain/pricing/extreme-value-view.ts).
 //
 // Units: the daily values stay in the feed's native unit while they are aggregated (sums of GHCN
 // tenths stay exact integers), then the window's value is converted to the trigger's unit and
@@ -12,25 +12,14 @@
 import { dayEpoch, isoDay, DAY_MS } from '../../kernel/dates.js';
 import { nativeUnit as nativeUnitOf, statedUnit } from '../../kernel/units.js';
 import type { DailySeries } from '../hazard/records.js';
-import {
-  coveredYears, FITTED_VIEW_MINIMUMS, structureLevels, money, netOf, occurrenceAmount, param, payoutBreakpoints, publish, sampleSd,
-  unavailable, type FittedView, type FittedViewInput,
-} from '../pricing/fitted-view.js';
-import type { YearOut } from '../backtest/artifact.js';
-import {
-  andersonDarling, expectedPayout, fitGevByLMoments, fitGumbelByLMoments, gevQuantile, gevSurvival, probabilityPlotCorrelation,
-  selectExtremeValueFit,
-} from '../stats/extreme-value.js';
-import { seededRandom } from '../stats/random.js';
-import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
-import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
-import { dataFault, termYearOfDay, type Coverage, type DesignReplay, type YearWork } from '../backtest/years.js';
-import { excludedObservations, isPartialYear, siObservation, type SiObservation } from '../quality.js';
-import { classOf, type FeedClass, type FeedFacts } from './feed.js';
-import type { Faults, StructureFault } from './faults.js';
-import { occurrencePayout, roundIndex, roundMoney, triggerLevel } from './payout.js';
+import { excludedObservations, isPartialYear, siObservation } from '../quality.js';
+import { FEED_PATH, type Coverage, type FeedUnderCheck, type IndexMeasurement, type TriggerDesign } from './design.js';
+import { classOf, type FeedClass, type FeedFacts, type FeedRead } from './feed.js';
+import { dataFault, type Faults, type StructureFault } from './faults.js';
+import { roundIndex } from './payout.js';
 import { readDuration, show, type Obj } from './read.js';
-import { termWindow, type TermRule, type TermWindow } from './term.js';
+import type { TriggerData } from './records.js';
+import { termWindow, termYearOfDay, type TermRule, type TermWindow } from './term.js';
 import type { Structure } from './terms.js';
 import {
   DEFAULT_WIND_ELEMENT, GHCN_WIND_ELEMENTS, SERIES_AGGREGATIONS, SERIES_OF_VARIABLE, SERIES_READ_BY_PERIL, type SeriesAggregation, type UnitName,
@@ -255,121 +244,7 @@ function checkFeed(f: Faults, s: Structure, at: FeedUnderCheck): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fitted view: extreme values of the term maxima
-
-
-const EV_DESCRIPTION =
-  'Extreme-value view (DOMAIN.md "Fitted views"): the term maxima of the covered years fitted by L-moments (Hosking 1990) with ' +
-  'GEV or Gumbel chosen by selectExtremeValueFit; expected payout = ∫ payout(x) dF(x) by composite Gauss–Legendre in probability, ' +
-  'split at the payout\'s breakpoints (attachment, exhaustion, ladder levels, and where the annual attachment and cap bend it).';
-
-function indexView(input: FittedViewInput): FittedView {
-  const { structure: s, artifact, parameters } = input;
-  const covered = coveredYears(artifact);
-  const maxima = covered
-    .map((c) => ({ year: c.year.year, record: c.year.record, tm: c.year.term_maximum as { value: number } | null | undefined }))
-    .filter((m): m is { year: number; record: YearOut['record']; tm: { value: number } } => m.tm !== null && m.tm !== undefined && Number.isFinite(m.tm.value));
-  const xs = maxima.map((m) => m.tm.value);
-  const unit = ((artifact.structure.trigger as { measurement?: { unit?: string } } | undefined)?.measurement?.unit) ?? s.measurement.unit ?? '';
-  const sample = {
-    term_maxima: xs.length,
-    years_used: covered.length,
-    complete_years: maxima.filter((m) => m.record === 'complete').length,
-    partial_years: maxima.filter((m) => m.record === 'partial').map((m) => m.year),
-    rule: 'one term maximum per complete year of the window (partial years, lacking more than 10% of the term, are left out as in the burn), in the index unit',
-    unit,
-  };
-  if (xs.length < FITTED_VIEW_MINIMUMS.term_maxima) {
-    return unavailable(s.design, 'extreme_value_term_maxima', EV_DESCRIPTION,
-      `${xs.length} term maxima of complete years; an extreme-value view needs at least ${FITTED_VIEW_MINIMUMS.term_maxima}`, sample);
-  }
-  let selection: ReturnType<typeof selectExtremeValueFit>;
-  try {
-    selection = selectExtremeValueFit(xs);
-  } catch (error) {
-    return unavailable(s.design, 'extreme_value_term_maxima', EV_DESCRIPTION, `no extreme-value fit: ${(error as Error).message}`, sample);
-  }
-  const fit = selection.chosen;
-  const { limit, attachment, annual_cap: cap } = s.financial;
-  const breakpoints = payoutBreakpoints(s);
-  const g = (x: number): number => occurrenceAmount(s, x);
-  const h = (x: number): number => netOf(g(x), attachment, cap);
-  const before = expectedPayout(g, fit, { breakpoints });
-  const mean = expectedPayout(h, fit, { breakpoints });
-  const second = expectedPayout((x) => h(x) ** 2, fit, { breakpoints });
-  const sd = Math.sqrt(Math.max(0, second - mean * mean));
-
-  // Parametric bootstrap: B samples of n maxima from the fitted law, refitted with the same family.
-  const rng = seededRandom(parameters.bootstrap_seed);
-  const refit = fit.distribution === 'gumbel' ? fitGumbelByLMoments : fitGevByLMoments;
-  const boot = { location: [] as number[], scale: [] as number[], shape: [] as number[], el: [] as number[] };
-  let failed = 0;
-  for (let r = 0; r < parameters.bootstrap_replicates; r++) {
-    const sampleR = xs.map(() => gevQuantile(rng.uniformOpen(), fit));
-    try {
-      const f = refit(sampleR);
-      const el = expectedPayout(h, f, { breakpoints });
-      if (![f.location, f.scale, f.shape, el].every(Number.isFinite)) { failed++; continue; }
-      boot.location.push(f.location);
-      boot.scale.push(f.scale);
-      boot.shape.push(f.shape);
-      boot.el.push(el);
-    } catch {
-      failed++;
-    }
-  }
-  const bootNote = `parametric bootstrap: ${parameters.bootstrap_replicates} samples of ${xs.length} from the fitted ${fit.distribution} (seed ${parameters.bootstrap_seed}), refitted by L-moments${failed > 0 ? `; ${failed} replicates without a usable fit left out` : ''}`;
-  const ad = andersonDarling(xs, fit);
-  const levels = structureLevels(s);
-  return {
-    design: s.design,
-    method: 'extreme_value_term_maxima',
-    available: true,
-    reason: null,
-    description: EV_DESCRIPTION,
-    sample,
-    parameters: [
-      param('distribution_gev', fit.distribution === 'gev' ? 1 : 0, null, null, `1 = GEV, 0 = Gumbel (ξ = 0); chosen: ${fit.distribution}; rule: ${selection.rule}`),
-      param('location', fit.location, sampleSd(boot.location), unit, bootNote),
-      param('scale', fit.scale, sampleSd(boot.scale), unit, bootNote),
-      param('shape', fit.shape, fit.distribution === 'gev' ? sampleSd(boot.shape) : null, null,
-        fit.distribution === 'gev' ? `ξ (DOMAIN.md sign); ${bootNote}` : `ξ = 0 (Gumbel); the GEV fit's ξ̂ = ${publish(selection.gev.shape)} with asymptotic standard error √(0.5633/n) = ${publish(selection.shapeStandardError)}, z = ${publish(selection.z)}`),
-      param('l1', fit.lMoments.l1, null, unit, 'sample L-moments'),
-      param('l2', fit.lMoments.l2, null, unit, null),
-      param('t3', fit.lMoments.t3, null, null, 'L-skewness'),
-      param('expected_annual_payout', mean, sampleSd(boot.el), 'money', `standard error by the ${bootNote}`),
-    ],
-    goodness_of_fit: {
-      probability_plot_correlation: publish(probabilityPlotCorrelation(xs, fit)),
-      probability_plot_note: 'Filliben (1975) r between the ordered maxima and the fitted quantiles at Gringorten positions',
-      anderson_darling: publish(ad),
-      anderson_darling_note: Number.isFinite(ad) ? 'A² (Stephens 1974 form) with fitted parameters; textbook critical values do not apply' : 'A² is infinite: a maximum lies outside the fitted support',
-      gev_alternative: { location: publish(selection.gev.location), scale: publish(selection.gev.scale), shape: publish(selection.gev.shape) },
-      gumbel_alternative: { location: publish(selection.gumbel.location), scale: publish(selection.gumbel.scale), shape: 0 },
-      observed_vs_fitted: levels.map((l) => ({
-        level: l,
-        observed_share_of_years_at_or_above: publish(xs.filter((x) => x >= l).length / xs.length),
-        fitted_annual_exceedance_probability: publish(gevSurvival(l, fit)),
-      })),
-    },
-    expected_annual_payout_before_annual_terms: money(before),
-    expected_annual_payout: money(mean),
-    standard_deviation_annual_payout: money(sd),
-    annual_terms: {
-      method: 'numerical_integration',
-      description: `One payout a year from the term maximum: h(x) = min(annual cap ${cap}, max(0, limit ${limit} × fraction(x) − attachment ${attachment})) integrated against the fitted law (exact to quadrature; no simulation).`,
-      attachment, annual_cap: cap, simulation: null,
-    },
-    notes: [
-      'The fit assumes the term maxima are independent and identically distributed from year to year (no trend).',
-      ...(fit.distribution === 'gev' && fit.shape > 0 ? ['ξ > 0: a heavy upper tail; an unbounded payout would lean on it, a capped payout less so.'] : []),
-    ],
-  };
-}
-
-
-// ---------------------------------------------------------------------------------------------
-// The replay: the window's years over the snapshot
+// Measurement: the window's terms over the snapshot
 
 /** The element a daily index reads (trigger's element, else the feed's default); null for feeds without elements. */
 export function seriesElement(structure: Structure, feedClass: FeedClass | undefined): string | null {
@@ -388,71 +263,60 @@ function seriesCoverage(t: TermIndex, manifest: FeedFacts): Coverage {
   return { record: isPartialYear(t.missing_days, t.term_days) ? 'partial' : 'complete', days_covered: t.term_days - t.missing_days, reason: null };
 }
 
+function occurrenceRule(s: Structure, windowDays: number): string {
+  return `The daily values are aggregated by ${s.measurement.aggregation} over every window of ${windowDays} consecutive day${windowDays === 1 ? '' : 's'} ` +
+    'lying wholly inside the year\'s term; a window with a missing day is not computed (never filled). The term maximum (largest window, ' +
+    'earliest on ties, dated by its last day) is read by the payout function once a year (basis term_maximum).';
+}
+
 /** The term maximum of the rolling windows in each year of the window, paid once a year. */
-function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault {
-  const floor = triggerLevel(s.payout);
-  const { limit } = s.financial;
-  const work: YearWork[] = [];
-  let selection: Record<string, unknown>;
-  let occurrenceRule: string;
-  let indexUnit: string;
-  let unitNote: string;
-  let excluded: SiObservation[];
-  if (data.kind !== 'series') throw new Error('unreachable');
+function measure(s: Structure, data: TriggerData, feed: FeedRead, fromYear: number, toYear: number): IndexMeasurement | StructureFault {
+  if (data.kind !== 'series') throw new Error('a daily index reads a series');
   const conversion = seriesConversion(data.series.unit, s.measurement.unit);
   if ('fault' in conversion) {
     return dataFault('unit_not_convertible', 'trigger.measurement.unit', `${feed.feed_id}: ${conversion.fault}`);
   }
-  indexUnit = conversion.unit;
   const windowDays = Math.round(s.aggregation_window!.ms / DAY_MS);
   const dayMap = seriesDayIndex(data.series);
-  const element = seriesElement(s, classOf(feed));
   const first = termWindow(s.term, fromYear);
   const last = termWindow(s.term, toYear);
-  excluded = excludedObservations(data.series, first.from, last.to)
+  const excluded = excludedObservations(data.series, first.from, last.to)
     .filter((o) => { const y = termYearOfDay(s.term, o.date); return y !== null && y >= fromYear && y <= toYear; })
     .map(siObservation);
-  selection = {
-    source_id: data.series.source_id,
-    variable: data.series.variable,
-    element,
-    native_unit: conversion.native_unit,
-    unit: conversion.unit,
-    factor: conversion.factor,
-    days_in_series: data.series.days.length,
-    first_day: data.series.days[0]?.date ?? null,
-    last_day: data.series.days[data.series.days.length - 1]?.date ?? null,
+  const unit = conversion.unit;
+  return {
+    selection: {
+      source_id: data.series.source_id,
+      variable: data.series.variable,
+      element: seriesElement(s, classOf(feed)),
+      native_unit: conversion.native_unit,
+      unit,
+      factor: conversion.factor,
+      days_in_series: data.series.days.length,
+      first_day: data.series.days[0]?.date ?? null,
+      last_day: data.series.days[data.series.days.length - 1]?.date ?? null,
+    },
+    occurrence_rule: occurrenceRule(s, windowDays),
+    index_unit: unit,
+    unit_note: `The series is in ${conversion.native_unit}; windows are aggregated in that unit and then converted to ${unit}` +
+      (conversion.factor === 1 ? '' : ` (× ${conversion.factor})`) + ', rounded to 6 decimal places.',
+    excluded,
+    term: (term) => {
+      const t = termIndex(dayMap, term, windowDays, s.measurement.aggregation!, conversion);
+      const max = t.maximum;
+      return {
+        coverage: seriesCoverage(t, feed.manifest),
+        occurrences: max === null ? [] : [{ date: max.to, from: max.from, to: max.to, value: max.value, unit }],
+        extra: {
+          term_maximum: max === null ? null : { value: max.value, unit, date: max.to, from: max.from, to: max.to },
+          term_days: t.term_days,
+          missing_days: t.missing_days,
+          windows_in_term: t.windows_in_term,
+          windows_computed: t.windows_computed,
+        },
+      };
+    },
   };
-  occurrenceRule =
-    `The daily values are aggregated by ${s.measurement.aggregation} over every window of ${windowDays} consecutive day${windowDays === 1 ? '' : 's'} ` +
-    'lying wholly inside the year\'s term; a window with a missing day is not computed (never filled). The term maximum (largest window, ' +
-    'earliest on ties, dated by its last day) is read by the payout function once a year (basis term_maximum).';
-  unitNote = `The series is in ${conversion.native_unit}; windows are aggregated in that unit and then converted to ${conversion.unit}` +
-    (conversion.factor === 1 ? '' : ` (× ${conversion.factor})`) + ', rounded to 6 decimal places.';
-  for (let y = fromYear; y <= toYear; y++) {
-    const term = termWindow(s.term, y);
-    const t = termIndex(dayMap, term, windowDays, s.measurement.aggregation!, conversion);
-    const coverage = seriesCoverage(t, feed.manifest);
-    const occurrences: OccurrenceOut[] = [];
-    if (coverage.record !== 'missing' && t.maximum && t.maximum.value >= floor) {
-      occurrences.push({
-        date: t.maximum.to, from: t.maximum.from, to: t.maximum.to, value: t.maximum.value, unit: conversion.unit,
-        payout: occurrencePayout(s.payout, limit, t.maximum.value),
-      });
-    }
-    const gross = coverage.record === 'missing' ? null : roundMoney(occurrences.reduce((a, o) => a + o.payout, 0));
-    work.push({
-      term, coverage, occurrences, gross,
-      extra: {
-        term_maximum: t.maximum === null ? null : { value: t.maximum.value, unit: conversion.unit, date: t.maximum.to, from: t.maximum.from, to: t.maximum.to },
-        term_days: t.term_days,
-        missing_days: t.missing_days,
-        windows_in_term: t.windows_in_term,
-        windows_computed: t.windows_computed,
-      },
-    });
-  }
-  return { work, selection, occurrence_rule: occurrenceRule, index_unit: indexUnit, unit_note: unitNote, excluded };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -469,8 +333,9 @@ export const INDEX_SERIES: TriggerDesign = {
   },
   region: null,
   checkFeed,
-  replay,
   reader: 'daily_series',
   data_kinds: ['series'],
-  fittedView: indexView,
+  measure,
+  // Extreme values of the term maxima: the backtest's own years are the sample.
+  fittedSample: () => ({ method: 'extreme_value_term_maxima' }),
 };

@@ -4,7 +4,6 @@
 // Faults are named in faults.ts and answered per verb by faultAnswer.
 
 import type { Gate } from '../tracks/gate.js';
-import type { FittedView, FittedViewInput } from '../pricing/fitted-view.js';
 import { CAT_IN_A_BOX } from './cat-in-a-box.js';
 import { FEED_PATH, type TriggerDesign } from './design.js';
 import { classOf, kindWords, recordYears, type FeedClass, type FeedContext } from './feed.js';
@@ -267,7 +266,7 @@ export function checkStructure(structure: Structure, context: ValidationContext)
 }
 
 // ---------------------------------------------------------------------------------------------
-// What a structure reads, and its fitted view
+// What a structure reads
 
 /** Which reader of src/feeds/readers.ts loads the data a structure reads, and with which element. */
 export interface DataRequest {
@@ -282,9 +281,4 @@ export function dataRequest(structure: Structure, feedClass?: FeedClass): DataRe
   const source = structure.data_sources[0]!;
   const reader = DESIGNS[structure.design].reader;
   return { feed_id: source.feed_id, version: source.version, reader, element: reader === 'daily_series' ? seriesElement(structure, feedClass) : null };
-}
-
-/** The fitted view of a structure's annual payout: its design's (see pricing/fitted-view.ts). */
-export function fittedView(input: FittedViewInput): FittedView {
-  return DESIGNS[input.structure.design].fittedView(input);
 }

@@ -96,6 +96,11 @@ export function termYearOf(rule: TermRule, epochMs: number): number | null {
   return null;
 }
 
+/** The term-year a day (YYYY-MM-DD) belongs to, or null outside every term. */
+export function termYearOfDay(rule: TermRule, date: string): number | null {
+  return termYearOf(rule, dayEpoch(date));
+}
+
 /** The term-years whose terms may hold instants between two times (inclusive), ascending. */
 export function termYearsBetween(rule: TermRule, fromMs: number, toMs: number): number[] {
   const first = new Date(fromMs).getUTCFullYear() - (rule.crosses_new_year ? 1 : 0);

@@ -1,23 +1,23 @@
 // Track gate: a box or polygon gate in peril.region over a storm-track archive, each storm one
-// occurrence. Its terms, its checks against the feed, its fitted view (Poisson rate × empirical
-// severity of gate crossings), and its measurement: a storm's value in a year is the strongest wind
-// among its track samples lying inside the gate (edges inclusive) and inside that year's term. Samples (gate.ts trackSamples) are every
-// best-track fix and every whole UTC hour strictly between two consecutive fixes, position and wind
-// linear in time. Fixes without a wind value are dropped first, so "consecutive" means consecutive
-// among the fixes with wind: a fast crossing between two fixes counts even across a fix whose wind
-// the archive does not hold. Each storm is one occurrence, named by its publisher storm id.
+// occurrence. Its terms, its checks against the feed, what its fitted view reads (gate crossings
+// for a Poisson rate × empirical severity), and its measurement: a storm's value in a year is the
+// strongest wind among its track samples lying inside the gate (edges inclusive) and inside that
+// year's term. Samples (gate.ts trackSamples) are every best-track fix and every whole UTC hour
+// strictly between two consecutive fixes, position and wind linear in time. Fixes without a wind
+// value are dropped first, so "consecutive" means consecutive among the fixes with wind: a fast
+// crossing between two fixes counts even across a fix whose wind the archive does not hold. Each
+// storm is one occurrence, named by its publisher storm id.
 
 import { gateContains, saffirSimpsonCategory, trackSamples, type Gate, type GateCrossing, type TrackFix, type TrackSample } from '../tracks/gate.js';
 import { METRES_PER_SECOND_PER_KNOT } from '../../kernel/units.js';
 import { normalizeLongitude } from '../geo.js';
-import { coveredYears, empiricalView, type EmpiricalOccurrences, type FittedViewInput } from '../pricing/fitted-view.js';
-import { FEED_PATH, type FeedUnderCheck, type TriggerDesign } from './design.js';
-import { boxesIntersect, coverageBoxOf, regionBox } from './feed.js';
-import type { BacktestData, FeedRead, OccurrenceOut } from '../backtest/artifact.js';
-import { eventCoverage, eventYear, iso, type DesignReplay, type YearWork } from '../backtest/years.js';
-import type { Faults, StructureFault } from './faults.js';
-import { occurrencePayout, roundIndex, triggerLevel } from './payout.js';
+import { eventTerms } from './coverage.js';
+import { FEED_PATH, type FeedUnderCheck, type FittedFeed, type FittedSample, type IndexMeasurement, type TriggerDesign } from './design.js';
+import { boxesIntersect, coverageBoxOf, regionBox, type FeedRead } from './feed.js';
+import type { Faults } from './faults.js';
+import { roundIndex, triggerLevel } from './payout.js';
 import { readPeakAggregation } from './read.js';
+import type { TriggerData } from './records.js';
 import { termWindow, termYearsBetween, type TermRule } from './term.js';
 import type { Structure } from './terms.js';
 
@@ -189,61 +189,28 @@ function checkFeed(f: Faults, s: Structure, at: FeedUnderCheck): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fitted view: a Poisson rate of gate crossings reaching the lowest level × their empirical values
+// Measurement: each storm crossing the gate in a year's term, one occurrence valued at its strongest wind inside the gate
 
-/** The storm-years the backtest pays from, in the covered years. */
-function crossingOccurrences(input: FittedViewInput): EmpiricalOccurrences {
-  const { structure: s, artifact, data } = input;
-  const used = new Set(coveredYears(artifact).map((c) => c.year.year));
-  const floor = triggerLevel(s.payout);
-  if (data.kind !== 'tracks') throw new Error('a track gate\'s view reads tracks');
-  const unit = (s.measurement.unit ?? 'kt') as GateUnit;
-  const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
-  const list = crossings.filter((c) => used.has(c.year) && c.value >= floor).map((c) => ({ year: c.year, value: c.value, id: c.storm_id }));
-  return {
-    list, unit,
-    sample: { storm_years_crossing_gate_in_covered_years: crossings.filter((c) => used.has(c.year)).length, qualifying_occurrences: list.length, minimum_value: floor, unit },
-  };
-}
+const iso = (ms: number): string => new Date(ms).toISOString();
 
-// ---------------------------------------------------------------------------------------------
-// The replay: the window's years over the snapshot
-
-/** Each storm crossing the gate in a year's term, one occurrence valued at its strongest wind inside the gate. */
-function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: number, toYear: number): DesignReplay | StructureFault {
-  const floor = triggerLevel(s.payout);
-  const { limit } = s.financial;
-  const work: YearWork[] = [];
-  let selection: Record<string, unknown>;
-  let occurrenceRule: string;
-  let indexUnit: string;
-  let unitNote: string;
-  if (data.kind !== 'tracks') throw new Error('unreachable');
-  const unit = (s.measurement.unit ?? 'kt') as GateUnit;
-  indexUnit = unit;
-  const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
-  selection = {
-    storms_in_archive: data.storms.length,
-    storm_years_crossing_gate: crossings.length,
-    storm_years_reaching_lowest_level: crossings.filter((c) => c.value >= floor).length,
-    gate: s.region,
-    minimum_value: floor,
-    unit,
-  };
-  occurrenceRule =
-    'Each storm is one occurrence, named by its publisher storm id. Its value in a year is the strongest 1-minute sustained wind among ' +
+function occurrenceRule(unit: GateUnit): string {
+  return 'Each storm is one occurrence, named by its publisher storm id. Its value in a year is the strongest 1-minute sustained wind among ' +
     'its track samples lying inside the gate (edges inclusive) and inside that year\'s term. Samples are every best-track fix with a wind ' +
     'value and every whole UTC hour strictly between two consecutive such fixes, position and wind interpolated linearly in time ' +
     '(fixes without a wind value are dropped first, so a fast crossing between two fixes counts). An occurrence\'s time is its strongest ' +
     'sample; from and to are its first and last samples inside the gate during the term. ' +
     (unit === 'category' ? 'The value is the Saffir-Simpson category of that wind (Cat 1 64-82 kt, 2 83-95, 3 96-112, 4 113-136, 5 >= 137).'
       : unit === 'm/s' ? 'Knots are converted to m/s at 1 kt = 1852/3600 m/s.' : 'The value is in knots.');
-  unitNote = 'HURDAT2 and JTWC best tracks give 1-minute sustained wind in knots at (mostly) 6-hourly fixes.';
-  const byYear = new Map<number, OccurrenceOut[]>();
-  for (const c of crossings) {
-    if (c.year < fromYear || c.year > toYear || c.value < floor) continue;
-    const list = byYear.get(c.year) ?? [];
-    list.push({
+}
+
+function measure(s: Structure, data: TriggerData, feed: FeedRead, fromYear: number, toYear: number): IndexMeasurement {
+  if (data.kind !== 'tracks') throw new Error('a track gate reads tracks');
+  const floor = triggerLevel(s.payout);
+  const unit = (s.measurement.unit ?? 'kt') as GateUnit;
+  const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
+  const found = crossings.filter((c) => c.year >= fromYear && c.year <= toYear).map((c) => ({
+    year: c.year,
+    occurrence: {
       event_id: c.storm_id,
       name: c.name,
       time: iso(c.crossing.epoch_ms),
@@ -252,21 +219,44 @@ function replay(s: Structure, data: BacktestData, feed: FeedRead, fromYear: numb
       to: iso(c.left_ms),
       value: c.value,
       unit,
-      payout: occurrencePayout(s.payout, limit, c.value),
       wind_kt: Math.round(c.crossing.max_wind_kt * 1e6) / 1e6,
       category: c.crossing.category,
       latitude: Math.round(c.crossing.latitude * 1e6) / 1e6,
       longitude: Math.round(c.crossing.longitude * 1e6) / 1e6,
       interpolated: c.crossing.interpolated,
-    });
-    byYear.set(c.year, list);
-  }
-  for (let y = fromYear; y <= toYear; y++) {
-    const term = termWindow(s.term, y);
-    const coverage = eventCoverage(term, feed.manifest);
-    work.push(eventYear(term, coverage, coverage.record === 'missing' ? [] : byYear.get(y) ?? [], s));
-  }
-  return { work, selection, occurrence_rule: occurrenceRule, index_unit: indexUnit, unit_note: unitNote, excluded: [] };
+    },
+  }));
+  return {
+    selection: {
+      storms_in_archive: data.storms.length,
+      storm_years_crossing_gate: crossings.length,
+      storm_years_reaching_lowest_level: crossings.filter((c) => c.value >= floor).length,
+      gate: s.region,
+      minimum_value: floor,
+      unit,
+    },
+    occurrence_rule: occurrenceRule(unit),
+    index_unit: unit,
+    unit_note: 'HURDAT2 and JTWC best tracks give 1-minute sustained wind in knots at (mostly) 6-hourly fixes.',
+    excluded: [],
+    term: eventTerms(found, feed.manifest),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the fitted view reads: the storm-years the backtest pays from, in the counted years (a
+// Poisson rate of gate crossings reaching the lowest level × their empirical values)
+
+function fittedSample(s: Structure, data: TriggerData, _feed: FittedFeed, counted: ReadonlySet<number>): FittedSample {
+  if (data.kind !== 'tracks') throw new Error('a track gate\'s view reads tracks');
+  const floor = triggerLevel(s.payout);
+  const unit = (s.measurement.unit ?? 'kt') as GateUnit;
+  const crossings = gateCrossings(data.storms, s.gate!, s.term, unit);
+  const occurrences = crossings.filter((c) => counted.has(c.year) && c.value >= floor).map((c) => ({ year: c.year, value: c.value, id: c.storm_id }));
+  return {
+    method: 'poisson_empirical_severity', occurrences, unit,
+    sample: { storm_years_crossing_gate_in_covered_years: crossings.filter((c) => counted.has(c.year)).length, qualifying_occurrences: occurrences.length, minimum_value: floor, unit },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,8 +280,8 @@ export const TRACK_GATE: TriggerDesign = {
   },
   region: { missing: 'peril.region is missing: a track gate is drawn in peril.region (box or polygon)', box_only: null },
   checkFeed,
-  replay,
   reader: 'track_archive',
   data_kinds: ['tracks'],
-  fittedView: (input) => empiricalView(input, crossingOccurrences(input)),
+  measure,
+  fittedSample,
 };

@@ -3,7 +3,9 @@
 // track gate's interpolation, window faults and determinism.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BacktestArtifact, BacktestData, FeedRead } from '../../../src/domain/backtest/artifact.js';
+import type { BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
+import type { FeedRead } from '../../../src/domain/triggers/feed.js';
+import type { TriggerData } from '../../../src/domain/triggers/records.js';
 import { replayTerms } from './support.js';
 import type { Refusal } from '../../../src/kernel/refusal.js';
 
@@ -46,7 +48,7 @@ function quakeTerms(over: { window?: string; financial?: object; period?: object
   };
 }
 
-function run(terms: object, data: BacktestData, feed: FeedRead, window?: { from_year?: number; to_year?: number }): BacktestArtifact {
+function run(terms: object, data: TriggerData, feed: FeedRead, window?: { from_year?: number; to_year?: number }): BacktestArtifact {
   const out = replayTerms(terms, data, feed, window);
   if (!out.ok) throw new Error(JSON.stringify(out.refusal));
   return out.value;
@@ -202,7 +204,7 @@ test('basis term_maximum on a cat-in-a-box pays once a year, from the largest oc
 });
 
 test('window: outside the period of record refused (never clipped); reversed refused as a request fault; a window of missing years alone refused', () => {
-  const data: BacktestData = { kind: 'quakes', events: [] };
+  const data: TriggerData = { kind: 'quakes', events: [] };
   const outside = replayTerms(quakeTerms(), data, QUAKE_FEED, { from_year: 1999, to_year: 2003 });
   assert.ok(!outside.ok);
   assert.equal(outside.refusal.code, 'unbacktestable_structure');

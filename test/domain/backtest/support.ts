@@ -3,7 +3,9 @@
 import { FeedStore } from '../../../src/feeds/store.js';
 import { dailySeries, eventCatalog, trackArchive } from '../../../src/feeds/readers.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
-import { backtestData, runBacktest, type BacktestArtifact, type BacktestData, type FeedRead } from '../../../src/domain/backtest/artifact.js';
+import { runBacktest, type BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
+import type { FeedRead } from '../../../src/domain/triggers/feed.js';
+import { triggerData, type TriggerData } from '../../../src/domain/triggers/records.js';
 import { faultAnswer, type StructureValidation } from '../../../src/domain/triggers/faults.js';
 import { checkStructure, dataRequest, validateStructure } from '../../../src/domain/triggers/index.js';
 import type { BacktestWindow } from '../../../src/domain/triggers/read.js';
@@ -16,7 +18,7 @@ let opened: Promise<FeedStore> | undefined;
 export const store = (): Promise<FeedStore> => (opened ??= FeedStore.open(FEEDS_DIR));
 
 export interface Loaded {
-  readonly data: BacktestData;
+  readonly data: TriggerData;
   readonly feed: FeedRead;
   /** The terms as read once, against the snapshot loaded. */
   readonly validation: StructureValidation;
@@ -36,14 +38,14 @@ export async function load(terms: unknown): Promise<Loaded> {
     : req.reader === 'track_archive' ? await trackArchive(s, snap)
     : await dailySeries(s, snap, req.element ?? undefined);
   const feed: FeedRead = { feed_id: snap.feed_id, version: snap.version, sha256: snap.sha256, manifest: snap.manifest, class: cls };
-  return { data: backtestData(read), feed, validation: checkStructure(v.structure, { feed }) };
+  return { data: triggerData(read), feed, validation: checkStructure(v.structure, { feed }) };
 }
 
 /**
  * Terms read once against their feed and window, then replayed, as a job does: a fault in the terms
  * is refused with the backtest's answer before anything is replayed.
  */
-export function replayTerms(terms: unknown, data: BacktestData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
+export function replayTerms(terms: unknown, data: TriggerData, feed: FeedRead, window?: BacktestWindow | null): Result<BacktestArtifact> {
   const v = validateStructure(terms, { feed: { feed_id: feed.feed_id, version: feed.version, manifest: feed.manifest, ...(feed.class && { class: feed.class }) }, window: window ?? null });
   const fault = faultAnswer(v, 'backtest');
   if (fault) return refused(fault);

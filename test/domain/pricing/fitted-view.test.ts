@@ -3,10 +3,12 @@
 // distribution functions, own convolution), never against the module's helpers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BacktestArtifact, BacktestData, FeedRead } from '../../../src/domain/backtest/artifact.js';
+import type { BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
+import type { TriggerData } from '../../../src/domain/triggers/records.js';
 import { replayTerms } from '../backtest/support.js';
-import type { FeedFacts } from '../../../src/domain/triggers/feed.js';
-import { fittedView, validateStructure } from '../../../src/domain/triggers/index.js';
+import type { FeedFacts, FeedRead } from '../../../src/domain/triggers/feed.js';
+import { validateStructure } from '../../../src/domain/triggers/index.js';
+import { fittedView } from '../../../src/domain/pricing/fit.js';
 import type { Structure } from '../../../src/domain/triggers/terms.js';
 import type { QuakeEvent, ReportEvent } from '../../../src/domain/hazard/records.js';
 import { seededRandom, type SeededRandom } from '../../../src/domain/stats/random.js';
@@ -43,7 +45,7 @@ function feed(feed_id: string, manifest: FeedFacts): FeedRead {
   return { feed_id, version: '1', sha256: '0'.repeat(64), manifest };
 }
 
-function replay(terms: unknown, data: BacktestData, f: FeedRead): { s: Structure; artifact: BacktestArtifact } {
+function replay(terms: unknown, data: TriggerData, f: FeedRead): { s: Structure; artifact: BacktestArtifact } {
   const v = validateStructure(terms);
   assert.ok(v.structure, JSON.stringify(v.shape_faults));
   const replayed = replayTerms(terms, data, f);
@@ -97,7 +99,7 @@ const LADDER = { function: 'ladder', levels: [{ at_least: 6.5, fraction: 0.25 },
 
 function quakeView(payout: unknown, financial: Record<string, unknown> = {}): FittedView {
   const terms = quakeTerms(payout, financial);
-  const data: BacktestData = { kind: 'quakes', events: QUAKES };
+  const data: TriggerData = { kind: 'quakes', events: QUAKES };
   const { s, artifact } = replay(terms, data, QUAKE_FEED);
   return fittedView({ structure: s, artifact, data, manifest: QUAKE_FEED.manifest, parameters: PARAMS });
 }
@@ -263,7 +265,7 @@ function simpson(f: (x: number) => number, a: number, b: number, n = 20_000): nu
   return (sum * h) / 3;
 }
 
-function gevSeries(): { data: BacktestData; f: FeedRead } {
+function gevSeries(): { data: TriggerData; f: FeedRead } {
   const rng = seededRandom(777);
   const days = [];
   for (let y = 1701; y <= 2000; y++) days.push({ date: `${y}-06-01`, value: Math.round(gevQ(rng.uniformOpen(), GEV_TRUE) * 1000) / 1000 });
@@ -352,7 +354,7 @@ function hailReport(id: string, date: string, value: number): ReportEvent {
     latitude: 32.8, longitude: -97.0, value, unit: 'in', line: 1, fields: {},
   };
 }
-const HAIL_DATA: BacktestData = {
+const HAIL_DATA: TriggerData = {
   kind: 'reports', unit: 'in',
   events: [
     hailReport('r1', '2011-05-01', 1.5),
