@@ -16,7 +16,7 @@
 
 import { annualPayout, payoutTerms } from '../triggers/payout.js';
 import { backtestStatistics, type BacktestStatistics, type YearResult } from './statistics.js';
-import { replayYears, type OccurrenceOut } from './replay.js';
+import { replayYears, type OccurrenceOut, type YearWork } from './replay.js';
 import { dataFault, faultAnswer, type StructureFault } from '../triggers/faults.js';
 import { recordYears, type FeedRead } from '../triggers/feed.js';
 import { DESIGNS } from '../triggers/index.js';
@@ -25,7 +25,7 @@ import type { TriggerData } from '../triggers/records.js';
 import type { Structure } from '../triggers/terms.js';
 import type { UnitName } from '../triggers/vocabulary.js';
 import { describeTermRule } from '../triggers/term.js';
-import { PARTIAL_YEAR_MAX_MISSING_SHARE, PARTIAL_YEAR_RULE, PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT } from '../quality.js';
+import { PARTIAL_YEAR_MAX_MISSING_SHARE, PARTIAL_YEAR_RULE, PUBLISHER_FLAG_RULES, QUALITY_RULE_TEXT, type SiObservation } from '../quality.js';
 import { BACKTEST_ENGINE } from '../../kernel/versions.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
 
@@ -94,8 +94,10 @@ export function runBacktest(structure: Structure, data: TriggerData, feed: FeedR
   if (source.feed_id !== feed.feed_id || source.version !== feed.version) {
     throw new Error(`the structure reads ${source.feed_id}/${source.version} but the replay was handed ${feed.feed_id}/${feed.version}`);
   }
-  const expected = DESIGNS[s.design].data_kinds;
-  if (!expected.includes(data.kind)) throw new Error(`a ${s.design} backtest reads ${expected.join(' or ')} data, got ${data.kind}`);
+  const design = DESIGNS[s.design];
+  if (!design.data_kinds.includes(data.kind)) throw new Error(`a ${s.design} backtest reads ${design.data_kinds.join(' or ')} data, got ${data.kind}`);
+  // A daily series counts its days and windows; an event record, the days its period of record covers.
+  const daily = design.reader === 'daily_series';
 
   const years = recordYears(feed.manifest)!;
   const fromYear = window?.from_year ?? years.from;
@@ -106,75 +108,21 @@ export function runBacktest(structure: Structure, data: TriggerData, feed: FeedR
   // The design's measurement read year by year; the annual aggregate and the statistics are shared.
   const replayed = replayYears(s, data, feed, fromYear, toYear);
   if ('fault' in replayed) return failure([replayed]);
-  const { work, selection, excluded } = replayed;
+  const { work, selection } = replayed;
   const indexUnit = replayed.index_unit;
 
   // Years, statistics, burning cost.
   const results: YearResult[] = [];
   const yearsOut: YearOut[] = work.map((w) => {
-    const observed = w.gross === null ? null : annualPayout(w.gross, { attachment, annual_cap: annualCap });
-    // A partial year is shown, never counted: its payout stands aside and n leaves it out.
-    const partial = w.coverage.record === 'partial';
-    const payout = partial ? null : observed;
-    const gross = partial ? null : w.gross;
-    results.push({ year: w.term.year, payout, gross_payout: gross, paying_occurrences: w.occurrences.filter((o) => o.payout > 0).length });
-    return {
-      year: w.term.year,
-      term: { from: w.term.from, to: w.term.to },
-      record: w.coverage.record,
-      payout,
-      gross_payout: gross,
-      rate_on_line: rateOnLine(payout, limit),
-      ...(w.coverage.record === 'missing' ? { no_record_reason: w.coverage.reason } : {}),
-      ...(partial ? {
-        payout_on_partial_record: observed,
-        partial_reason: `the term lacks ${w.term.days - w.coverage.days_covered} of its ${w.term.days} days, more than ${PARTIAL_YEAR_MAX_MISSING_SHARE * 100}%: shown, left out of n`,
-      } : {}),
-      ...(w.coverage.days_covered < w.term.days && w.coverage.record !== 'missing' && s.design !== 'index_series' ? { term_days: w.term.days, days_covered: w.coverage.days_covered } : {}),
-      ...w.extra,
-      occurrences: w.occurrences,
-    };
+    const out = yearOut(w, s.financial, daily);
+    results.push({ year: out.year, payout: out.payout, gross_payout: out.gross_payout, paying_occurrences: w.occurrences.filter((o) => o.payout > 0).length });
+    return out;
   });
   const statistics = backtestStatistics(results, annualCap);
   if (work.every((w) => w.coverage.record === 'missing')) {
     return failure([dataFault('no_recorded_year_in_window', 'window',
       `no year of the window ${fromYear} to ${toYear} has a record in ${feed.feed_id} ${feed.version} (every year is missing); nothing to replay`)]);
   }
-
-  const covered = yearsOut.filter((y) => y.record === 'complete');
-  const partialYears = yearsOut.filter((y) => y.record === 'partial');
-  const missing = yearsOut.filter((y) => y.record === 'missing');
-  const inWindow = (y: number): boolean => y >= fromYear && y <= toYear;
-  const dataCoverage: Record<string, unknown> = {
-    period_of_record: { from: feed.manifest.period_of_record?.from ?? null, to: feed.manifest.period_of_record?.to ?? null },
-    years_in_window: yearsOut.length,
-    years_with_record: covered.length,
-    years_counted: statistics.years,
-    years_missing: missing.map((y) => y.year),
-    years_missing_detail: missing.map((y) => ({ year: y.year, reason: y.no_record_reason as string })),
-    manifest_years_missing: [...(feed.manifest.years_missing ?? [])].filter(inWindow).sort((a, b) => a - b),
-    years_without_events: [...(feed.manifest.years_without_events ?? [])].filter(inWindow).sort((a, b) => a - b),
-    zero_payout_years: covered.filter((y) => y.payout === 0).map((y) => y.year),
-    partial_years: partialYears.map((y) => {
-      const termDays = y.term_days as number;
-      const daysCovered = s.design === 'index_series' ? termDays - (y.missing_days as number) : y.days_covered as number;
-      return { year: y.year, term_days: termDays, days_covered: daysCovered, missing_share: (termDays - daysCovered) / termDays, payout_on_partial_record: y.payout_on_partial_record as number | null };
-    }),
-    partial_year_rule: { max_missing_share: PARTIAL_YEAR_MAX_MISSING_SHARE, text: PARTIAL_YEAR_RULE },
-    missing_days_by_year: s.design === 'index_series'
-      ? yearsOut.filter((y) => (y.missing_days as number) > 0).map((y) => ({
-        year: y.year, term_days: y.term_days as number, missing_days: y.missing_days as number,
-        windows_in_term: y.windows_in_term as number, windows_computed: y.windows_computed as number,
-      }))
-      : [],
-    ...(s.design === 'index_series' ? {
-      excluded_observations: excluded,
-      quality_rule: { text: QUALITY_RULE_TEXT, publisher_flags: PUBLISHER_FLAG_RULES },
-    } : {}),
-    note: s.design === 'index_series'
-      ? 'Years with no computable window have no record: payout null, left out of the statistics, named in years_missing. Missing days (null in the series, excluded by the quality rule, or outside the series) are never filled; a window holding one is not computed; they are counted per year in missing_days_by_year. Partial years are shown and left out of n (partial_years).'
-      : 'Years the archive holds no record for (manifest years_missing, or a term the period of record does not reach) are left out of the statistics and named in years_missing, never filled. Years in years_without_events are covered years with no row in the extract: zeros, not gaps. A partly covered year is shown and left out of n when its term lacks more than 10% of its days (partial_years), counted otherwise.',
-  };
 
   const artifact: BacktestArtifact = {
     kind: 'backtest',
@@ -191,10 +139,10 @@ export function runBacktest(structure: Structure, data: TriggerData, feed: FeedR
       average_rate_on_line: statistics.mean_annual_payout === null ? null : statistics.mean_annual_payout / limit,
       basis: `rate on line = payout / limit (${limit} ${currency}), year by year and averaged over the ${statistics.years} years with a record`,
     },
-    data_coverage: dataCoverage,
+    data_coverage: dataCoverageOf(yearsOut, statistics, feed.manifest, { from: fromYear, to: toYear }, daily ? replayed.excluded : null),
     selection,
     conventions: {
-      time_basis: s.design === 'index_series'
+      time_basis: daily
         ? 'Days are the publisher\'s own days (the series\' dates); term days are matched to them.'
         : 'Times are UTC; a term day runs 00:00 to 24:00 UTC; a record with a date only is placed at 00:00 UTC of that date.',
       term_rule: describeTermRule(s.term),
@@ -211,6 +159,80 @@ export function runBacktest(structure: Structure, data: TriggerData, feed: FeedR
     },
   };
   return ok(artifact);
+}
+
+/** A year of the artifact: the annual aggregate applied to its work; a partial year shown, never counted. */
+function yearOut(w: YearWork, financial: Structure['financial'], daily: boolean): YearOut {
+  const { limit, annual_cap: annualCap, attachment } = financial;
+  const observed = w.gross === null ? null : annualPayout(w.gross, { attachment, annual_cap: annualCap });
+  // A partial year is shown, never counted: its payout stands aside and n leaves it out.
+  const partial = w.coverage.record === 'partial';
+  const payout = partial ? null : observed;
+  const gross = partial ? null : w.gross;
+  return {
+    year: w.term.year,
+    term: { from: w.term.from, to: w.term.to },
+    record: w.coverage.record,
+    payout,
+    gross_payout: gross,
+    rate_on_line: rateOnLine(payout, limit),
+    ...(w.coverage.record === 'missing' ? { no_record_reason: w.coverage.reason } : {}),
+    ...(partial ? {
+      payout_on_partial_record: observed,
+      partial_reason: `the term lacks ${w.term.days - w.coverage.days_covered} of its ${w.term.days} days, more than ${PARTIAL_YEAR_MAX_MISSING_SHARE * 100}%: shown, left out of n`,
+    } : {}),
+    ...(w.coverage.days_covered < w.term.days && w.coverage.record !== 'missing' && !daily ? { term_days: w.term.days, days_covered: w.coverage.days_covered } : {}),
+    ...w.extra,
+    occurrences: w.occurrences,
+  };
+}
+
+/**
+ * What the record covers of the window: years counted, missing and partial, and for a daily
+ * series (excluded not null) its missing days and the observations the quality rule left out.
+ */
+function dataCoverageOf(
+  yearsOut: readonly YearOut[],
+  statistics: BacktestStatistics,
+  manifest: FeedRead['manifest'],
+  window: { readonly from: number; readonly to: number },
+  excluded: readonly SiObservation[] | null,
+): Record<string, unknown> {
+  const daily = excluded !== null;
+  const covered = yearsOut.filter((y) => y.record === 'complete');
+  const partialYears = yearsOut.filter((y) => y.record === 'partial');
+  const missing = yearsOut.filter((y) => y.record === 'missing');
+  const inWindow = (y: number): boolean => y >= window.from && y <= window.to;
+  return {
+    period_of_record: { from: manifest.period_of_record?.from ?? null, to: manifest.period_of_record?.to ?? null },
+    years_in_window: yearsOut.length,
+    years_with_record: covered.length,
+    years_counted: statistics.years,
+    years_missing: missing.map((y) => y.year),
+    years_missing_detail: missing.map((y) => ({ year: y.year, reason: y.no_record_reason as string })),
+    manifest_years_missing: [...(manifest.years_missing ?? [])].filter(inWindow).sort((a, b) => a - b),
+    years_without_events: [...(manifest.years_without_events ?? [])].filter(inWindow).sort((a, b) => a - b),
+    zero_payout_years: covered.filter((y) => y.payout === 0).map((y) => y.year),
+    partial_years: partialYears.map((y) => {
+      const termDays = y.term_days as number;
+      const daysCovered = daily ? termDays - (y.missing_days as number) : y.days_covered as number;
+      return { year: y.year, term_days: termDays, days_covered: daysCovered, missing_share: (termDays - daysCovered) / termDays, payout_on_partial_record: y.payout_on_partial_record as number | null };
+    }),
+    partial_year_rule: { max_missing_share: PARTIAL_YEAR_MAX_MISSING_SHARE, text: PARTIAL_YEAR_RULE },
+    missing_days_by_year: daily
+      ? yearsOut.filter((y) => (y.missing_days as number) > 0).map((y) => ({
+        year: y.year, term_days: y.term_days as number, missing_days: y.missing_days as number,
+        windows_in_term: y.windows_in_term as number, windows_computed: y.windows_computed as number,
+      }))
+      : [],
+    ...(daily ? {
+      excluded_observations: excluded,
+      quality_rule: { text: QUALITY_RULE_TEXT, publisher_flags: PUBLISHER_FLAG_RULES },
+    } : {}),
+    note: daily
+      ? 'Years with no computable window have no record: payout null, left out of the statistics, named in years_missing. Missing days (null in the series, excluded by the quality rule, or outside the series) are never filled; a window holding one is not computed; they are counted per year in missing_days_by_year. Partial years are shown and left out of n (partial_years).'
+      : 'Years the archive holds no record for (manifest years_missing, or a term the period of record does not reach) are left out of the statistics and named in years_missing, never filled. Years in years_without_events are covered years with no row in the extract: zeros, not gaps. A partly covered year is shown and left out of n when its term lacks more than 10% of its days (partial_years), counted otherwise.',
+  };
 }
 
 /** The payout function in one sentence, for the artifact's conventions. */

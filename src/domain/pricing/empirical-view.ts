@@ -81,7 +81,7 @@ export function empiricalView(input: FittedViewInput, found: EmpiricalSample): F
     notes: [
       'The severity is the record\'s own: no value beyond the largest observed is ever drawn, so the view adds no tail the record has not shown.',
       'Below the payout\'s lowest level an occurrence pays nothing, so the rate counts only occurrences reaching it; occurrences are clustered exactly as the backtest clusters them.',
-      ...(s.design === 'track_gate' ? ['Each storm crossing the gate in a term is one occurrence, valued at its strongest wind inside the gate during the term.'] : []),
+      ...(found.notes ?? []),
     ],
   };
 }

@@ -101,6 +101,8 @@ export type FittedSample =
     readonly occurrences: readonly EmpiricalOccurrence[];
     readonly unit: string;
     readonly sample: Readonly<Record<string, unknown>>;
+    /** What the design adds to the view's notes on what an occurrence is. */
+    readonly notes?: readonly string[];
   };
 
 export interface TriggerDesign {

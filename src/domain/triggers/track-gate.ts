@@ -256,6 +256,7 @@ function fittedSample(s: Structure, data: TriggerData, _feed: FittedFeed, counte
   return {
     method: 'poisson_empirical_severity', occurrences, unit,
     sample: { storm_years_crossing_gate_in_covered_years: crossings.filter((c) => counted.has(c.year)).length, qualifying_occurrences: occurrences.length, minimum_value: floor, unit },
+    notes: ['Each storm crossing the gate in a term is one occurrence, valued at its strongest wind inside the gate during the term.'],
   };
 }
 
