@@ -13,7 +13,7 @@ import {
   determinismCheck, failedDetails, modelCard, paysCheck, payoutCheck, recordCheck, REFERENCE_FINANCIAL, unitsCheck, VALIDATION_CHECKS,
   type Check,
 } from '../domain/models/validation.js';
-import { technicalPrice, type PriceDocument } from '../domain/pricing/technical-price.js';
+import type { PriceDocument } from '../domain/pricing/technical-price.js';
 import { recordYears } from '../domain/triggers/feed.js';
 import type { FinancialStructure, PeriodTerms, StructureTerms } from '../domain/triggers/terms.js';
 import { backtestSummary } from '../domain/list-summaries.js';
@@ -27,7 +27,7 @@ import type { FeedStore } from '../feeds/store.js';
 import type { ModelDocument } from '../store/models.js';
 import { modelViolations } from '../schemas.js';
 import { replay } from './backtest.js';
-import type { PriceTaskInput } from './price.js';
+import { priceOfReplay, type PriceTaskInput } from './price.js';
 import { requireActive } from './accounts.js';
 import { queueJob, type QueuedJob } from './jobs.js';
 import type { AppDeps } from './deps.js';
@@ -141,7 +141,7 @@ export async function modelValidationTask(input: ModelValidationInput, store: Fe
   let price: PriceDocument | null = null;
   let priceRefusal: { stage: 'price'; message: string; details: string[] } | null = null;
   if (checks.every((c) => c.passed)) {
-    const priced = technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
+    const priced = priceOfReplay(run);
     if (priced.ok) price = priced.value;
     else priceRefusal = { stage: 'price', message: priced.refusal.message, details: [...(priced.refusal.details ?? [])] };
   }

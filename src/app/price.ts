@@ -9,7 +9,7 @@ import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import type { FeedStore } from '../feeds/store.js';
 import { feedClass } from '../feeds/catalog.js';
-import { replay, termsOf, type Window } from './backtest.js';
+import { replay, termsOf, type Replay, type Window } from './backtest.js';
 import { requireActive } from './accounts.js';
 import { queueJob, type QueuedJob } from './jobs.js';
 import type { AppDeps } from './deps.js';
@@ -34,13 +34,18 @@ export async function requestPrice(
   return ok(await queueJob(deps, { accountId, verb: 'price', subject: { object_id: id }, input: { object_id: id, window: null } }));
 }
 
+/** The technical price of a replay: the terms as read once, the artifact, and the records and feed it read. */
+export function priceOfReplay(run: Replay): Result<PriceDocument> {
+  return technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
+}
+
 export interface PriceTaskInput { objectId: string; terms: StructureTerms; window: Window; feedsDir: string | undefined }
 /** Runs in a compute thread: the price document as canonical JSON. */
 export async function priceTask(input: PriceTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
   const replayed = await replay(store, input.terms, input.window, 'price');
   if (!replayed.ok) return replayed;
   const run = replayed.value;
-  const priced = technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
+  const priced = priceOfReplay(run);
   if (!priced.ok) return priced;
   // The same object, terms and snapshot give the same id and the same bytes.
   const id = `pr_${contentAddress({ object_id: input.objectId, inputs: priced.value.inputs, model: priced.value.model }).slice(0, 32)}`;

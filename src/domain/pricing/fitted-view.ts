@@ -37,6 +37,7 @@
 
 import type { BacktestArtifact, YearOut } from '../backtest/artifact.js';
 import { payoutFraction, payoutLevels, roundMoney, stepLinearParts } from '../triggers/payout.js';
+import type { FittedSample } from '../triggers/design.js';
 import type { FeedClass, FeedFacts } from '../triggers/feed.js';
 import type { TriggerData } from '../triggers/records.js';
 import type { Structure } from '../triggers/terms.js';
@@ -84,7 +85,8 @@ export interface FittedParameter {
   readonly note: string | null;
 }
 
-export type FittedMethod = 'gutenberg_richter_poisson' | 'extreme_value_term_maxima' | 'poisson_empirical_severity';
+/** The three views, as the designs name them (fittedSample). */
+export type FittedMethod = FittedSample['method'];
 
 export type AnnualMethod = 'closed_form' | 'exact_distribution' | 'numerical_integration' | 'simulation';
 
