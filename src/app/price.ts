@@ -34,11 +34,6 @@ export async function requestPrice(
   return ok(await queueJob(deps, { accountId, verb: 'price', subject: { object_id: id }, input: { object_id: id, window: null } }));
 }
 
-/** The technical price of a replay: the terms as read once, the artifact, and the records and feed it read. */
-export function priceOfReplay(run: Replay): Result<PriceDocument> {
-  return technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
-}
-
 export interface PriceTaskInput { objectId: string; terms: StructureTerms; window: Window; feedsDir: string | undefined }
 /** Runs in a compute thread: the price document as canonical JSON. */
 export async function priceTask(input: PriceTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
@@ -50,6 +45,11 @@ export async function priceTask(input: PriceTaskInput, store: FeedStore | undefi
   // The same object, terms and snapshot give the same id and the same bytes.
   const id = `pr_${contentAddress({ object_id: input.objectId, inputs: priced.value.inputs, model: priced.value.model }).slice(0, 32)}`;
   return ok(canonicalJson({ ...priced.value, id, object_id: input.objectId, backtest: { id: run.artifact.id, links: run.artifact.links } }));
+}
+
+/** The technical price of a replay: the terms as read once, the artifact, and the records and feed it read. */
+export function priceOfReplay(run: Replay): Result<PriceDocument> {
+  return technicalPrice({ validation: run.validation, artifact: run.artifact, data: run.data, manifest: run.snapshot.manifest, feed_class: feedClass(run.snapshot.manifest) });
 }
 
 /** The price job: the document is written to the object as its technical premium, and metered. */
