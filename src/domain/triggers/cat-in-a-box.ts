@@ -1,7 +1,7 @@
 // Cat-in-a-box: a box in peril.region and a payout on the peak of each occurrence of catalog or
-// report rows in it. Its terms, its checks against the feed, what its fitted views read, and its occurrences:
-// the catalog rows a box trigger reads, clustered with the occurrence rule shared with footprints
-// (src/domain/occurrence.ts), each occurrence dated by its first event.
+// report rows in it. Its terms, its checks against the feed, what its fitted views read, and its
+// occurrences: the catalog rows a box trigger reads, clustered with the occurrence rule shared with
+// footprints (src/domain/occurrence.ts), each occurrence dated by its first event.
 //
 // Selection (every test inclusive):
 // - earthquake: type == earthquake, a magnitude, the epicentre in the box, depth at most
