@@ -20,6 +20,7 @@
 //
 // Conservation, checked: g_total = ΣdP + Σ(above place limits) + dA + (above account limit) + Q + ΣX_k + N.
 import { ok, refused, unwrap, type Result } from '../../../kernel/result.js';
+import { refusal, type Refusal } from '../../../kernel/refusal.js';
 import { runSpecRefusal } from './spec-refusal.js';
 
 export interface PolicyTerms {
@@ -189,14 +190,14 @@ export function accountAndReinsurance(placeInsuredSum: number, t: NormalizedTerm
   out[4] = r - ceded;
 }
 
-/** Applies the terms to one event's (or sample's) place ground-up losses; checks conservation. */
-export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms): TermsBreakdown {
+/** Applies the terms to one event's (or sample's) place ground-up losses; refuses when they do not conserve it. */
+export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms): Result<TermsBreakdown> {
   let g = 0;
   let dP = 0;
   let aboveP = 0;
   let iSum = 0;
   for (const x of placeGroundUp) {
-    if (!(x >= 0) || !Number.isFinite(x)) throw new RangeError(`place loss ${x} is not a non-negative finite number`);
+    if (!(x >= 0) || !Number.isFinite(x)) return refused(lossNotConserved(`A place's ground-up loss ${x} is not a non-negative finite number.`));
     const ded = x < t.placeDeductible ? x : t.placeDeductible;
     const i = placeInsured(x, t);
     g += x;
@@ -206,7 +207,7 @@ export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms)
   }
   const out = new Float64Array(5 + t.layers.length);
   accountAndReinsurance(iSum, t, out);
-  const b: TermsBreakdown = {
+  return conserved({
     ground_up: g,
     place_deductible: dP,
     place_above_limit: aboveP,
@@ -216,9 +217,7 @@ export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms)
     ceded_quota_share: out[3]!,
     layers: Array.from(out.subarray(5)),
     net: out[4]!,
-  };
-  assertConserved(b);
-  return b;
+  });
 }
 
 /** Sum of the parts of a breakdown: deductibles, amounts above limits, cessions and net. */
@@ -234,16 +233,26 @@ export function conservationGap(groundUp: number, parts: number): number {
   return Math.abs(groundUp - parts);
 }
 
-export function assertConserved(b: TermsBreakdown): void {
+/**
+ * The refusal of a run whose losses fail a conservation check: the model data and the kernel
+ * disagree, so running it again would fail again; the job carries the code, not a bare 500.
+ */
+export function lossNotConserved(message: string): Refusal {
+  return refusal(500, 'loss_not_conserved', message);
+}
+
+/** The breakdown when its parts add up to its ground-up loss and its insured loss to ground up less retentions (NaN fails). */
+export function conserved(b: TermsBreakdown): Result<TermsBreakdown> {
   const parts = partsTotal(b);
   const gap = conservationGap(b.ground_up, parts);
-  if (gap > CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up))) {
-    throw new Error(`terms do not conserve the ground-up loss: ${b.ground_up} vs parts ${parts}`);
+  if (!(gap <= CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up)))) {
+    return refused(lossNotConserved(`The terms do not conserve the ground-up loss: ${b.ground_up} vs parts ${parts}.`));
   }
   const ilCheck = b.ground_up - b.place_deductible - b.place_above_limit - b.account_deductible - b.account_above_limit;
-  if (Math.abs(ilCheck - b.insured) > CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up))) {
-    throw new Error(`insured loss ${b.insured} does not equal ground-up less retentions ${ilCheck}`);
+  if (!(Math.abs(ilCheck - b.insured) <= CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up)))) {
+    return refused(lossNotConserved(`The insured loss ${b.insured} does not equal ground up less retentions, ${ilCheck}.`));
   }
+  return ok(b);
 }
 
 /**

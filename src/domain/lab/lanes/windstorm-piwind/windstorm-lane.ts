@@ -247,7 +247,7 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   }
 
   const factors = [1, ...SENSITIVITY_FACTORS];
-  const run = runGroundUp(model, portfolio, { samples, seed, factors, terms, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) });
+  const run = unwrap(runGroundUp(model, portfolio, { samples, seed, factors, terms, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) }));
   const lossBasis = samples === 0
     ? 'analytical mean damage per event (gulcalc sidx -1) with allocation rule 1'
     : `mean over ${samples} Latin-hypercube samples per event with allocation rule 1`;
