@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unwrap } from '../../../src/kernel/result.js';
-import { applyTerms, conserved, normalizeTerms, partsTotal, termsSpec, type TermsBreakdown } from '../../../src/domain/lab/engine/financial.js';
+import { applyTerms, conserved, normalizeTerms, partsTotal, termsSpec } from '../../../src/domain/lab/engine/financial.js';
+import type { TermsBreakdown } from '../../../src/domain/lab/engine/loss-engine.js';
 import { ApiError } from '../../../src/kernel/refusal.js';
 
 // Hand-built event: three places with ground-up losses 50, 300 and 1,200 (total 1,550).

@@ -21,6 +21,7 @@
 // Conservation, checked: g_total = ΣdP + Σ(above place limits) + dA + (above account limit) + Q + ΣX_k + N.
 import { ok, refused, unwrap, type Result } from '../../../kernel/result.js';
 import { refusal, type Refusal } from '../../../kernel/refusal.js';
+import type { FinancialModule, TermsBreakdown } from './loss-engine.js';
 import { runSpecRefusal } from './spec-refusal.js';
 
 export interface PolicyTerms {
@@ -146,19 +147,6 @@ export function readTerms(terms: unknown): Result<NormalizedTerms> {
   });
 }
 
-/** Where one event's (or one sample's) ground-up loss went. */
-export interface TermsBreakdown {
-  ground_up: number;
-  place_deductible: number;
-  place_above_limit: number;
-  account_deductible: number;
-  account_above_limit: number;
-  insured: number;
-  ceded_quota_share: number;
-  layers: number[];
-  net: number;
-}
-
 /** Insured loss of one place: min(max(g - deductible, 0), limit). */
 export function placeInsured(g: number, t: NormalizedTerms): number {
   const after = g > t.placeDeductible ? g - t.placeDeductible : 0;
@@ -254,6 +242,9 @@ export function conserved(b: TermsBreakdown): Result<TermsBreakdown> {
   }
   return ok(b);
 }
+
+/** The financial module of the loss engine: revision r3's policy and reinsurance terms. */
+export const FINANCIAL_MODULE: FinancialModule<NormalizedTerms> = { read: readTerms, apply: applyTerms };
 
 /**
  * The terms in the input shape with every default spelled out (limits null when unlimited): what a

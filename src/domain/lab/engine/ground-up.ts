@@ -35,7 +35,8 @@
 import { ok, refused, type Result } from '../../../kernel/result.js';
 import { seededRandom, splitMix64, type SeededRandom } from '../../stats/random.js';
 import type { DamageBins, KeyedPortfolio, ModelData } from './model-data.js';
-import { CONSERVATION_TOLERANCE, accountAndReinsurance, lossNotConserved, type NormalizedTerms, type TermsBreakdown } from './financial.js';
+import { CONSERVATION_TOLERANCE, accountAndReinsurance, lossNotConserved, type NormalizedTerms } from './financial.js';
+import type { LossKernel, TermsBreakdown } from './loss-engine.js';
 import { binMode, scaledBinMeans } from './sensitivity.js';
 import { DEFAULT_DAMAGE_GROUP, itemDamageGroups, type DamageGroupRule } from './correlation.js';
 
@@ -92,6 +93,18 @@ export interface GroundUpRun {
   /** Item-events whose damage distribution had no probability mass (no loss). */
   massless: number;
 }
+
+export interface SampledDamageInputs {
+  model: ModelData;
+  portfolio: KeyedPortfolio;
+  options: GroundUpOptions;
+}
+
+/** The loss engine's kernel over Oasis-style model data: damage sampled per item and event, as gulcalc does. */
+export const SAMPLED_DAMAGE: LossKernel<SampledDamageInputs, GroundUpRun> = {
+  method: 'Oasis LMF method (getmodel, gulcalc allocation rule 1) re-implemented in this service',
+  groundUp: ({ model, portfolio, options }) => runGroundUp(model, portfolio, options),
+};
 
 /** Damage distributions with a fixed stride of damage bins. */
 class Distributions {
