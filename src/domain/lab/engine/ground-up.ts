@@ -704,30 +704,32 @@ function meanLocation(ctx: GroundUpContext, tivAt: number): void {
  * items hit: Latin hypercube strata, ascending; then each item's CDF inverted along them.
  */
 function sampledSums(ctx: GroundUpContext, l: number, tivAt: number, w: number): void {
-  const { x, s, bins, nC } = ctx;
+  const { x, s, nC, dists } = ctx;
   const { K, F } = s;
+  const { mode, from, to, width, binX } = ctx.bins;
+  const { U, P, sums, evGU, evPC, hGroup, hCov, hDist, hPeril, groupHits, nh } = x;
   const nF = F.length;
   const covTiv = ctx.portfolio.covTiv;
   const byPrefix = K >= PREFIX_MIN_SAMPLES;
   let g0 = 0;
   for (let g = 0; g < ctx.classes.maxGroups; g++) {
-    if (x.groupHits[g] === 0) continue;
-    if (byPrefix) drawStrataWithPrefix(x.rng!, x.U, x.P, K);
-    else drawStrata(x.rng!, x.U, K);
+    if (groupHits[g] === 0) continue;
+    if (byPrefix) drawStrataWithPrefix(x.rng!, U, P, K);
+    else drawStrata(x.rng!, U, K);
     // Drawn though unused here, so the order stream never depends on terms or peril mix.
     if (K > 1) shuffle(x.rngPerm!, x.perm, K);
-    for (let j = 0; j < x.nh; j++) {
-      if (x.hGroup[j] !== g) continue;
-      const c = x.hCov[j]!;
+    for (let j = 0; j < nh; j++) {
+      if (hGroup[j] !== g) continue;
+      const c = hCov[j]!;
       const tiv = covTiv[tivAt + c]!;
-      if (byPrefix) sumByPrefix(x.U, x.P, K, ctx.dists, x.hDist[j]!, bins.mode, bins.from, bins.to, bins.width, bins.binX, F, x.sums);
-      else sweep(x.U, K, ctx.dists, x.hDist[j]!, bins.mode, bins.from, bins.to, bins.width, bins.binX, F, x.sums, null, 0, null);
-      g0 += tiv * x.sums[0]!;
-      for (let f = 1; f < nF; f++) x.evGU[f]! += tiv * x.sums[f]!;
-      x.evPC[x.hPeril[j]! * nC + c]! += tiv * x.sums[0]!;
+      if (byPrefix) sumByPrefix(U, P, K, dists, hDist[j]!, mode, from, to, width, binX, F, sums);
+      else sweep(U, K, dists, hDist[j]!, mode, from, to, width, binX, F, sums, null, 0, null);
+      g0 += tiv * sums[0]!;
+      for (let f = 1; f < nF; f++) evGU[f]! += tiv * sums[f]!;
+      evPC[hPeril[j]! * nC + c]! += tiv * sums[0]!;
     }
   }
-  x.evGU[0]! += g0;
+  evGU[0]! += g0;
   ctx.acc.placeGroundUp[l]! += (w * g0) / K;
 }
 
