@@ -1,4 +1,4 @@
-// Financial terms of model revision r3 (DOMAIN, Lab conventions), applied per event (and, with
+// The loss engine's financial module: terms of model revision r3 (DOMAIN, Lab conventions), applied per event (and, with
 // samples, per event and sample) in this order:
 //
 //   place (location) level, on the place's ground-up loss g (all its coverages after allocation):
@@ -19,6 +19,8 @@
 // quota share cedes nothing. Amounts are in the unit of the values.
 //
 // Conservation, checked: g_total = ΣdP + Σ(above place limits) + dA + (above account limit) + Q + ΣX_k + N.
+// A check that fails is the refusal loss_not_conserved, returned, never thrown. FINANCIAL_MODULE is
+// this module behind the loss engine's interface (loss-engine.ts).
 import { ok, refused, unwrap, type Result } from '../../../kernel/result.js';
 import { refusal, type Refusal } from '../../../kernel/refusal.js';
 import type { FinancialModule, TermsBreakdown } from './loss-engine.js';

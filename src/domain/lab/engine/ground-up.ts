@@ -1,5 +1,6 @@
-// The framework's ground-up calculation (Oasis getmodel + gulcalc/gulpy), reproduced for keyed
-// PiWind items, with the lane's financial terms applied per sample on the way.
+// The loss engine's sampled-damage kernel (SAMPLED_DAMAGE, loss-engine.ts): the framework's
+// ground-up calculation (Oasis getmodel + gulcalc/gulpy), reproduced for keyed items of any
+// ModelData, with the financial module's terms applied per sample on the way (financial.ts).
 //
 // Per event and item (vulnerability v, area-peril a):
 //   - effective damage distribution P(d) = Σ_i P(i | event, a) · P(d | v, i) over the footprint's
