@@ -1,5 +1,5 @@
-// The loss engine's financial module: terms of model revision r3 (DOMAIN, Lab conventions), applied per event (and, with
-// samples, per event and sample) in this order:
+// The loss engine's financial module: terms of model revision r3 (DOMAIN, Lab conventions),
+// applied per event (and, with samples, per event and sample) in this order:
 //
 //   place (location) level, on the place's ground-up loss g (all its coverages after allocation):
 //     retained by the place deductible   dP = min(g, place_deductible)
