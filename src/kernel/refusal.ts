@@ -102,6 +102,7 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'invalid_risk_object', status: [422], meaning: 'submitted object fails the risk object schema; details name violations' },
   { code: 'invalid_structure', status: [422], meaning: 'structure cannot be cut; on the POST' },
   { code: 'job_finished', status: [409], meaning: 'the job already succeeded or failed, so it can no longer be cancelled' },
+  { code: 'loss_not_conserved', status: [500], meaning: 'a lab run\'s losses failed a conservation check (ground up = retentions + cessions + net, insured = ground up less retentions); on the job; the model data and the loss engine disagree' },
   { code: 'method_not_allowed', status: [405], meaning: 'path exists, method not served; Allow names the methods' },
   { code: 'model_validation_failed', status: [422], meaning: 'composition refused by the mandatory validation pass' },
   { code: 'no_event_catalogue', status: [404], meaning: 'no catalog for the peril, feed or vintage asked, or the peril\'s record is a gridded series' },

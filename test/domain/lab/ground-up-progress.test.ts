@@ -2,6 +2,7 @@
 // events and once at the end, and computes the same losses whether it is told or not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { unwrap } from '../../../src/kernel/result.js';
 import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { keyLocations } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
 import { runGroundUp } from '../../../src/domain/lab/engine/ground-up.js';
@@ -11,9 +12,9 @@ test('the ground-up run reports the events done, ending with all of them, and it
   const model = parsePiwindModel(TINY_TEXTS, { periods: 4 });
   const portfolio = keyLocations(model, TINY_LOCATIONS);
   const seen: Array<[number, number]> = [];
-  const told = runGroundUp(model, portfolio, { samples: 10, seed: 7, onEvents: (done, total) => seen.push([done, total]) });
+  const told = unwrap(runGroundUp(model, portfolio, { samples: 10, seed: 7, onEvents: (done, total) => seen.push([done, total]) }));
   const events = model.events.length;
   assert.deepEqual(seen, [[0, events], [events, events]]);
-  const untold = runGroundUp(model, portfolio, { samples: 10, seed: 7 });
+  const untold = unwrap(runGroundUp(model, portfolio, { samples: 10, seed: 7 }));
   assert.deepEqual(Array.from(told.groundUp[0]!), Array.from(untold.groundUp[0]!));
 });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { unwrap } from '../../../src/kernel/result.js';
 import { parsePiwindModel, readOccurrenceBinHeader, PiwindModelError } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { keyLocations, coveredModelPerils } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';
 import { itemKeys } from '../../../src/domain/lab/engine/model-data.js';
@@ -87,7 +88,7 @@ test('locations are keyed into items as the built-in lookup does, with every unm
 });
 
 test('analytical mean damage matches the hand computation to the cent, allocation rule 1 included', () => {
-  const run = runGroundUp(model, portfolio, { samples: 0 });
+  const run = unwrap(runGroundUp(model, portfolio, { samples: 0 }));
   assert.deepEqual(Array.from(run.occurrences), [2, 1, 0]);
   for (const [eventId, loss] of TINY_EVENT_LOSSES) {
     const e = Array.from(run.eventIds).indexOf(eventId);
@@ -113,8 +114,8 @@ test('sampled losses agree with the analytical mean within the CLT tolerance', (
   // integral both lie between the lower and upper stratum sums: |mean - E[L]| <= (L(1) - L(0))/S <= TIV/S.
   const single = keyLocations(model, [TINY_LOCATIONS[1]!, TINY_LOCATIONS[2]!]);
   const S = 1000;
-  const run = runGroundUp(model, single, { samples: S, seed: 7 });
-  const exact = runGroundUp(model, single, { samples: 0 });
+  const run = unwrap(runGroundUp(model, single, { samples: S, seed: 7 }));
+  const exact = unwrap(runGroundUp(model, single, { samples: 0 }));
   for (let e = 0; e < 3; e++) {
     const mean = exact.groundUp[0]![e]!;
     const tiv = 210_000;
@@ -129,7 +130,7 @@ test('sampled losses agree with the analytical mean within the CLT tolerance', (
   //   buildings: .8·100,000 (capped) + .2·0.4·100,000 = 88,000; contents: .8·50,000 + .2·.4·50,000 = 44,000
   // → 132,000, below the 147,000 of the capped means. Sure bound: 150,000/S.
   const a = keyLocations(model, [TINY_LOCATIONS[0]!]);
-  const runA = runGroundUp(model, a, { samples: S, seed: 7 });
+  const runA = unwrap(runGroundUp(model, a, { samples: S, seed: 7 }));
   assert.ok(Math.abs(runA.groundUp[0]![0]! - 132_000) <= 150_000 / S, `A event 1: ${runA.groundUp[0]![0]}`);
   assert.equal(cents(runA.analytical[0]!), 147_000);
 });
@@ -140,8 +141,8 @@ test('sampling inverts the CDF with linear interpolation inside the bins (scaled
   // Both must agree within the CLT tolerance, which checks the within-bin spread the sampler draws.
   const single = keyLocations(model, [TINY_LOCATIONS[1]!]);
   const S = 1000;
-  const sampled = runGroundUp(model, single, { samples: S, seed: 11, factors: [1, 1.1, 3] });
-  const exact = runGroundUp(model, single, { samples: 0, factors: [1, 1.1, 3] });
+  const sampled = unwrap(runGroundUp(model, single, { samples: S, seed: 11, factors: [1, 1.1, 3] }));
+  const exact = unwrap(runGroundUp(model, single, { samples: 0, factors: [1, 1.1, 3] }));
   for (let f = 1; f < 3; f++) {
     for (let e = 0; e < 3; e++) {
       const mean = exact.groundUp[f]![e]!;
@@ -158,16 +159,16 @@ test('sampling inverts the CDF with linear interpolation inside the bins (scaled
 });
 
 test('the same seed replays the run; another seed draws other numbers; terms leave ground-up unchanged', () => {
-  const a = runGroundUp(model, portfolio, { samples: 20, seed: 5 });
-  const b = runGroundUp(model, portfolio, { samples: 20, seed: 5 });
-  const c = runGroundUp(model, portfolio, { samples: 20, seed: 6 });
+  const a = unwrap(runGroundUp(model, portfolio, { samples: 20, seed: 5 }));
+  const b = unwrap(runGroundUp(model, portfolio, { samples: 20, seed: 5 }));
+  const c = unwrap(runGroundUp(model, portfolio, { samples: 20, seed: 6 }));
   assert.deepEqual(Array.from(a.groundUp[0]!), Array.from(b.groundUp[0]!));
   assert.notDeepEqual(Array.from(a.groundUp[0]!), Array.from(c.groundUp[0]!));
   assert.notEqual(eventStreamSeed(5, 1, 0), eventStreamSeed(5, 1, 1));
-  const withTerms = runGroundUp(model, portfolio, {
+  const withTerms = unwrap(runGroundUp(model, portfolio, {
     samples: 20, seed: 5,
     terms: { placeDeductible: 1000, placeLimit: 120_000, accountDeductible: 5000, accountLimit: Infinity, cededShare: 0.25, layers: [{ attachment: 10_000, limit: 50_000 }], nonlinearAcrossPlaces: true },
-  });
+  }));
   for (let e = 0; e < 3; e++) {
     assert.ok(Math.abs(withTerms.groundUp[0]![e]! - a.groundUp[0]![e]!) <= 1e-9 * Math.max(1, a.groundUp[0]![e]!));
   }
@@ -180,9 +181,25 @@ test('with samples the terms act sample by sample; without, on the mean', () => 
   // alone never reaches the deductible, while some samples do.
   const b = keyLocations(model, [TINY_LOCATIONS[1]!]);
   const terms = { placeDeductible: 30_000, placeLimit: Infinity, accountDeductible: 0, accountLimit: Infinity, cededShare: 0, layers: [], nonlinearAcrossPlaces: false };
-  const mean = runGroundUp(model, b, { samples: 0, terms });
-  const sampled = runGroundUp(model, b, { samples: 200, seed: 3, terms });
+  const mean = unwrap(runGroundUp(model, b, { samples: 0, terms }));
+  const sampled = unwrap(runGroundUp(model, b, { samples: 200, seed: 3, terms }));
   assert.equal(mean.insured![0]![1], 0);
   assert.ok(sampled.insured![0]![1]! > 0);
   assert.equal(cents(mean.insured![0]![0]!), 104_000 - 30_000);
+});
+
+test('losses that fail a conservation check are refused with loss_not_conserved, not thrown', () => {
+  // Hand-made data built here: the tiny portfolio with its first coverage value made NaN, which no
+  // lookup writes, so the losses it reaches are not numbers and the terms cannot conserve them.
+  const broken = keyLocations(model, TINY_LOCATIONS);
+  broken.covTiv[0] = Number.NaN;
+  const terms = { placeDeductible: 1000, placeLimit: Infinity, accountDeductible: 0, accountLimit: Infinity, cededShare: 0, layers: [], nonlinearAcrossPlaces: false };
+  const run = runGroundUp(model, broken, { samples: 10, seed: 7, terms });
+  assert.equal(run.ok, false);
+  if (run.ok) return;
+  assert.equal(run.refusal.code, 'loss_not_conserved');
+  assert.equal(run.refusal.status, 500);
+  assert.match(run.refusal.message, /^Event \d+: .*do not conserve/);
+  // The same portfolio unbroken runs.
+  assert.equal(runGroundUp(model, keyLocations(model, TINY_LOCATIONS), { samples: 10, seed: 7, terms }).ok, true);
 });

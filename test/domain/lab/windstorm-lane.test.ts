@@ -118,3 +118,12 @@ test('the spec is validated and every fault named', () => {
   assert.throws(() => runWindstorm(model, { samples: 0, exposure: { points: [], locations: [] } }, { modelData }), namesFault(/exactly one of points and locations/));
   assert.throws(() => runWindstorm(model, { samples: 0, exposure: { points: [] }, terms: {} }, { modelData, revision: 'r2' }), namesFault(/terms need model revision r3/));
 });
+
+test('model data whose losses fail a conservation check fails the run with loss_not_conserved, not a bare error', () => {
+  // Hand-made data built here: the tiny model with every damage bin's upper edge made NaN, which
+  // the parser never admits, so the sampled losses are not numbers and the terms cannot conserve them.
+  const broken = { ...model, damageBins: { ...model.damageBins, to: new Float64Array(model.damageBins.count).fill(Number.NaN) } };
+  const spec = { samples: 10, exposure: { locations: TINY_LOCATIONS }, terms: { policy: { place_deductible: 100 } } };
+  assert.throws(() => runWindstorm(broken, spec, { modelData }), (e: unknown) => e instanceof ApiError && e.code === 'loss_not_conserved' && e.status === 500);
+  assert.doesNotThrow(() => runWindstorm(model, spec, { modelData }));
+});

@@ -1,5 +1,5 @@
-// Financial terms of model revision r3 (DOMAIN, Lab conventions), applied per event (and, with
-// samples, per event and sample) in this order:
+// The loss engine's financial module: terms of model revision r3 (DOMAIN, Lab conventions),
+// applied per event (and, with samples, per event and sample) in this order:
 //
 //   place (location) level, on the place's ground-up loss g (all its coverages after allocation):
 //     retained by the place deductible   dP = min(g, place_deductible)
@@ -19,7 +19,11 @@
 // quota share cedes nothing. Amounts are in the unit of the values.
 //
 // Conservation, checked: g_total = ΣdP + Σ(above place limits) + dA + (above account limit) + Q + ΣX_k + N.
+// A check that fails is the refusal loss_not_conserved, returned, never thrown. FINANCIAL_MODULE is
+// this module behind the loss engine's interface (loss-engine.ts).
 import { ok, refused, unwrap, type Result } from '../../../kernel/result.js';
+import { refusal, type Refusal } from '../../../kernel/refusal.js';
+import type { FinancialModule, TermsBreakdown } from './loss-engine.js';
 import { runSpecRefusal } from './spec-refusal.js';
 
 export interface PolicyTerms {
@@ -145,19 +149,6 @@ export function readTerms(terms: unknown): Result<NormalizedTerms> {
   });
 }
 
-/** Where one event's (or one sample's) ground-up loss went. */
-export interface TermsBreakdown {
-  ground_up: number;
-  place_deductible: number;
-  place_above_limit: number;
-  account_deductible: number;
-  account_above_limit: number;
-  insured: number;
-  ceded_quota_share: number;
-  layers: number[];
-  net: number;
-}
-
 /** Insured loss of one place: min(max(g - deductible, 0), limit). */
 export function placeInsured(g: number, t: NormalizedTerms): number {
   const after = g > t.placeDeductible ? g - t.placeDeductible : 0;
@@ -189,14 +180,14 @@ export function accountAndReinsurance(placeInsuredSum: number, t: NormalizedTerm
   out[4] = r - ceded;
 }
 
-/** Applies the terms to one event's (or sample's) place ground-up losses; checks conservation. */
-export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms): TermsBreakdown {
+/** Applies the terms to one event's (or sample's) place ground-up losses; refuses when they do not conserve it. */
+export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms): Result<TermsBreakdown> {
   let g = 0;
   let dP = 0;
   let aboveP = 0;
   let iSum = 0;
   for (const x of placeGroundUp) {
-    if (!(x >= 0) || !Number.isFinite(x)) throw new RangeError(`place loss ${x} is not a non-negative finite number`);
+    if (!(x >= 0) || !Number.isFinite(x)) return refused(lossNotConserved(`A place's ground-up loss ${x} is not a non-negative finite number.`));
     const ded = x < t.placeDeductible ? x : t.placeDeductible;
     const i = placeInsured(x, t);
     g += x;
@@ -206,7 +197,7 @@ export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms)
   }
   const out = new Float64Array(5 + t.layers.length);
   accountAndReinsurance(iSum, t, out);
-  const b: TermsBreakdown = {
+  return conserved({
     ground_up: g,
     place_deductible: dP,
     place_above_limit: aboveP,
@@ -216,9 +207,7 @@ export function applyTerms(placeGroundUp: readonly number[], t: NormalizedTerms)
     ceded_quota_share: out[3]!,
     layers: Array.from(out.subarray(5)),
     net: out[4]!,
-  };
-  assertConserved(b);
-  return b;
+  });
 }
 
 /** Sum of the parts of a breakdown: deductibles, amounts above limits, cessions and net. */
@@ -234,17 +223,30 @@ export function conservationGap(groundUp: number, parts: number): number {
   return Math.abs(groundUp - parts);
 }
 
-export function assertConserved(b: TermsBreakdown): void {
+/**
+ * The refusal of a run whose losses fail a conservation check: the model data and the kernel
+ * disagree, so running it again would fail again; the job carries the code, not a bare 500.
+ */
+export function lossNotConserved(message: string): Refusal {
+  return refusal(500, 'loss_not_conserved', message);
+}
+
+/** The breakdown when its parts add up to its ground-up loss and its insured loss to ground up less retentions (NaN fails). */
+export function conserved(b: TermsBreakdown): Result<TermsBreakdown> {
   const parts = partsTotal(b);
   const gap = conservationGap(b.ground_up, parts);
-  if (gap > CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up))) {
-    throw new Error(`terms do not conserve the ground-up loss: ${b.ground_up} vs parts ${parts}`);
+  if (!(gap <= CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up)))) {
+    return refused(lossNotConserved(`The terms do not conserve the ground-up loss: ${b.ground_up} vs parts ${parts}.`));
   }
   const ilCheck = b.ground_up - b.place_deductible - b.place_above_limit - b.account_deductible - b.account_above_limit;
-  if (Math.abs(ilCheck - b.insured) > CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up))) {
-    throw new Error(`insured loss ${b.insured} does not equal ground-up less retentions ${ilCheck}`);
+  if (!(Math.abs(ilCheck - b.insured) <= CONSERVATION_TOLERANCE * Math.max(1, Math.abs(b.ground_up)))) {
+    return refused(lossNotConserved(`The insured loss ${b.insured} does not equal ground up less retentions, ${ilCheck}.`));
   }
+  return ok(b);
 }
+
+/** The financial module of the loss engine: revision r3's policy and reinsurance terms. */
+export const FINANCIAL_MODULE: FinancialModule<NormalizedTerms> = { read: readTerms, apply: applyTerms };
 
 /**
  * The terms in the input shape with every default spelled out (limits null when unlimited): what a

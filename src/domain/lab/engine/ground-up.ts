@@ -1,5 +1,6 @@
-// The framework's ground-up calculation (Oasis getmodel + gulcalc/gulpy), reproduced for keyed
-// PiWind items, with the lane's financial terms applied per sample on the way.
+// The loss engine's sampled-damage kernel (SAMPLED_DAMAGE, loss-engine.ts): the framework's
+// ground-up calculation (Oasis getmodel + gulcalc/gulpy), reproduced for keyed items of any
+// ModelData, with the financial module's terms applied per sample on the way (financial.ts).
 //
 // Per event and item (vulnerability v, area-peril a):
 //   - effective damage distribution P(d) = Σ_i P(i | event, a) · P(d | v, i) over the footprint's
@@ -32,16 +33,17 @@
 // mean over the samples (terms applied sample by sample first); with samples = 0 it is the
 // analytical mean (terms applied to mean losses).
 
+import { ok, refused, type Result } from '../../../kernel/result.js';
 import { seededRandom, splitMix64, type SeededRandom } from '../../stats/random.js';
-import type { KeyedPortfolio, ModelData } from './model-data.js';
-import { CONSERVATION_TOLERANCE, accountAndReinsurance, type NormalizedTerms, type TermsBreakdown } from './financial.js';
+import type { DamageBins, KeyedPortfolio, ModelData } from './model-data.js';
+import { CONSERVATION_TOLERANCE, accountAndReinsurance, lossNotConserved, type NormalizedTerms } from './financial.js';
+import type { LossKernel, TermsBreakdown } from './loss-engine.js';
 import { binMode, scaledBinMeans } from './sensitivity.js';
+import {
+  accumulate, accumulateWithTerms, combineRows, Distributions, drawStrata, drawStrataWithPrefix, shuffle, sumByPrefix, sweep,
+} from './damage-sampling.js';
 import { DEFAULT_DAMAGE_GROUP, itemDamageGroups, type DamageGroupRule } from './correlation.js';
 
-/** getmodel stops the damage CDF at the first bin where the running sum exceeds this. */
-export const CDF_CUTOFF = 0.99999994;
-/** gulpy moves a uniform at or above the last cumulative value to that value less this. */
-export const CDF_CAP_OFFSET = 3e-8;
 /** The lane's seed when the caller gives none (the pinned PiWind vintage as a number). */
 export const DEFAULT_WINDSTORM_SEED = 20260730;
 export const MAX_SAMPLES = 1000;
@@ -92,71 +94,17 @@ export interface GroundUpRun {
   massless: number;
 }
 
-/** Damage distributions with a fixed stride of damage bins. */
-class Distributions {
-  cap = 64;
-  count = 0;
-  cdf: Float64Array;
-  lo: Float64Array;
-  slope: Float64Array;
-  len: Int32Array;
-  mean: Float64Array; // [id * nF + f]
-
-  constructor(readonly nD: number, readonly nF: number) {
-    this.cdf = new Float64Array(this.cap * nD);
-    this.lo = new Float64Array(this.cap * nD);
-    this.slope = new Float64Array(this.cap * nD);
-    this.len = new Int32Array(this.cap);
-    this.mean = new Float64Array(this.cap * nF);
-  }
-
-  private grow(): void {
-    const cap = this.cap * 2;
-    const g = <T extends Float64Array | Int32Array>(a: T, n: number): T => {
-      const b = new (a.constructor as { new (n: number): T })(n);
-      b.set(a);
-      return b;
-    };
-    this.cdf = g(this.cdf, cap * this.nD);
-    this.lo = g(this.lo, cap * this.nD);
-    this.slope = g(this.slope, cap * this.nD);
-    this.len = g(this.len, cap);
-    this.mean = g(this.mean, cap * this.nF);
-    this.cap = cap;
-  }
-
-  /** Adds the distribution with bin probabilities p; -1 when it has no mass. */
-  add(p: Float64Array, width: Float64Array, mode: Uint8Array, binMeans: Float64Array): number {
-    const nD = this.nD;
-    let total = 0;
-    for (let b = 0; b < nD; b++) total += p[b]!;
-    if (!(total > 0)) return -1;
-    if (this.count === this.cap) this.grow();
-    const id = this.count++;
-    const o = id * nD;
-    let cum = 0;
-    let n = nD;
-    for (let b = 0; b < nD; b++) {
-      const lo = cum;
-      cum += p[b]!;
-      this.cdf[o + b] = cum;
-      this.lo[o + b] = lo;
-      const h = cum - lo;
-      this.slope[o + b] = mode[b] === 1 && h > 0 ? width[b]! / h : 0;
-      if (cum > CDF_CUTOFF) {
-        n = b + 1;
-        break;
-      }
-    }
-    this.len[id] = n;
-    for (let f = 0; f < this.nF; f++) {
-      let m = 0;
-      for (let b = 0; b < n; b++) m += (this.cdf[o + b]! - this.lo[o + b]!) * binMeans[f * nD + b]!;
-      this.mean[id * this.nF + f] = m;
-    }
-    return id;
-  }
+export interface SampledDamageInputs {
+  model: ModelData;
+  portfolio: KeyedPortfolio;
+  options: GroundUpOptions;
 }
+
+/** The loss engine's kernel over Oasis-style model data: damage sampled per item and event, as gulcalc does. */
+export const SAMPLED_DAMAGE: LossKernel<SampledDamageInputs, GroundUpRun> = {
+  method: 'Oasis LMF method (getmodel, gulcalc allocation rule 1) re-implemented in this service',
+  groundUp: ({ model, portfolio, options }) => runGroundUp(model, portfolio, options),
+};
 
 /** Per-event stream seed: SplitMix64(seed) XOR (2·event_id + stream). */
 export function eventStreamSeed(seed: number | bigint, eventId: number, stream: 0 | 1): bigint {
@@ -164,22 +112,54 @@ export function eventStreamSeed(seed: number | bigint, eventId: number, stream: 
   return base ^ BigInt.asUintN(64, BigInt(eventId) * 2n + BigInt(stream));
 }
 
-const TWO_M32 = 1 / 4294967296;
+const DONE: Result<void> = ok(undefined);
 
-/** Runs the ground-up (and terms) calculation over every event of the model for a keyed portfolio. */
-export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options: GroundUpOptions): GroundUpRun {
+/** The run's settings, checked: samples, seed, damage-ratio factors, terms and how samples pair. */
+interface RunSettings {
+  S: number;
+  /** Samples per event, or 1 (the mean) with samples 0. */
+  K: number;
+  seed: number | bigint;
+  factors: number[];
+  F: Float64Array;
+  terms: NormalizedTerms | null;
+  /** Account terms or layers with several samples: a sample's places are paired across the event. */
+  order: boolean;
+  slots: number;
+  nLayers: number;
+}
+
+function runSettings(options: GroundUpOptions): RunSettings {
   const S = options.samples;
   if (!Number.isInteger(S) || S < 0 || S > MAX_SAMPLES) throw new RangeError(`samples must be an integer from 0 to ${MAX_SAMPLES}, got ${S}`);
-  const seed = options.seed ?? DEFAULT_WINDSTORM_SEED;
   const factors = [...(options.factors ?? [1])];
   if (factors[0] !== 1) throw new RangeError('the first damage-ratio factor must be 1 (the base run)');
   for (const f of factors) if (!(f > 0) || !Number.isFinite(f)) throw new RangeError(`damage-ratio factor ${f} must be positive`);
   const terms = options.terms ?? null;
-  const nF = factors.length;
-  const bins = model.damageBins;
+  const K = S > 0 ? S : 1;
+  const order = terms !== null && terms.nonlinearAcrossPlaces && S > 1;
+  return {
+    S, K, seed: options.seed ?? DEFAULT_WINDSTORM_SEED, factors, F: Float64Array.from(factors), terms,
+    order, slots: order ? K : 1, nLayers: terms?.layers.length ?? 0,
+  };
+}
+
+/** The damage bins as the sampler reads them: widths, interpolation modes and means per factor. */
+interface DamageBinShapes {
+  nD: number;
+  width: Float64Array;
+  /** 0 point, 1 linear, 2 quadratic. */
+  mode: Uint8Array;
+  binX: Float64Array;
+  binMeans: Float64Array;
+  from: Float64Array;
+  to: Float64Array;
+}
+
+function damageBinShapes(bins: DamageBins, factors: readonly number[]): DamageBinShapes {
   const nD = bins.count;
   const width = new Float64Array(nD);
-  const mode = new Uint8Array(nD); // 0 point, 1 linear, 2 quadratic
+  const mode = new Uint8Array(nD);
   const binX = new Float64Array(nD);
   for (let b = 0; b < nD; b++) {
     width[b] = bins.to[b]! - bins.from[b]!;
@@ -187,14 +167,17 @@ export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options
     mode[b] = m === 'point' ? 0 : m === 'linear' ? 1 : 2;
     binX[b] = width[b]! > 0 ? (bins.interpolation[b]! - bins.from[b]!) / width[b]! : 0;
   }
-  const binMeans = scaledBinMeans(bins, factors);
-  const binFrom = bins.from;
-  const binTo = bins.to;
+  return { nD, width, mode, binX, binMeans: scaledBinMeans(bins, factors), from: bins.from, to: bins.to };
+}
 
-  // Static distributions: one per (vulnerability, intensity bin) the vulnerability gives.
+/**
+ * The vulnerability stage before any event: one damage distribution per (vulnerability, intensity
+ * bin) the model gives, indexed [v * stride + bin] (-1 when absent or massless).
+ */
+function vulnerabilityDistributions(model: ModelData, shapes: DamageBinShapes, dists: Distributions): Int32Array {
   const vul = model.vulnerability;
   const stride = vul.intensityStride;
-  const dists = new Distributions(nD, nF);
+  const nD = shapes.nD;
   const staticDist = new Int32Array(vul.ids.length * stride).fill(-1);
   const pBuf = new Float64Array(nD);
   for (let v = 0; v < vul.ids.length; v++) {
@@ -202,33 +185,51 @@ export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options
       if (!vul.present[v * stride + i]) continue;
       const at = (v * stride + i) * nD;
       for (let b = 0; b < nD; b++) pBuf[b] = vul.prob[at + b]!;
-      staticDist[v * stride + i] = dists.add(pBuf, width, mode, binMeans);
+      staticDist[v * stride + i] = dists.add(pBuf, shapes.width, shapes.mode, shapes.binMeans);
     }
   }
-  const staticCount = dists.count;
+  return staticDist;
+}
 
-  // Events and their occurrence counts.
+/** The model's events (events_p, ascending) and how often each occurs in the occurrence table. */
+function eventOccurrences(model: ModelData): { eventIds: Int32Array; occurrences: Int32Array } {
   const eventIds = Int32Array.from(model.events);
-  const nE = eventIds.length;
   const eventIndex = new Map<number, number>();
   eventIds.forEach((e, i) => eventIndex.set(e, i));
-  const occurrences = new Int32Array(nE);
+  const occurrences = new Int32Array(eventIds.length);
   for (let r = 0; r < model.occurrence.eventId.length; r++) {
     const i = eventIndex.get(model.occurrence.eventId[r]!);
     if (i !== undefined) occurrences[i]! += 1;
   }
+  return { eventIds, occurrences };
+}
 
-  // Portfolio, grouped into classes: locations whose items have the same area-perils,
-  // vulnerabilities, coverages and perils share every damage distribution of every event.
+/**
+ * The exposure stage: locations whose items have the same area-perils, vulnerabilities, coverages,
+ * perils and damage groups share every damage distribution of every event, so they form a class.
+ * A class keeps the items of its first location (ci*) and its locations in schedule order.
+ */
+interface LocationClasses {
+  count: number;
+  itemStart: Int32Array;
+  ap: Int32Array;
+  vuln: Int32Array;
+  cov: Uint8Array;
+  peril: Uint8Array;
+  group: Int32Array;
+  maxGroups: number;
+  maxItems: number;
+  locStart: Int32Array;
+  locs: Int32Array;
+}
+
+function locationClasses(model: ModelData, portfolio: KeyedPortfolio, rule: DamageGroupRule): LocationClasses {
   const nL = portfolio.locPlace.length;
-  const nC = portfolio.coverageTypes.length;
-  const nP = portfolio.perils.length;
   const itemStart = portfolio.locItemStart;
-  const covTiv = portfolio.covTiv;
-  const itemGroup = itemDamageGroups(model, portfolio, options.damageGroup ?? DEFAULT_DAMAGE_GROUP);
+  const itemGroup = itemDamageGroups(model, portfolio, rule);
   const classOf = new Map<string, number>();
-  const clsItemsFlat: number[] = [];
-  const clsItemStartArr: number[] = [0];
+  const items: number[] = [];
+  const starts: number[] = [0];
   const locClass = new Int32Array(nL);
   for (let l = 0; l < nL; l++) {
     const parts: string[] = [];
@@ -240,673 +241,547 @@ export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options
     if (c === undefined) {
       c = classOf.size;
       classOf.set(key, c);
-      for (let it = itemStart[l]!; it < itemStart[l + 1]!; it++) clsItemsFlat.push(it); // a representative item
-      clsItemStartArr.push(clsItemsFlat.length);
+      for (let it = itemStart[l]!; it < itemStart[l + 1]!; it++) items.push(it); // a representative item
+      starts.push(items.length);
     }
     locClass[l] = c;
   }
-  const nCls = classOf.size;
-  const clsItemStart = Int32Array.from(clsItemStartArr);
-  const nClsItems = clsItemsFlat.length;
-  const ciAp = new Int32Array(nClsItems);
-  const ciVuln = new Int32Array(nClsItems);
-  const ciCov = new Uint8Array(nClsItems);
-  const ciPeril = new Uint8Array(nClsItems);
-  const ciGroup = new Int32Array(nClsItems);
-  let maxGroups = 1;
-  for (let x = 0; x < nClsItems; x++) {
-    const it = clsItemsFlat[x]!;
-    ciGroup[x] = itemGroup[it]!;
-    if (itemGroup[it]! + 1 > maxGroups) maxGroups = itemGroup[it]! + 1;
-    ciAp[x] = portfolio.itemAreaperil[it]!;
-    ciVuln[x] = portfolio.itemVulnerability[it]!;
-    ciCov[x] = portfolio.itemCoverage[it]!;
-    ciPeril[x] = portfolio.itemPeril[it]!;
+  const count = classOf.size;
+  const n = items.length;
+  const cls: LocationClasses = {
+    count, itemStart: Int32Array.from(starts), ap: new Int32Array(n), vuln: new Int32Array(n), cov: new Uint8Array(n),
+    peril: new Uint8Array(n), group: new Int32Array(n), maxGroups: 1, maxItems: 0, locStart: new Int32Array(0), locs: new Int32Array(nL),
+  };
+  for (let x = 0; x < n; x++) {
+    const it = items[x]!;
+    cls.group[x] = itemGroup[it]!;
+    if (itemGroup[it]! + 1 > cls.maxGroups) cls.maxGroups = itemGroup[it]! + 1;
+    cls.ap[x] = portfolio.itemAreaperil[it]!;
+    cls.vuln[x] = portfolio.itemVulnerability[it]!;
+    cls.cov[x] = portfolio.itemCoverage[it]!;
+    cls.peril[x] = portfolio.itemPeril[it]!;
   }
   // Locations of each class, in schedule order.
-  const clsCount = new Int32Array(nCls + 1);
+  const clsCount = new Int32Array(count + 1);
   for (let l = 0; l < nL; l++) clsCount[locClass[l]! + 1]! += 1;
-  for (let c = 0; c < nCls; c++) clsCount[c + 1]! += clsCount[c]!;
-  const clsLocStart = Int32Array.from(clsCount);
-  const clsLocs = new Int32Array(nL);
-  {
-    const fill = Int32Array.from(clsLocStart);
-    for (let l = 0; l < nL; l++) clsLocs[fill[locClass[l]!]!++] = l;
-  }
-  let maxItems = 0;
-  for (let c = 0; c < nCls; c++) maxItems = Math.max(maxItems, clsItemStart[c + 1]! - clsItemStart[c]!);
+  for (let c = 0; c < count; c++) clsCount[c + 1]! += clsCount[c]!;
+  cls.locStart = Int32Array.from(clsCount);
+  const fill = Int32Array.from(cls.locStart);
+  for (let l = 0; l < nL; l++) cls.locs[fill[locClass[l]!]!++] = l;
+  for (let c = 0; c < count; c++) cls.maxItems = Math.max(cls.maxItems, cls.itemStart[c + 1]! - cls.itemStart[c]!);
+  return cls;
+}
 
-  const K = S > 0 ? S : 1;
-  const order = terms !== null && terms.nonlinearAcrossPlaces && S > 1;
-  const slots = order ? K : 1;
-  const nLayers = terms?.layers.length ?? 0;
+/** What the run adds up over the events: the GroundUpRun's arrays and counters. */
+interface Accumulated {
+  analytical: Float64Array;
+  groundUp: Float64Array[];
+  insured: Float64Array[] | null;
+  net: Float64Array[] | null;
+  placeGroundUp: Float64Array;
+  placeAnalytical: Float64Array;
+  placeInsured: Float64Array | null;
+  placeNet: Float64Array | null;
+  byPerilCoverage: Float64Array;
+  totals: TermsTotals | null;
+  checks: number;
+  maxGap: number;
+  massless: number;
+  eventsWithFootprint: number;
+}
 
-  // Outputs.
-  const analytical = new Float64Array(nE);
-  const groundUp = factors.map(() => new Float64Array(nE));
-  const insured = terms ? factors.map(() => new Float64Array(nE)) : null;
-  const net = terms ? factors.map(() => new Float64Array(nE)) : null;
-  const placeGroundUp = new Float64Array(nL);
-  const placeAnalytical = new Float64Array(nL);
-  const placeIns = terms ? new Float64Array(nL) : null;
-  const placeNet = terms ? new Float64Array(nL) : null;
-  const byPC = new Float64Array(nP * nC);
-  const totals: TermsTotals | null = terms ? {
-    ground_up: 0, place_deductible: 0, place_above_limit: 0, account_deductible: 0, account_above_limit: 0,
-    insured: 0, ceded_quota_share: 0, layers: new Array<number>(nLayers).fill(0), net: 0,
-  } : null;
-  let checks = 0;
-  let maxGap = 0;
-  let massless = 0;
-
-  // Scratch.
-  const apEntry = new Int32Array(model.maxAreaperilId + 1).fill(-1);
-  const hDist = new Int32Array(maxItems);
-  const hCov = new Uint8Array(maxItems);
-  const hPeril = new Uint8Array(maxItems);
-  const hGroup = new Int32Array(maxItems);
-  const groupHits = new Int32Array(maxGroups);
-  const covHits = new Int32Array(nC);
-  const covMean = new Float64Array(nF * nC);
-  const U = new Float64Array(K);
-  const P = new Float64Array(K + 1);
-  const perm = new Int32Array(K);
-  const rows = new Float64Array(maxItems * K);
-  const gRow = new Float64Array(nF * K);
-  const sums = new Float64Array(nF);
-  const ilOut = new Float64Array(1);
-  const sPIL = new Float64Array(nF * slots);
-  const evPlace = new Float64Array(2); // event sums of the base place deductibles and amounts above place limits
-  const evPC = new Float64Array(nP * nC);
-  const evGU = new Float64Array(nF);
-  const hitLoc = new Int32Array(nL);
-  const hitIL = terms ? new Float64Array(nL) : new Float64Array(0);
-  const buf = order ? new Float64Array(nL * K) : new Float64Array(0);
-  const out = new Float64Array(5 + nLayers);
-  const fS = new Float64Array(slots);
-  const gS = new Float64Array(slots);
-  const dynamicKey = new Map<number, number>();
-  const F = Float64Array.from(factors);
-  const pD = terms?.placeDeductible ?? 0;
-  const pL = terms?.placeLimit ?? Infinity;
-
-  const fp = model.footprint;
-  let eventsWithFootprint = 0;
-
-  const onEvents = options.onEvents;
-  for (let e = 0; e < nE; e++) {
-    if (onEvents !== undefined && (e & 63) === 0) onEvents(e, nE);
-    const eventId = eventIds[e]!;
-    const fi = fp.eventIndex.get(eventId);
-    if (fi === undefined) continue;
-    eventsWithFootprint++;
-    const w = occurrences[e]!;
-    const j0 = fp.eventStart[fi]!;
-    const j1 = fp.eventStart[fi + 1]!;
-    for (let j = j0; j < j1; j++) apEntry[fp.entryAreaperil[j]!] = j;
-    dists.count = staticCount;
-    dynamicKey.clear();
-    const rng = S > 0 ? seededRandom(eventStreamSeed(seed, eventId, 0)) : null;
-    const rngPerm = S > 1 ? seededRandom(eventStreamSeed(seed, eventId, 1)) : null;
-    sPIL.fill(0);
-    evPlace.fill(0);
-    evPC.fill(0);
-    evGU.fill(0);
-    let evAnalytical = 0;
-    let hits = 0;
-
-    for (let cls = 0; cls < nCls; cls++) {
-      // The class's items this event reaches, with their damage distributions.
-      let nh = 0;
-      covHits.fill(0);
-      groupHits.fill(0);
-      for (let x = clsItemStart[cls]!; x < clsItemStart[cls + 1]!; x++) {
-        const j = apEntry[ciAp[x]!]!;
-        if (j < 0) continue;
-        const v = ciVuln[x]!;
-        if (v < 0) continue;
-        let d: number;
-        const k0 = fp.entryStart[j]!;
-        const k1 = fp.entryStart[j + 1]!;
-        if (k1 - k0 === 1 && fp.binProb[k0] === 1) {
-          const ib = fp.binId[k0]!;
-          d = ib < stride ? staticDist[v * stride + ib]! : -1;
-        } else {
-          const key = v * (j1 - j0) + (j - j0);
-          const have = dynamicKey.get(key);
-          if (have !== undefined) d = have;
-          else {
-            pBuf.fill(0);
-            for (let k = k0; k < k1; k++) {
-              const ib = fp.binId[k]!;
-              if (ib >= stride || !vul.present[v * stride + ib]) continue;
-              const pi = fp.binProb[k]!;
-              const at = (v * stride + ib) * nD;
-              for (let b = 0; b < nD; b++) pBuf[b]! += pi * vul.prob[at + b]!;
-            }
-            d = dists.add(pBuf, width, mode, binMeans);
-            dynamicKey.set(key, d);
-          }
-        }
-        const nLocs = clsLocStart[cls + 1]! - clsLocStart[cls]!;
-        if (d < 0) {
-          massless += nLocs;
-          continue;
-        }
-        hDist[nh] = d;
-        hCov[nh] = ciCov[x]!;
-        hPeril[nh] = ciPeril[x]!;
-        hGroup[nh] = ciGroup[x]!;
-        groupHits[ciGroup[x]!]! += 1;
-        covHits[ciCov[x]!]! += 1;
-        nh++;
-      }
-      if (nh === 0) continue;
-      // Mean damage ratios summed per coverage (per factor): rule 1 caps each sum at 1.
-      covMean.fill(0);
-      let multi = false;
-      for (let j = 0; j < nh; j++) {
-        const c = hCov[j]!;
-        for (let f = 0; f < nF; f++) covMean[f * nC + c]! += dists.mean[hDist[j]! * nF + f]!;
-        if (covHits[c]! > 1) multi = true;
-      }
-      const rowsMode = terms !== null || multi;
-
-      for (let q = clsLocStart[cls]!; q < clsLocStart[cls + 1]!; q++) {
-        const l = clsLocs[q]!;
-        const tivAt = l * nC;
-        const hit = hits++;
-        hitLoc[hit] = l;
-        // Analytical mean, always.
-        let aLoss = 0;
-        for (let c = 0; c < nC; c++) {
-          const a = covMean[c]!;
-          aLoss += covTiv[tivAt + c]! * (a < 1 ? a : 1);
-        }
-        evAnalytical += aLoss;
-        placeAnalytical[l]! += w * aLoss;
-
-        if (S === 0) {
-          for (let f = 0; f < nF; f++) {
-            let gf = 0;
-            for (let c = 0; c < nC; c++) {
-              const a = covMean[f * nC + c]!;
-              gf += covTiv[tivAt + c]! * (a < 1 ? a : 1);
-            }
-            gRow[f] = gf;
-          }
-          for (let j = 0; j < nh; j++) {
-            const c = hCov[j]!;
-            const a = covMean[c]!;
-            evPC[hPeril[j]! * nC + c]! += covTiv[tivAt + c]! * dists.mean[hDist[j]! * nF]! * (a > 1 ? 1 / a : 1);
-          }
-        } else {
-          // Per damage group with items hit: Latin hypercube strata, ascending; then each item's CDF
-          // inverted along them.
-          if (!rowsMode) {
-            // One item per coverage and no terms: only sums over the samples are needed.
-            const byPrefix = K >= PREFIX_MIN_SAMPLES;
-            let g0 = 0;
-            for (let g = 0; g < maxGroups; g++) {
-              if (groupHits[g] === 0) continue;
-              if (byPrefix) drawStrataWithPrefix(rng!, U, P, K);
-              else drawStrata(rng!, U, K);
-              // Drawn though unused here, so the order stream never depends on terms or peril mix.
-              if (K > 1) shuffle(rngPerm!, perm, K);
-              for (let j = 0; j < nh; j++) {
-                if (hGroup[j] !== g) continue;
-                const c = hCov[j]!;
-                const tiv = covTiv[tivAt + c]!;
-                if (byPrefix) sumByPrefix(U, P, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums);
-                else sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, null, 0, null);
-                g0 += tiv * sums[0]!;
-                for (let f = 1; f < nF; f++) evGU[f]! += tiv * sums[f]!;
-                evPC[hPeril[j]! * nC + c]! += tiv * sums[0]!;
-              }
-            }
-            evGU[0]! += g0;
-            placeGroundUp[l]! += (w * g0) / K;
-            continue;
-          }
-          // Rows are written in sample order (stratum k of a group lands on sample perm[k]); groups
-          // are paired at random when several are combined at the location.
-          let groupsHit = 0;
-          for (let g = 0; g < maxGroups; g++) if (groupHits[g]! > 0) groupsHit++;
-          const permute = K > 1 && (order || groupsHit > 1);
-          for (let g = 0; g < maxGroups; g++) {
-            if (groupHits[g] === 0) continue;
-            drawStrata(rng!, U, K);
-            if (K > 1) shuffle(rngPerm!, perm, K);
-            for (let j = 0; j < nh; j++) {
-              if (hGroup[j] === g) sweep(U, K, dists, hDist[j]!, mode, binFrom, binTo, width, binX, F, sums, rows, j * K, permute ? perm : null);
-            }
-          }
-          combineRows(rows, K, nh, hCov, hPeril, covHits, nC, F, covTiv, tivAt, gRow, evPC);
-        }
-
-        // Accumulate the K samples (or the one mean) of this location.
-        let locSum: number;
-        if (terms) {
-          locSum = accumulateWithTerms(gRow, K, F.length, order, pD, pL, evGU, sPIL, evPlace, order ? buf : null, hit * K, ilOut);
-          hitIL[hit] = ilOut[0]!;
-        } else {
-          locSum = accumulate(gRow, K, F.length, evGU);
-        }
-        placeGroundUp[l]! += (w * locSum) / K;
-      }
-    }
-    for (let j = j0; j < j1; j++) apEntry[fp.entryAreaperil[j]!] = -1;
-
-    analytical[e] = evAnalytical;
-    for (let x = 0; x < nP * nC; x++) byPC[x]! += (w * evPC[x]!) / K;
-    for (let f = 0; f < nF; f++) groundUp[f]![e] = evGU[f]! / K;
-    if (!terms || hits === 0) continue;
-
-    // Account terms and reinsurance per slot (per sample when pairing matters, else on the sums).
-    let eAD = 0;
-    let eAA = 0;
-    let eQS = 0;
-    let eNet = 0;
-    let eIL = 0;
-    const eLayers = new Array<number>(nLayers).fill(0);
-    for (let q = 0; q < slots; q++) {
-      for (let f = 1; f < nF; f++) {
-        accountAndReinsurance(sPIL[f * slots + q]!, terms, out);
-        insured![f]![e]! += out[2]! / K;
-        net![f]![e]! += out[4]! / K;
-      }
-      const pil = sPIL[q]!;
-      accountAndReinsurance(pil, terms, out);
-      eAD += out[0]!;
-      eAA += out[1]!;
-      eIL += out[2]!;
-      eQS += out[3]!;
-      eNet += out[4]!;
-      // Conservation of the slot's insured loss at the account and reinsurance levels.
-      let parts = out[0]! + out[1]! + out[3]! + out[4]!;
-      for (let k = 0; k < nLayers; k++) {
-        eLayers[k]! += out[5 + k]!;
-        parts += out[5 + k]!;
-      }
-      const gap = Math.abs(pil - parts) / Math.max(1, pil);
-      checks++;
-      if (gap > maxGap) maxGap = gap;
-      if (gap > CONSERVATION_TOLERANCE) throw new Error(`event ${eventId}: account terms and reinsurance do not conserve the insured loss (${pil} vs ${parts})`);
-      fS[q] = pil > 0 ? out[2]! / pil : 0;
-      gS[q] = out[2]! > 0 ? out[4]! / out[2]! : 0;
-    }
-    insured![0]![e] = eIL / K;
-    net![0]![e] = eNet / K;
-    // Conservation of the event's ground-up loss: place retentions, account retentions, cessions, net.
-    {
-      const gu = evGU[0]!;
-      const parts = evPlace[0]! + evPlace[1]! + eAD + eAA + eQS + eNet + eLayers.reduce((a, x) => a + x, 0);
-      const gap = Math.abs(gu - parts) / Math.max(1, gu);
-      checks++;
-      if (gap > maxGap) maxGap = gap;
-      if (gap > CONSERVATION_TOLERANCE) throw new Error(`event ${eventId}: terms do not conserve the ground-up loss (${gu} vs ${parts})`);
-    }
-    const t = totals!;
-    t.ground_up += (w * evGU[0]!) / K;
-    t.place_deductible += (w * evPlace[0]!) / K;
-    t.place_above_limit += (w * evPlace[1]!) / K;
-    t.account_deductible += (w * eAD) / K;
-    t.account_above_limit += (w * eAA) / K;
-    t.insured += (w * eIL) / K;
-    t.ceded_quota_share += (w * eQS) / K;
-    for (let k = 0; k < nLayers; k++) t.layers[k]! += (w * eLayers[k]!) / K;
-    t.net += (w * eNet) / K;
-
-    // Places' insured and net losses: the account and reinsurance outcome of each slot split back
-    // pro rata to the places' insured losses in that slot.
-    if (order) {
-      for (let h = 0; h < hits; h++) {
-        const l = hitLoc[h]!;
-        let a = 0;
-        let b = 0;
-        for (let q = 0; q < slots; q++) {
-          const x = buf[h * K + q]! * fS[q]!;
-          a += x;
-          b += x * gS[q]!;
-        }
-        placeIns![l]! += (w * a) / K;
-        placeNet![l]! += (w * b) / K;
-      }
-    } else {
-      const f0 = fS[0]!;
-      const g0 = gS[0]!;
-      for (let h = 0; h < hits; h++) {
-        const l = hitLoc[h]!;
-        placeIns![l]! += (w * hitIL[h]! * f0) / K;
-        placeNet![l]! += (w * hitIL[h]! * f0 * g0) / K;
-      }
-    }
-  }
-  onEvents?.(nE, nE);
-
+function accumulated(nE: number, nL: number, nPC: number, s: RunSettings): Accumulated {
+  const t = s.terms !== null;
   return {
-    samples: S,
-    seed: String(seed),
-    factors,
-    eventIds,
-    occurrences,
-    analytical,
-    groundUp,
-    insured,
-    net,
-    placeGroundUp,
-    placeInsured: placeIns,
-    placeNet,
-    placeAnalytical,
-    byPerilCoverage: byPC,
-    terms: totals,
-    conservation: { checks, max_relative_gap: maxGap },
-    eventsWithFootprint,
-    massless,
+    analytical: new Float64Array(nE),
+    groundUp: s.factors.map(() => new Float64Array(nE)),
+    insured: t ? s.factors.map(() => new Float64Array(nE)) : null,
+    net: t ? s.factors.map(() => new Float64Array(nE)) : null,
+    placeGroundUp: new Float64Array(nL),
+    placeAnalytical: new Float64Array(nL),
+    placeInsured: t ? new Float64Array(nL) : null,
+    placeNet: t ? new Float64Array(nL) : null,
+    byPerilCoverage: new Float64Array(nPC),
+    totals: t ? {
+      ground_up: 0, place_deductible: 0, place_above_limit: 0, account_deductible: 0, account_above_limit: 0,
+      insured: 0, ceded_quota_share: 0, layers: new Array<number>(s.nLayers).fill(0), net: 0,
+    } : null,
+    checks: 0,
+    maxGap: 0,
+    massless: 0,
+    eventsWithFootprint: 0,
   };
 }
 
+/** One event's working state, allocated once and reused event after event. */
+interface EventScratch {
+  apEntry: Int32Array;
+  /** The items of the class being run that the event reaches: distribution, coverage, peril, group. */
+  nh: number;
+  hDist: Int32Array;
+  hCov: Uint8Array;
+  hPeril: Uint8Array;
+  hGroup: Int32Array;
+  groupHits: Int32Array;
+  covHits: Int32Array;
+  covMean: Float64Array;
+  pBuf: Float64Array;
+  dynamicKey: Map<number, number>;
+  rng: SeededRandom | null;
+  rngPerm: SeededRandom | null;
+  U: Float64Array;
+  P: Float64Array;
+  perm: Int32Array;
+  rows: Float64Array;
+  gRow: Float64Array;
+  sums: Float64Array;
+  ilOut: Float64Array;
+  /** Places' insured losses summed per factor and slot. */
+  sPIL: Float64Array;
+  /** Event sums of the base place deductibles and amounts above place limits. */
+  evPlace: Float64Array;
+  evPC: Float64Array;
+  evGU: Float64Array;
+  evAnalytical: number;
+  /** Locations the event reached, in the order they were run, with their base insured losses. */
+  hits: number;
+  hitLoc: Int32Array;
+  hitIL: Float64Array;
+  buf: Float64Array;
+  out: Float64Array;
+  fS: Float64Array;
+  gS: Float64Array;
+  pD: number;
+  pL: number;
+}
+
+function eventScratch(model: ModelData, nL: number, nC: number, nP: number, cls: LocationClasses, s: RunSettings, nD: number): EventScratch {
+  const { K, slots, terms } = s;
+  const nF = s.factors.length;
+  const maxItems = cls.maxItems;
+  return {
+    apEntry: new Int32Array(model.maxAreaperilId + 1).fill(-1),
+    nh: 0,
+    hDist: new Int32Array(maxItems),
+    hCov: new Uint8Array(maxItems),
+    hPeril: new Uint8Array(maxItems),
+    hGroup: new Int32Array(maxItems),
+    groupHits: new Int32Array(cls.maxGroups),
+    covHits: new Int32Array(nC),
+    covMean: new Float64Array(nF * nC),
+    pBuf: new Float64Array(nD),
+    dynamicKey: new Map<number, number>(),
+    rng: null,
+    rngPerm: null,
+    U: new Float64Array(K),
+    P: new Float64Array(K + 1),
+    perm: new Int32Array(K),
+    rows: new Float64Array(maxItems * K),
+    gRow: new Float64Array(nF * K),
+    sums: new Float64Array(nF),
+    ilOut: new Float64Array(1),
+    sPIL: new Float64Array(nF * slots),
+    evPlace: new Float64Array(2),
+    evPC: new Float64Array(nP * nC),
+    evGU: new Float64Array(nF),
+    evAnalytical: 0,
+    hits: 0,
+    hitLoc: new Int32Array(nL),
+    hitIL: terms ? new Float64Array(nL) : new Float64Array(0),
+    buf: s.order ? new Float64Array(nL * K) : new Float64Array(0),
+    out: new Float64Array(5 + s.nLayers),
+    fS: new Float64Array(slots),
+    gS: new Float64Array(slots),
+    pD: terms?.placeDeductible ?? 0,
+    pL: terms?.placeLimit ?? Infinity,
+  };
+}
+
+/** Everything the stages of one event read: the model, the portfolio and the run's set-up. */
+interface GroundUpContext {
+  model: ModelData;
+  portfolio: KeyedPortfolio;
+  s: RunSettings;
+  bins: DamageBinShapes;
+  dists: Distributions;
+  staticDist: Int32Array;
+  staticCount: number;
+  classes: LocationClasses;
+  eventIds: Int32Array;
+  occurrences: Int32Array;
+  nC: number;
+  nP: number;
+  acc: Accumulated;
+  x: EventScratch;
+}
+
 /**
- * Inverts one damage distribution along ascending uniforms U[0..K): writes Σ_k min(1, F[f]·dr_k)
- * into sums[f] (F[0] = 1: Σ dr_k) and, when row is given, dr_k into row[off + k].
+ * Runs the ground-up (and terms) calculation over every event of the model for a keyed portfolio,
+ * stage by stage: the vulnerability's damage distributions, the exposure's location classes, then
+ * per event the hazard's footprint, the damage of each class's items, each location's ground-up
+ * loss, and the financial module. A conservation failure of the terms is refused, not thrown.
  */
-function sweep(U: Float64Array, K: number, dists: Distributions, d: number, mode: Uint8Array, binFrom: Float64Array,
-  binTo: Float64Array, width: Float64Array, binX: Float64Array, F: Float64Array, sums: Float64Array,
-  row: Float64Array | null, off: number, perm: Int32Array | null): void {
-  const nD = dists.nD;
-  const o = d * nD;
-  const n = dists.len[d]!;
-  const cdf = dists.cdf;
-  const lo = dists.lo;
-  const slope = dists.slope;
-  const last = cdf[o + n - 1]!;
-  const nF = F.length;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  const f1 = nF > 1 ? F[1]! : 0;
-  const f2 = nF > 2 ? F[2]! : 0;
-  for (let f = 3; f < nF; f++) sums[f] = 0;
-  let b = 0;
-  for (let k = 0; k < K; k++) {
-    const u = U[k]!;
-    let dr: number;
-    if (u < last) {
-      while (u >= cdf[o + b]!) b++;
-      const m = mode[b]!;
-      if (m === 1) dr = binFrom[b]! + (u - lo[o + b]!) * slope[o + b]!;
-      else if (m === 0) dr = binTo[b]!;
-      else dr = quadratic(cdf[o + b]! - lo[o + b]!, width[b]!, binX[b]!, binFrom[b]!, binTo[b]!, u - lo[o + b]!);
+export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options: GroundUpOptions): Result<GroundUpRun> {
+  const s = runSettings(options);
+  const bins = damageBinShapes(model.damageBins, s.factors);
+  const dists = new Distributions(bins.nD, s.factors.length);
+  const staticDist = vulnerabilityDistributions(model, bins, dists);
+  const { eventIds, occurrences } = eventOccurrences(model);
+  const nE = eventIds.length;
+  const nL = portfolio.locPlace.length;
+  const nC = portfolio.coverageTypes.length;
+  const nP = portfolio.perils.length;
+  const classes = locationClasses(model, portfolio, options.damageGroup ?? DEFAULT_DAMAGE_GROUP);
+  const ctx: GroundUpContext = {
+    model, portfolio, s, bins, dists, staticDist, staticCount: dists.count, classes, eventIds, occurrences, nC, nP,
+    acc: accumulated(nE, nL, nP * nC, s),
+    x: eventScratch(model, nL, nC, nP, classes, s, bins.nD),
+  };
+  const onEvents = options.onEvents;
+  for (let e = 0; e < nE; e++) {
+    if (onEvents !== undefined && (e & 63) === 0) onEvents(e, nE);
+    const ran = runEvent(ctx, e);
+    if (!ran.ok) return ran;
+  }
+  onEvents?.(nE, nE);
+  const acc = ctx.acc;
+  return ok({
+    samples: s.S,
+    seed: String(s.seed),
+    factors: s.factors,
+    eventIds,
+    occurrences,
+    analytical: acc.analytical,
+    groundUp: acc.groundUp,
+    insured: acc.insured,
+    net: acc.net,
+    placeGroundUp: acc.placeGroundUp,
+    placeInsured: acc.placeInsured,
+    placeNet: acc.placeNet,
+    placeAnalytical: acc.placeAnalytical,
+    byPerilCoverage: acc.byPerilCoverage,
+    terms: acc.totals,
+    conservation: { checks: acc.checks, max_relative_gap: acc.maxGap },
+    eventsWithFootprint: acc.eventsWithFootprint,
+    massless: acc.massless,
+  });
+}
+
+/** One event: its footprint keyed by area-peril, each class's losses, then the financial module. */
+function runEvent(ctx: GroundUpContext, e: number): Result<void> {
+  const { model, s, acc, x } = ctx;
+  const fp = model.footprint;
+  const eventId = ctx.eventIds[e]!;
+  const fi = fp.eventIndex.get(eventId);
+  if (fi === undefined) return DONE;
+  acc.eventsWithFootprint++;
+  const w = ctx.occurrences[e]!;
+  const j0 = fp.eventStart[fi]!;
+  const j1 = fp.eventStart[fi + 1]!;
+  for (let j = j0; j < j1; j++) x.apEntry[fp.entryAreaperil[j]!] = j;
+  ctx.dists.count = ctx.staticCount;
+  x.dynamicKey.clear();
+  x.rng = s.S > 0 ? seededRandom(eventStreamSeed(s.seed, eventId, 0)) : null;
+  x.rngPerm = s.S > 1 ? seededRandom(eventStreamSeed(s.seed, eventId, 1)) : null;
+  x.sPIL.fill(0);
+  x.evPlace.fill(0);
+  x.evPC.fill(0);
+  x.evGU.fill(0);
+  x.evAnalytical = 0;
+  x.hits = 0;
+  for (let cls = 0; cls < ctx.classes.count; cls++) {
+    if (classItemsHit(ctx, cls, j0, j1) > 0) classLosses(ctx, cls, w);
+  }
+  for (let j = j0; j < j1; j++) x.apEntry[fp.entryAreaperil[j]!] = -1;
+
+  const K = s.K;
+  acc.analytical[e] = x.evAnalytical;
+  for (let q = 0; q < ctx.nP * ctx.nC; q++) acc.byPerilCoverage[q]! += (w * x.evPC[q]!) / K;
+  for (let f = 0; f < s.factors.length; f++) acc.groundUp[f]![e] = x.evGU[f]! / K;
+  if (!s.terms || x.hits === 0) return DONE;
+  const conserved = accountAndReinsuranceOfEvent(ctx, e, eventId, w);
+  if (!conserved.ok) return conserved;
+  placesInsuredAndNet(ctx, w);
+  return DONE;
+}
+
+/**
+ * Hazard × vulnerability for one class: the items the event reaches, each with its damage
+ * distribution (a vulnerability's static one when the footprint gives one intensity bin for sure,
+ * else the mix over the footprint's bins, built once per event). Returns how many items it reaches.
+ */
+function classItemsHit(ctx: GroundUpContext, cls: number, j0: number, j1: number): number {
+  const { x, classes: c, bins } = ctx;
+  const fp = ctx.model.footprint;
+  const vul = ctx.model.vulnerability;
+  const stride = vul.intensityStride;
+  const nD = bins.nD;
+  let nh = 0;
+  x.covHits.fill(0);
+  x.groupHits.fill(0);
+  for (let it = c.itemStart[cls]!; it < c.itemStart[cls + 1]!; it++) {
+    const j = x.apEntry[c.ap[it]!]!;
+    if (j < 0) continue;
+    const v = c.vuln[it]!;
+    if (v < 0) continue;
+    let d: number;
+    const k0 = fp.entryStart[j]!;
+    const k1 = fp.entryStart[j + 1]!;
+    if (k1 - k0 === 1 && fp.binProb[k0] === 1) {
+      const ib = fp.binId[k0]!;
+      d = ib < stride ? ctx.staticDist[v * stride + ib]! : -1;
     } else {
-      // gulpy: a uniform at or above the last cumulative value becomes that value less 3e-8.
-      const bb = n - 1;
-      const uc = last - CDF_CAP_OFFSET;
-      const m = mode[bb]!;
-      if (m === 1) dr = binFrom[bb]! + (uc - lo[o + bb]!) * slope[o + bb]!;
-      else if (m === 0) dr = binTo[bb]!;
-      else dr = quadratic(cdf[o + bb]! - lo[o + bb]!, width[bb]!, binX[bb]!, binFrom[bb]!, binTo[bb]!, uc - lo[o + bb]!);
-      if (dr < binFrom[bb]!) dr = binFrom[bb]!;
-    }
-    s0 += dr;
-    if (nF > 1) {
-      const x1 = f1 * dr;
-      s1 += x1 < 1 ? x1 : 1;
-      if (nF > 2) {
-        const x2 = f2 * dr;
-        s2 += x2 < 1 ? x2 : 1;
-        for (let f = 3; f < nF; f++) {
-          const x = F[f]! * dr;
-          sums[f]! += x < 1 ? x : 1;
+      const key = v * (j1 - j0) + (j - j0);
+      const have = x.dynamicKey.get(key);
+      if (have !== undefined) d = have;
+      else {
+        const pBuf = x.pBuf;
+        pBuf.fill(0);
+        for (let k = k0; k < k1; k++) {
+          const ib = fp.binId[k]!;
+          if (ib >= stride || !vul.present[v * stride + ib]) continue;
+          const pi = fp.binProb[k]!;
+          const at = (v * stride + ib) * nD;
+          for (let b = 0; b < nD; b++) pBuf[b]! += pi * vul.prob[at + b]!;
         }
+        d = ctx.dists.add(pBuf, bins.width, bins.mode, bins.binMeans);
+        x.dynamicKey.set(key, d);
       }
     }
-    if (row !== null) row[off + (perm === null ? k : perm[k]!)] = dr;
-  }
-  sums[0] = s0;
-  if (nF > 1) sums[1] = s1;
-  if (nF > 2) sums[2] = s2;
-}
-
-/** The framework's quadratic interpolation inside a bin (interpolation value off the midpoint). */
-function quadratic(h: number, w: number, x: number, from: number, to: number, offset: number): number {
-  if (!(h > 0)) return to;
-  const aa = ((3 * h) / (w * w)) * (2 * x - 1);
-  const bb = ((2 * h) / w) * (2 - 3 * x);
-  const y = (Math.sqrt(bb * bb + 4 * aa * offset) - bb) / (2 * aa);
-  const dr = from + y;
-  return dr < from ? from : dr > to ? to : dr;
-}
-
-/** Latin-hypercube strata: U[k] = (k + 1 - v_k)/K, v_k = (x + 0.5)/2^32 from one 32-bit output. */
-function drawStrata(rng: SeededRandom, U: Float64Array, K: number): void {
-  for (let k = 0; k < K; k++) U[k] = (k + 1 - (rng.nextUint32() + 0.5) * TWO_M32) / K;
-}
-
-/** As drawStrata, with P[k] = U[0] + ... + U[k-1]. */
-function drawStrataWithPrefix(rng: SeededRandom, U: Float64Array, P: Float64Array, K: number): void {
-  let s = 0;
-  P[0] = 0;
-  for (let k = 0; k < K; k++) {
-    const u = (k + 1 - (rng.nextUint32() + 0.5) * TWO_M32) / K;
-    U[k] = u;
-    s += u;
-    P[k + 1] = s;
-  }
-}
-
-/** How many of the strata U[0..K) (U[k] in (k/K, (k+1)/K), ascending) lie below x. */
-function countBelow(U: Float64Array, K: number, x: number): number {
-  let m = Math.floor(x * K);
-  if (m < 0) m = 0;
-  else if (m > K) m = K;
-  while (m < K && U[m]! < x) m++;
-  while (m > 0 && U[m - 1]! >= x) m--;
-  return m;
-}
-
-/**
- * The same sums as sweep (Σ_k min(1, F[f]·dr_k) for each factor), from prefix sums of the ascending
- * uniforms: inside a linear bin dr is linear in u, so each bin (split where F[f]·dr reaches 1)
- * contributes count·from + slope·(Σu - count·lo). Quadratic bins are summed sample by sample.
- */
-function sumByPrefix(U: Float64Array, P: Float64Array, K: number, dists: Distributions, d: number, mode: Uint8Array,
-  binFrom: Float64Array, binTo: Float64Array, width: Float64Array, binX: Float64Array, F: Float64Array, sums: Float64Array): void {
-  const nD = dists.nD;
-  const o = d * nD;
-  const n = dists.len[d]!;
-  const cdf = dists.cdf;
-  const last = cdf[o + n - 1]!;
-  const nF = F.length;
-  for (let f = 0; f < nF; f++) sums[f] = 0;
-  let i0 = 0;
-  for (let b = 0; b < n; b++) {
-    const lo = dists.lo[o + b]!;
-    const hi = cdf[o + b]!;
-    const i1 = countBelow(U, K, hi);
-    const cnt = i1 - i0;
-    if (cnt > 0 && hi > lo) {
-      const m = mode[b]!;
-      const from = binFrom[b]!;
-      const to = binTo[b]!;
-      if (m === 0) {
-        for (let f = 0; f < nF; f++) {
-          const x = F[f]! * to;
-          sums[f]! += cnt * (x < 1 ? x : 1);
-        }
-      } else if (m === 1) {
-        const slope = dists.slope[o + b]!;
-        const whole = linearPart(P, i0, i1, lo, from, slope);
-        sums[0]! += whole;
-        for (let f = 1; f < nF; f++) {
-          const ff = F[f]!;
-          if (ff * to <= 1) sums[f]! += ff * whole;
-          else if (ff * from >= 1) sums[f]! += cnt;
-          else {
-            const iS = countBelow(U, K, lo + (1 / ff - from) / slope);
-            const a = iS < i0 ? i0 : iS > i1 ? i1 : iS;
-            sums[f]! += ff * linearPart(P, i0, a, lo, from, slope) + (i1 - a);
-          }
-        }
-      } else {
-        for (let k = i0; k < i1; k++) {
-          const dr = quadratic(hi - lo, width[b]!, binX[b]!, from, to, U[k]! - lo);
-          for (let f = 0; f < nF; f++) {
-            const x = F[f]! * dr;
-            sums[f]! += x < 1 ? x : 1;
-          }
-        }
-      }
-    }
-    i0 = i1;
-  }
-  if (i0 < K) {
-    // gulpy's cap: uniforms at or above the last cumulative value sit just below it in the last bin.
-    const bb = n - 1;
-    const uc = last - CDF_CAP_OFFSET;
-    const m = mode[bb]!;
-    let dr: number;
-    if (m === 1) dr = binFrom[bb]! + (uc - dists.lo[o + bb]!) * dists.slope[o + bb]!;
-    else if (m === 0) dr = binTo[bb]!;
-    else dr = quadratic(cdf[o + bb]! - dists.lo[o + bb]!, width[bb]!, binX[bb]!, binFrom[bb]!, binTo[bb]!, uc - dists.lo[o + bb]!);
-    if (dr < binFrom[bb]!) dr = binFrom[bb]!;
-    for (let f = 0; f < nF; f++) {
-      const x = F[f]! * dr;
-      sums[f]! += (K - i0) * (x < 1 ? x : 1);
-    }
-  }
-}
-
-/** Σ over strata a..z-1 of from + slope·(u - lo), from prefix sums P (never below count·from). */
-function linearPart(P: Float64Array, a: number, z: number, lo: number, from: number, slope: number): number {
-  const rise = P[z]! - P[a]! - (z - a) * lo;
-  return (z - a) * from + slope * (rise > 0 ? rise : 0);
-}
-
-/** Fisher-Yates order of the strata: perm[k] is the sample index stratum k lands on. */
-function shuffle(rng: SeededRandom, perm: Int32Array, K: number): void {
-  for (let k = 0; k < K; k++) perm[k] = k;
-  for (let i = K - 1; i > 0; i--) {
-    const r = Math.floor(rng.nextUint32() * TWO_M32 * (i + 1));
-    const t = perm[i]!;
-    perm[i] = perm[r]!;
-    perm[r] = t;
-  }
-}
-
-/**
- * Allocation rule 1 on every coverage, per sample and factor:
- * gRow[f·K + k] = Σ_c tiv_c · min(1, Σ_{items j on c} min(1, F_f · dr_jk)) (no inner cap for F_0 = 1),
- * and the base losses split back pro rata to the perils added to evPC[peril · nC + c].
- */
-function combineRows(rows: Float64Array, K: number, nh: number, hCov: Uint8Array, hPeril: Uint8Array, covHits: Int32Array,
-  nC: number, F: Float64Array, covTiv: Float64Array, tivAt: number, gRow: Float64Array, evPC: Float64Array): void {
-  const nF = F.length;
-  const n = nF * K;
-  for (let i = 0; i < n; i++) gRow[i] = 0;
-  for (let c = 0; c < nC; c++) {
-    const hc = covHits[c]!;
-    if (hc === 0) continue;
-    const tiv = covTiv[tivAt + c]!;
-    if (hc === 1) {
-      let j = 0;
-      while (hCov[j] !== c) j++;
-      const r = j * K;
-      let sdr = 0;
-      for (let k = 0; k < K; k++) {
-        const dr = rows[r + k]!;
-        sdr += dr;
-        gRow[k]! += tiv * dr;
-      }
-      for (let f = 1; f < nF; f++) {
-        const ff = F[f]!;
-        const base = f * K;
-        for (let k = 0; k < K; k++) {
-          const x = ff * rows[r + k]!;
-          gRow[base + k]! += tiv * (x < 1 ? x : 1);
-        }
-      }
-      evPC[hPeril[j]! * nC + c]! += tiv * sdr;
+    if (d < 0) {
+      ctx.acc.massless += c.locStart[cls + 1]! - c.locStart[cls]!;
       continue;
     }
-    for (let k = 0; k < K; k++) {
-      let a0 = 0;
-      for (let j = 0; j < nh; j++) if (hCov[j] === c) a0 += rows[j * K + k]!;
-      gRow[k]! += tiv * (a0 < 1 ? a0 : 1);
-      const share = a0 > 1 ? tiv / a0 : tiv;
-      for (let j = 0; j < nh; j++) if (hCov[j] === c) evPC[hPeril[j]! * nC + c]! += rows[j * K + k]! * share;
-      for (let f = 1; f < nF; f++) {
-        const ff = F[f]!;
-        let a = 0;
-        for (let j = 0; j < nh; j++) {
-          if (hCov[j] !== c) continue;
-          const x = ff * rows[j * K + k]!;
-          a += x < 1 ? x : 1;
-        }
-        gRow[f * K + k]! += tiv * (a < 1 ? a : 1);
-      }
+    x.hDist[nh] = d;
+    x.hCov[nh] = c.cov[it]!;
+    x.hPeril[nh] = c.peril[it]!;
+    x.hGroup[nh] = c.group[it]!;
+    x.groupHits[c.group[it]!]! += 1;
+    x.covHits[c.cov[it]!]! += 1;
+    nh++;
+  }
+  x.nh = nh;
+  return nh;
+}
+
+/** Ground up for each location of a class the event reaches: the analytical mean, then its K samples (or the mean). */
+function classLosses(ctx: GroundUpContext, cls: number, w: number): void {
+  const { x, acc, s, nC } = ctx;
+  const nF = s.factors.length;
+  const covTiv = ctx.portfolio.covTiv;
+  const covMean = x.covMean;
+  // Mean damage ratios summed per coverage (per factor): rule 1 caps each sum at 1.
+  covMean.fill(0);
+  let multi = false;
+  for (let j = 0; j < x.nh; j++) {
+    const c = x.hCov[j]!;
+    for (let f = 0; f < nF; f++) covMean[f * nC + c]! += ctx.dists.mean[x.hDist[j]! * nF + f]!;
+    if (x.covHits[c]! > 1) multi = true;
+  }
+  const rowsMode = s.terms !== null || multi;
+  const K = s.K;
+  for (let q = ctx.classes.locStart[cls]!; q < ctx.classes.locStart[cls + 1]!; q++) {
+    const l = ctx.classes.locs[q]!;
+    const tivAt = l * nC;
+    const hit = x.hits++;
+    x.hitLoc[hit] = l;
+    // Analytical mean, always.
+    let aLoss = 0;
+    for (let c = 0; c < nC; c++) {
+      const a = covMean[c]!;
+      aLoss += covTiv[tivAt + c]! * (a < 1 ? a : 1);
     }
+    x.evAnalytical += aLoss;
+    acc.placeAnalytical[l]! += w * aLoss;
+
+    if (s.S === 0) meanLocation(ctx, tivAt);
+    else if (!rowsMode) {
+      sampledSums(ctx, l, tivAt, w);
+      continue;
+    } else sampledRows(ctx, tivAt);
+
+    // Accumulate the K samples (or the one mean) of this location.
+    let locSum: number;
+    if (s.terms) {
+      locSum = accumulateWithTerms(x.gRow, K, nF, s.order, x.pD, x.pL, x.evGU, x.sPIL, x.evPlace, s.order ? x.buf : null, hit * K, x.ilOut);
+      x.hitIL[hit] = x.ilOut[0]!;
+    } else {
+      locSum = accumulate(x.gRow, K, nF, x.evGU);
+    }
+    acc.placeGroundUp[l]! += (w * locSum) / K;
   }
 }
 
-/** Adds a location's K sample losses (per factor) to the event sums; returns the sum of its base losses. */
-function accumulate(gRow: Float64Array, K: number, nF: number, evGU: Float64Array): number {
-  let locSum = 0;
+/** Samples 0: a location's loss per factor from the capped coverage means, split back to the perils. */
+function meanLocation(ctx: GroundUpContext, tivAt: number): void {
+  const { x, nC } = ctx;
+  const nF = ctx.s.factors.length;
+  const covTiv = ctx.portfolio.covTiv;
   for (let f = 0; f < nF; f++) {
-    const base = f * K;
-    let s = 0;
-    for (let k = 0; k < K; k++) s += gRow[base + k]!;
-    evGU[f]! += s;
-    if (f === 0) locSum = s;
+    let gf = 0;
+    for (let c = 0; c < nC; c++) {
+      const a = x.covMean[f * nC + c]!;
+      gf += covTiv[tivAt + c]! * (a < 1 ? a : 1);
+    }
+    x.gRow[f] = gf;
   }
-  return locSum;
+  for (let j = 0; j < x.nh; j++) {
+    const c = x.hCov[j]!;
+    const a = x.covMean[c]!;
+    x.evPC[x.hPeril[j]! * nC + c]! += covTiv[tivAt + c]! * ctx.dists.mean[x.hDist[j]! * nF]! * (a > 1 ? 1 / a : 1);
+  }
 }
 
 /**
- * As accumulate, with the place deductible and limit applied to each sample. The insured losses go
- * to sPIL (per sample when pairing matters, else summed into one slot), the base deductible and
- * above-limit amounts to evPlace[0] and evPlace[1], and (when pairing matters) each base insured loss
- * to buf[off + k]. ilOut[0] receives the location's summed base insured loss.
+ * One item per coverage and no terms: only sums over the samples are needed. Per damage group with
+ * items hit: Latin hypercube strata, ascending; then each item's CDF inverted along them.
  */
-function accumulateWithTerms(gRow: Float64Array, K: number, nF: number, perSample: boolean, pD: number, pL: number,
-  evGU: Float64Array, sPIL: Float64Array, evPlace: Float64Array, buf: Float64Array | null, off: number, ilOut: Float64Array): number {
-  const slots = perSample ? K : 1;
-  let locSum = 0;
-  let locIns = 0;
-  let sd = 0;
-  let sa = 0;
-  for (let k = 0; k < K; k++) {
-    const g0 = gRow[k]!;
-    const dP = Math.min(g0, pD);
-    const after0 = g0 - dP;
-    const il0 = Math.min(after0, pL);
-    locSum += g0;
-    sd += dP;
-    sa += after0 - il0;
-    locIns += il0;
-    if (perSample) {
-      sPIL[k]! += il0;
-      if (buf !== null) buf[off + k] = il0;
+function sampledSums(ctx: GroundUpContext, l: number, tivAt: number, w: number): void {
+  const { x, s, nC, dists } = ctx;
+  const { K, F } = s;
+  const { mode, from, to, width, binX } = ctx.bins;
+  const { U, P, sums, evGU, evPC, hGroup, hCov, hDist, hPeril, groupHits, nh } = x;
+  const nF = F.length;
+  const covTiv = ctx.portfolio.covTiv;
+  const byPrefix = K >= PREFIX_MIN_SAMPLES;
+  let g0 = 0;
+  for (let g = 0; g < ctx.classes.maxGroups; g++) {
+    if (groupHits[g] === 0) continue;
+    if (byPrefix) drawStrataWithPrefix(x.rng!, U, P, K);
+    else drawStrata(x.rng!, U, K);
+    // Drawn though unused here, so the order stream never depends on terms or peril mix.
+    if (K > 1) shuffle(x.rngPerm!, x.perm, K);
+    for (let j = 0; j < nh; j++) {
+      if (hGroup[j] !== g) continue;
+      const c = hCov[j]!;
+      const tiv = covTiv[tivAt + c]!;
+      if (byPrefix) sumByPrefix(U, P, K, dists, hDist[j]!, mode, from, to, width, binX, F, sums);
+      else sweep(U, K, dists, hDist[j]!, mode, from, to, width, binX, F, sums, null, 0, null);
+      g0 += tiv * sums[0]!;
+      for (let f = 1; f < nF; f++) evGU[f]! += tiv * sums[f]!;
+      evPC[hPeril[j]! * nC + c]! += tiv * sums[0]!;
     }
   }
-  if (!perSample) sPIL[0]! += locIns;
-  evGU[0]! += locSum;
-  evPlace[0]! += sd;
-  evPlace[1]! += sa;
-  for (let f = 1; f < nF; f++) {
-    const base = f * K;
-    const sb = f * slots;
-    let sg = 0;
-    let si = 0;
-    for (let k = 0; k < K; k++) {
-      const gf = gRow[base + k]!;
-      const il = Math.min(Math.max(gf - pD, 0), pL);
-      sg += gf;
-      if (perSample) sPIL[sb + k]! += il;
-      else si += il;
+  evGU[0]! += g0;
+  ctx.acc.placeGroundUp[l]! += (w * g0) / K;
+}
+
+/**
+ * Each sample's damage ratio per item, then allocation rule 1 per coverage into gRow. Rows are
+ * written in sample order (stratum k of a group lands on sample perm[k]); groups are paired at
+ * random when several are combined at the location.
+ */
+function sampledRows(ctx: GroundUpContext, tivAt: number): void {
+  const { x, s, bins } = ctx;
+  const { K, F } = s;
+  const maxGroups = ctx.classes.maxGroups;
+  let groupsHit = 0;
+  for (let g = 0; g < maxGroups; g++) if (x.groupHits[g]! > 0) groupsHit++;
+  const permute = K > 1 && (s.order || groupsHit > 1);
+  for (let g = 0; g < maxGroups; g++) {
+    if (x.groupHits[g] === 0) continue;
+    drawStrata(x.rng!, x.U, K);
+    if (K > 1) shuffle(x.rngPerm!, x.perm, K);
+    for (let j = 0; j < x.nh; j++) {
+      if (x.hGroup[j] === g) sweep(x.U, K, ctx.dists, x.hDist[j]!, bins.mode, bins.from, bins.to, bins.width, bins.binX, F, x.sums, x.rows, j * K, permute ? x.perm : null);
     }
-    evGU[f]! += sg;
-    if (!perSample) sPIL[sb]! += si;
   }
-  ilOut[0] = locIns;
-  return locSum;
+  combineRows(x.rows, K, x.nh, x.hCov, x.hPeril, x.covHits, ctx.nC, F, ctx.portfolio.covTiv, tivAt, x.gRow, x.evPC);
+}
+
+/**
+ * The financial module's account terms and reinsurance per slot (per sample when pairing matters,
+ * else on the sums), with the two conservation checks: of each slot's insured loss at the account
+ * and reinsurance levels, and of the event's ground-up loss over every retention, cession and net.
+ * A loss that is not a number fails them too (written !(gap <= tolerance) so NaN is caught).
+ */
+function accountAndReinsuranceOfEvent(ctx: GroundUpContext, e: number, eventId: number, w: number): Result<void> {
+  const { x, s, acc } = ctx;
+  const terms = s.terms!;
+  const { K, slots, nLayers } = s;
+  const nF = s.factors.length;
+  const out = x.out;
+  let eAD = 0;
+  let eAA = 0;
+  let eQS = 0;
+  let eNet = 0;
+  let eIL = 0;
+  const eLayers = new Array<number>(nLayers).fill(0);
+  for (let q = 0; q < slots; q++) {
+    for (let f = 1; f < nF; f++) {
+      accountAndReinsurance(x.sPIL[f * slots + q]!, terms, out);
+      acc.insured![f]![e]! += out[2]! / K;
+      acc.net![f]![e]! += out[4]! / K;
+    }
+    const pil = x.sPIL[q]!;
+    accountAndReinsurance(pil, terms, out);
+    eAD += out[0]!;
+    eAA += out[1]!;
+    eIL += out[2]!;
+    eQS += out[3]!;
+    eNet += out[4]!;
+    let parts = out[0]! + out[1]! + out[3]! + out[4]!;
+    for (let k = 0; k < nLayers; k++) {
+      eLayers[k]! += out[5 + k]!;
+      parts += out[5 + k]!;
+    }
+    const gap = Math.abs(pil - parts) / Math.max(1, pil);
+    acc.checks++;
+    if (gap > acc.maxGap) acc.maxGap = gap;
+    if (!(gap <= CONSERVATION_TOLERANCE)) return refused(lossNotConserved(`Event ${eventId}: account terms and reinsurance do not conserve the insured loss (${pil} vs ${parts}).`));
+    x.fS[q] = pil > 0 ? out[2]! / pil : 0;
+    x.gS[q] = out[2]! > 0 ? out[4]! / out[2]! : 0;
+  }
+  acc.insured![0]![e] = eIL / K;
+  acc.net![0]![e] = eNet / K;
+  const gu = x.evGU[0]!;
+  const parts = x.evPlace[0]! + x.evPlace[1]! + eAD + eAA + eQS + eNet + eLayers.reduce((a, v) => a + v, 0);
+  const gap = Math.abs(gu - parts) / Math.max(1, gu);
+  acc.checks++;
+  if (gap > acc.maxGap) acc.maxGap = gap;
+  if (!(gap <= CONSERVATION_TOLERANCE)) return refused(lossNotConserved(`Event ${eventId}: the terms do not conserve the ground-up loss (${gu} vs ${parts}).`));
+  const t = acc.totals!;
+  t.ground_up += (w * gu) / K;
+  t.place_deductible += (w * x.evPlace[0]!) / K;
+  t.place_above_limit += (w * x.evPlace[1]!) / K;
+  t.account_deductible += (w * eAD) / K;
+  t.account_above_limit += (w * eAA) / K;
+  t.insured += (w * eIL) / K;
+  t.ceded_quota_share += (w * eQS) / K;
+  for (let k = 0; k < nLayers; k++) t.layers[k]! += (w * eLayers[k]!) / K;
+  t.net += (w * eNet) / K;
+  return DONE;
+}
+
+/**
+ * Places' insured and net losses: the account and reinsurance outcome of each slot split back pro
+ * rata to the places' insured losses in that slot.
+ */
+function placesInsuredAndNet(ctx: GroundUpContext, w: number): void {
+  const { x, s, acc } = ctx;
+  const { K, slots } = s;
+  const placeIns = acc.placeInsured!;
+  const placeNet = acc.placeNet!;
+  if (s.order) {
+    for (let h = 0; h < x.hits; h++) {
+      const l = x.hitLoc[h]!;
+      let a = 0;
+      let b = 0;
+      for (let q = 0; q < slots; q++) {
+        const v = x.buf[h * K + q]! * x.fS[q]!;
+        a += v;
+        b += v * x.gS[q]!;
+      }
+      placeIns[l]! += (w * a) / K;
+      placeNet[l]! += (w * b) / K;
+    }
+  } else {
+    const f0 = x.fS[0]!;
+    const g0 = x.gS[0]!;
+    for (let h = 0; h < x.hits; h++) {
+      const l = x.hitLoc[h]!;
+      placeIns[l]! += (w * x.hitIL[h]! * f0) / K;
+      placeNet[l]! += (w * x.hitIL[h]! * f0 * g0) / K;
+    }
+  }
 }

@@ -1,7 +1,7 @@
-// The impact contract of CLIMADA-shaped lanes: hazard × exposures × impact functions → impact.
-// A lane reads its own hazard, exposure and impact-function files into these shapes and calls
-// computeImpact (or its own implementation of the same contract); impactLosses turns the impact and
-// the lane's occurrence table into the inputs of lab-metrics/1, the one result of every lane.
+// The loss engine's mean-damage kernel (MEAN_DAMAGE), the impact contract of CLIMADA-shaped lanes:
+// hazard × exposures × impact functions → impact. A lane reads its own hazard, exposure and
+// impact-function files into these shapes and runs the kernel; impactLosses turns the impact and the
+// lane's occurrence table into the outputs stage's event and place losses (lab-metrics/1).
 //
 // As CLIMADA's ImpactCalc does:
 //   - an exposure point's loss for an event is value × MDD(I) × PAA(I), I the event's intensity at
@@ -14,7 +14,8 @@
 
 import { ok, refused, type Result } from '../../../kernel/result.js';
 import { refusal } from '../../../kernel/refusal.js';
-import type { EventLoss, Occurrence, PlaceLoss } from './metrics.js';
+import { itemGroundUp, type GroundUpLosses, type LossKernel, type Vulnerability } from './loss-engine.js';
+import type { EventLoss, Occurrence } from './metrics.js';
 
 /** Intensity per event (row) and centroid (column): dense row-major, or compressed sparse rows. */
 export type IntensityMatrix =
@@ -140,7 +141,7 @@ export function computeImpact(hazard: Hazard, exposures: Exposures, functions: I
   const nE = hazard.event_ids.length;
   const nC = hazard.centroidCount;
   const nP = exposures.points.length;
-  const byId = new Map(functions.map((f) => [f.id, f]));
+  const vulnerabilityOf = new Map<number, Vulnerability>(functions.map((f) => [f.id, (i: number) => meanDamageRatio(f, i)]));
   // Places per centroid, so a sparse row only visits the places its stored centroids hold.
   const placesAt: number[][] = Array.from({ length: nC }, () => []);
   exposures.points.forEach((p, i) => { if (p.centroid >= 0) placesAt[p.centroid]!.push(i); });
@@ -163,7 +164,7 @@ export function computeImpact(hazard: Hazard, exposures: Exposures, functions: I
     for (const { c, i } of row) {
       for (const p of placesAt[c]!) {
         const pt = exposures.points[p]!;
-        const l = pt.value * meanDamageRatio(byId.get(pt.impf_id)!, i);
+        const l = itemGroundUp(pt.value, vulnerabilityOf.get(pt.impf_id)!, i);
         if (l !== 0) hits.push([p, l]);
       }
     }
@@ -194,7 +195,7 @@ export function computeImpact(hazard: Hazard, exposures: Exposures, functions: I
  * occurrence table: a place's loss is summed over every occurrence of every event, as the
  * Oasis lanes' is. lab-metrics/1 is period-based, so the frequencies are not used here.
  */
-export function impactLosses(impact: Impact, occurrences: readonly Occurrence[]): { eventLosses: EventLoss[]; places: PlaceLoss[] } {
+export function impactLosses(impact: Impact, occurrences: readonly Occurrence[]): GroundUpLosses {
   const count = new Map<number, number>();
   for (const o of occurrences) count.set(o.event_id, (count.get(o.event_id) ?? 0) + 1);
   const eventLosses: EventLoss[] = [];
@@ -209,3 +210,15 @@ export function impactLosses(impact: Impact, occurrences: readonly Occurrence[])
   }
   return { eventLosses, places: Array.from(placeLoss, (loss, index) => ({ index, loss })) };
 }
+
+export interface MeanDamageInputs {
+  hazard: Hazard;
+  exposures: Exposures;
+  functions: ImpactFunctionSet;
+}
+
+/** The loss engine's kernel over a hazard's intensities: each point's value × MDD × PAA of its impact function. */
+export const MEAN_DAMAGE: LossKernel<MeanDamageInputs, Impact> = {
+  method: 'CLIMADA ImpactCalc: value × MDD(I) × PAA(I) at each exposure point\'s centroid',
+  groundUp: ({ hazard, exposures, functions }) => computeImpact(hazard, exposures, functions),
+};

@@ -7,15 +7,17 @@
 // plane (hazard/gmpe/rupture.ts). Each rupture gets one ground-motion field at the places within
 // 200 km (Rjb): the branch's model mean, a between-event residual and Jayaram and Baker (2009)
 // correlated within-event residuals (fields.ts); loss by the building class's GEM vulnerability
-// function (mean loss ratio). Metrics in lab-metrics/1 over the 10,000 years.
+// function (mean loss ratio), through the loss engine's item ground up into its event loss table.
+// Metrics in lab-metrics/1 over the 10,000 years.
 //
 // The source and site models are the demonstration ones of demo-source-model.ts, not ESHM20: every
 // result says so. Pure: the catalog, the GMPE tree and the vulnerability function are handed in.
 import { poissonDraw } from '../../../stats/compound-poisson.js';
 import { seededRandom, type SeededRandom } from '../../../stats/random.js';
 import { distancesTo, MAGNITUDE_SCALING, planarRupture, type Mechanism } from '../../../hazard/gmpe/rupture.js';
-import { imtName, type GmpeContext, type Site } from '../../../hazard/gmpe/types.js';
-import { computeMetrics, type EventLoss, type Occurrence } from '../../engine/metrics.js';
+import { imtName, type Gmpe, type GmpeContext, type Imt, type Site } from '../../../hazard/gmpe/types.js';
+import { computeMetrics } from '../../engine/metrics.js';
+import { EventLossTable, itemGroundUp, type Vulnerability } from '../../engine/loss-engine.js';
 import type { LabPlace } from '../../engine/places.js';
 import { correlationFactor, normalSource, SPATIAL_CORRELATION } from './fields.js';
 import { MECHANISM_DEFAULTS } from './scenario-lane.js';
@@ -158,97 +160,129 @@ function sampleRuptures(branches: readonly SampledBranch[], years: number, seed:
 
 const KM_PER_DEG = 111.19;
 
+interface ModeledPlace {
+  index: number;
+  lat: number;
+  lon: number;
+  value: number;
+}
+
+/** The site model: the source model's grid; a place farther than its reach from every node is unmodeled. */
+function siteModel(places: readonly LabPlace[], grid: ReturnType<typeof smoothedSeismicity>): { modeled: ModeledPlace[]; unmodeled: { index: number; reason: string }[] } {
+  const reach = DEMO_SOURCE_MODEL.site_reach_km;
+  const modeled: ModeledPlace[] = [];
+  const unmodeled: { index: number; reason: string }[] = [];
+  for (const p of places) {
+    if (p.lat === null || p.lon === null) unmodeled.push({ index: p.index, reason: 'no coordinates' });
+    else if (nearestNodeKm(grid, p.lat, p.lon) > reach) unmodeled.push({ index: p.index, reason: `farther than ${reach} km from the site model's grid` });
+    else modeled.push({ index: p.index, lat: p.lat, lon: p.lon, value: p.value });
+  }
+  return { modeled, unmodeled };
+}
+
+/** The ground motion's median and variability at the places one rupture reaches. */
+interface RuptureReach {
+  /** near[0..count): the places within reach. */
+  count: number;
+  near: Int32Array;
+  mean: Float64Array;
+  tau: Float64Array;
+  phi: Float64Array;
+}
+
+/** The hazard stage of one rupture: its plane, then its branch's model at each place within reach (Rjb). */
+function ruptureReach(ruptures: Ruptures, r: number, gmpe: Gmpe, modeled: readonly ModeledPlace[], imt: Imt, reach: RuptureReach): void {
+  const m = DEMO_SOURCE_MODEL;
+  const mech = MECHANISMS[ruptures.mechanism[r]!]!;
+  const { rake, dip } = MECHANISM_DEFAULTS[mech];
+  const rupture = planarRupture({ mag: ruptures.mag[r]!, lat: ruptures.lat[r]!, lon: ruptures.lon[r]!, depth_km: m.hypocentral_depth_km, strike: ruptures.strike[r]!, dip, rake });
+  // Screen by latitude first (a place more than reach + the rupture's extent north or south is out of reach).
+  const extent = ESHM20_REACH_KM + rupture.length_km / 2 + rupture.width_km;
+  const ruptureCtx = { mag: rupture.mag, rake, dip, ztor: rupture.ztor_km, width: rupture.width_km, hypo_depth: m.hypocentral_depth_km };
+  let count = 0;
+  for (let i = 0; i < modeled.length; i++) {
+    const p = modeled[i]!;
+    if (Math.abs(p.lat - rupture.hypocentre.lat) * KM_PER_DEG > extent) continue;
+    const d = distancesTo(rupture, { latitude: p.lat, longitude: p.lon });
+    if (d.rjb > ESHM20_REACH_KM) continue;
+    const ctx: GmpeContext = { rupture: ruptureCtx, site: SITE, distances: d };
+    const gm = gmpe.predict(ctx, imt);
+    reach.near[count++] = i;
+    reach.mean[i] = gm.mean;
+    reach.tau[i] = gm.tau;
+    reach.phi[i] = gm.phi;
+  }
+  reach.count = count;
+}
+
+const SITE: Site = { vs30: SITE_VS30, vs30measured: false, z1pt0: Number.NaN, z2pt5: Number.NaN, backarc: false };
+
+interface RuptureLosses {
+  table: EventLossTable;
+  branchLoss: Float64Array;
+  branchRuptures: Int32Array;
+  reaching: number;
+}
+
+/**
+ * Hazard × vulnerability → ground up, rupture by rupture: one ground-motion field at the places the
+ * rupture reaches (a between-event draw, correlated within-event draws), each place's loss at it
+ * through the class's vulnerability, and the rupture's losses into the event loss table.
+ */
+function ruptureLosses(input: Eshm20Input, ruptures: Ruptures, gmpes: readonly Gmpe[], modeled: readonly ModeledPlace[], branchCount: number, seed: number): RuptureLosses {
+  const fn = input.vulnerability;
+  const imt = fn.imt;
+  const n = modeled.length;
+  const factor = n > 0 ? correlationFactor(modeled.map((p) => ({ latitude: p.lat, longitude: p.lon })), imt) : new Float64Array(0);
+  // Residuals from their own stream, drawn only for ruptures reaching a place (which ones is fixed by the spec).
+  const normal = normalSource(seededRandom(BigInt(seed) * 1_000_003n));
+  const vulnerability: Vulnerability = (im) => meanLossRatio(fn, im);
+  const out: RuptureLosses = { table: new EventLossTable(n), branchLoss: new Float64Array(branchCount), branchRuptures: new Int32Array(branchCount), reaching: 0 };
+  const reach: RuptureReach = { count: 0, near: new Int32Array(n), mean: new Float64Array(n), tau: new Float64Array(n), phi: new Float64Array(n) };
+  const z = new Float64Array(n);
+  const lossAt = new Float64Array(n);
+  for (let r = 0; r < ruptures.count; r++) {
+    const br = ruptures.branch[r]!;
+    out.branchRuptures[br]!++;
+    if ((r + 1) % 2000 === 0) input.onRuptures?.(r + 1, ruptures.count);
+    if (n === 0) continue;
+    ruptureReach(ruptures, r, gmpes[br]!, modeled, imt, reach);
+    const count = reach.count;
+    if (count === 0) continue;
+    out.reaching++;
+    const eta = normal();
+    for (let k = 0; k < n; k++) z[k] = normal();
+    for (let c = 0; c < count; c++) {
+      const i = reach.near[c]!;
+      let eps = 0;
+      const row = i * n;
+      for (let k = 0; k <= i; k++) eps += factor[row + k]! * z[k]!;
+      lossAt[c] = itemGroundUp(modeled[i]!.value, vulnerability, Math.exp(reach.mean[i]! + reach.tau[i]! * eta + reach.phi[i]! * eps));
+    }
+    const eventLoss = out.table.record(r + 1, ruptures.period[r]!, reach.near, lossAt, count);
+    if (eventLoss > 0) out.branchLoss[br]! += eventLoss;
+  }
+  input.onRuptures?.(ruptures.count, ruptures.count);
+  return out;
+}
+
 export function runEshm20(input: Eshm20Input): Record<string, unknown> {
   const seed = input.seed ?? ESHM20_SEED;
   const branchCount = input.branches ?? ESHM20_BRANCHES;
   const years = input.yearsPerBranch ?? ESHM20_YEARS_PER_BRANCH;
   const periods = branchCount * years;
   const m = DEMO_SOURCE_MODEL;
-  const cls = BUILDING_CLASSES.find((c) => c.id === input.buildingClass)!;
-  const fn = input.vulnerability;
-  const imt = fn.imt;
 
   const fit = fitCatalog(input.catalog, input.periodEnd);
   const epicentres = input.catalog.filter((e) => e.type === 'earthquake' && e.magnitude !== null && e.magnitude >= m.completeness_magnitude);
   const grid = smoothedSeismicity(epicentres, input.box);
-
-  // The site model: the grid; a place farther than 5 km from every node is unmodeled.
-  const modeled: { index: number; lat: number; lon: number; value: number }[] = [];
-  const unmodeled: { index: number; reason: string }[] = [];
-  for (const p of input.places) {
-    if (p.lat === null || p.lon === null) unmodeled.push({ index: p.index, reason: 'no coordinates' });
-    else if (nearestNodeKm(grid, p.lat, p.lon) > m.site_reach_km) unmodeled.push({ index: p.index, reason: `farther than ${m.site_reach_km} km from the site model's grid` });
-    else modeled.push({ index: p.index, lat: p.lat, lon: p.lon, value: p.value });
-  }
-  const n = modeled.length;
+  const { modeled, unmodeled } = siteModel(input.places, grid);
 
   const branches = sampleBranches(branchCount, seededRandom(seed), fit, input.gmpeTree);
   const ruptures = sampleRuptures(branches, years, seed, grid);
   const gmpes = branches.map((b) => backboneOf(input.gmpeTree.branches[b.gmpe]!));
-  const site: Site = { vs30: SITE_VS30, vs30measured: false, z1pt0: Number.NaN, z2pt5: Number.NaN, backarc: false };
-  const factor = n > 0 ? correlationFactor(modeled.map((p) => ({ latitude: p.lat, longitude: p.lon })), imt) : new Float64Array(0);
-  // Residuals from their own stream, drawn only for ruptures reaching a place (which ones is fixed by the spec).
-  const normal = normalSource(seededRandom(BigInt(seed) * 1_000_003n));
-
-  const eventLosses: EventLoss[] = [];
-  const occurrences: Occurrence[] = [];
-  const placeLoss = new Float64Array(n);
-  const branchLoss = new Float64Array(branchCount);
-  const branchRuptures = new Int32Array(branchCount);
-  const near = new Int32Array(n);
-  const mean = new Float64Array(n);
-  const tau = new Float64Array(n);
-  const phi = new Float64Array(n);
-  const z = new Float64Array(n);
-  const lossAt = new Float64Array(n);
-  let reaching = 0;
-  for (let r = 0; r < ruptures.count; r++) {
-    const br = ruptures.branch[r]!;
-    branchRuptures[br]!++;
-    if ((r + 1) % 2000 === 0) input.onRuptures?.(r + 1, ruptures.count);
-    if (n === 0) continue;
-    const mech = MECHANISMS[ruptures.mechanism[r]!]!;
-    const { rake, dip } = MECHANISM_DEFAULTS[mech];
-    const rupture = planarRupture({ mag: ruptures.mag[r]!, lat: ruptures.lat[r]!, lon: ruptures.lon[r]!, depth_km: m.hypocentral_depth_km, strike: ruptures.strike[r]!, dip, rake });
-    // Screen by latitude first (a place more than reach + the rupture's extent north or south is out of reach).
-    const extent = ESHM20_REACH_KM + rupture.length_km / 2 + rupture.width_km;
-    const gmpe = gmpes[br]!;
-    const ruptureCtx = { mag: rupture.mag, rake, dip, ztor: rupture.ztor_km, width: rupture.width_km, hypo_depth: m.hypocentral_depth_km };
-    let count = 0;
-    for (let i = 0; i < n; i++) {
-      const p = modeled[i]!;
-      if (Math.abs(p.lat - rupture.hypocentre.lat) * KM_PER_DEG > extent) continue;
-      const d = distancesTo(rupture, { latitude: p.lat, longitude: p.lon });
-      if (d.rjb > ESHM20_REACH_KM) continue;
-      const ctx: GmpeContext = { rupture: ruptureCtx, site, distances: d };
-      const gm = gmpe.predict(ctx, imt);
-      near[count++] = i;
-      mean[i] = gm.mean;
-      tau[i] = gm.tau;
-      phi[i] = gm.phi;
-    }
-    if (count === 0) continue;
-    reaching++;
-    const eta = normal();
-    for (let k = 0; k < n; k++) z[k] = normal();
-    let eventLoss = 0;
-    for (let c = 0; c < count; c++) {
-      const i = near[c]!;
-      let eps = 0;
-      const row = i * n;
-      for (let k = 0; k <= i; k++) eps += factor[row + k]! * z[k]!;
-      const loss = modeled[i]!.value * meanLossRatio(fn, Math.exp(mean[i]! + tau[i]! * eta + phi[i]! * eps));
-      lossAt[c] = loss;
-      eventLoss += loss;
-    }
-    if (eventLoss > 0) {
-      for (let c = 0; c < count; c++) placeLoss[near[c]!]! += lossAt[c]!;
-      eventLosses.push({ event_id: r + 1, loss: eventLoss });
-      occurrences.push({ event_id: r + 1, period: ruptures.period[r]! });
-      branchLoss[br]! += eventLoss;
-    }
-  }
-  input.onRuptures?.(ruptures.count, ruptures.count);
+  const losses = ruptureLosses(input, ruptures, gmpes, modeled, branchCount, seed);
+  const table = losses.table;
 
   const demonstration = `Demonstration source model, not ESHM20: smoothed seismicity and a fitted Gutenberg-Richter law from the pinned ComCat Turkey catalog (the ESHM20 source and site models are not pinned); places more than ${m.site_reach_km} km from its grid are unmodeled.`;
   const warnings = [demonstration, `Ground motion: ${BACKBONE_NOTE}.`];
@@ -258,9 +292,9 @@ export function runEshm20(input: Eshm20Input): Record<string, unknown> {
     perspective: 'gul',
     lossBasis: 'ground-up structural loss: value × mean loss ratio of the building class\'s vulnerability function at the place\'s sampled ground motion, one field per rupture',
     periods,
-    eventLosses,
-    occurrences,
-    places: modeled.map((p, i) => ({ index: p.index, loss: placeLoss[i]! })),
+    eventLosses: table.eventLosses,
+    occurrences: table.occurrences,
+    places: table.places((i) => modeled[i]!.index),
     assumptions: [
       `Sample years: ${branchCount} logic-tree branches sampled by weight (seed ${seed}), each with ${years} years; period p belongs to branch ⌈p / ${years}⌉.`,
       `Ruptures: a Poisson number per year at the branch's rate of M >= ${m.mmin}, each a finite plane (${MAGNITUDE_SCALING}) at ${m.hypocentral_depth_km} km hypocentral depth.`,
@@ -272,55 +306,73 @@ export function runEshm20(input: Eshm20Input): Record<string, unknown> {
   return {
     lane: 'probabilistic_earthquake_europe',
     demonstration,
-    source_model: {
-      kind: 'demonstration: smoothed seismicity from the pinned ComCat Turkey catalog, not ESHM20',
-      b_value: {
-        b: fit.estimate.b, standard_error: fit.estimate.standardErrorAki, events: fit.estimate.n, mean_magnitude: fit.estimate.meanMagnitude,
-        method: `Aki (1965) maximum likelihood with Utsu's binning correction, ΔM ${m.magnitude_bin}: b = log10(e) / (mean M - (Mc - ΔM/2)); standard error b / √N`,
-      },
-      completeness: { magnitude: m.completeness_magnitude, from: fit.from, to: fit.to, years: fit.years, basis: 'the query\'s M 6 floor; from 1964, as the catalog\'s manifest notes completeness of the M6 floor is weaker before about then' },
-      rate_at_completeness: fit.rate_at_mc,
-      magnitude_frequency: `doubly truncated Gutenberg-Richter from Mmin ${m.mmin} (extrapolated below the catalog's M 6 floor) to the branch's Mmax, scaled to the catalog's rate of M >= ${m.completeness_magnitude}`,
-      mmax: m.mmax,
-      b_alternatives: `b + standard error × z, z standard normal redrawn until |z| <= ${m.b_sigmas_max}`,
-      smoothing: {
-        epicentres: grid.epicentres,
-        basis: `every earthquake of M >= ${m.completeness_magnitude} in the catalog (its whole period), a Gaussian kernel of ${m.kernel_sigma_km} km standard deviation cut at ${m.kernel_cut_sigmas} standard deviations, normalised over the grid`,
-      },
-      grid: { box: input.box, spacing_deg: grid.spacing, nodes: grid.nLat * grid.nLon, placement: 'a rupture\'s epicentre is drawn uniformly in its node\'s cell' },
-      ruptures: {
-        hypocentral_depth_km: m.hypocentral_depth_km,
-        mechanisms: m.mechanisms.map((x) => ({ ...x, ...MECHANISM_DEFAULTS[x.mechanism] })),
-        strike: 'uniform 0 to 360 degrees',
-        magnitude_scaling: MAGNITUDE_SCALING,
-        tectonic_region: 'every rupture is taken as active shallow crust',
-      },
-    },
+    source_model: sourceModelBlock(fit, grid, input.box),
     site_model: { grid: 'the source model\'s grid', spacing_deg: grid.spacing, reach_km: m.site_reach_km, vs30: SITE_VS30, vs30_basis: 'ESHM20\'s reference rock for every place: no site-condition data are pinned' },
-    ground_motion: {
-      imt: imtName(imt), unit: 'g',
-      logic_tree: { tree_id: input.gmpeTree.tree_id, tectonic_region: input.gmpeTree.tectonic_region, branches: input.gmpeTree.branches.map((b) => ({ branch_id: b.branch_id, gsim: b.gsim, args: b.args, weight: b.weight })) },
-      evaluated_with: gmpes[0]?.citation ?? null,
-      backbone: BACKBONE_NOTE,
-      variability: 'ln(ground motion) = model mean + tau × eta (one draw per rupture) + phi × epsilon (correlated between places)',
-      spatial_correlation: SPATIAL_CORRELATION,
-      reach_km: ESHM20_REACH_KM,
-      reach_basis: 'a place farther than this from a rupture (Joyner-Boore distance) gets no ground motion from it',
-    },
-    sample: { branches: branchCount, years_per_branch: years, sample_years: periods, ruptures: ruptures.count, ruptures_reaching_places: reaching, events_with_loss: eventLosses.length, seed },
+    ground_motion: groundMotionBlock(input, gmpes),
+    sample: { branches: branchCount, years_per_branch: years, sample_years: periods, ruptures: ruptures.count, ruptures_reaching_places: losses.reaching, events_with_loss: table.eventLosses.length, seed },
     branches: branches.map((b) => ({
       branch: b.branch + 1, first_period: b.branch * years + 1, last_period: (b.branch + 1) * years,
       b_value: b.b, mmax: b.mmax, gmpe_branch: input.gmpeTree.branches[b.gmpe]!.branch_id,
-      rate_m_min: b.rate_mmin, ruptures: branchRuptures[b.branch]!, aal: branchLoss[b.branch]! / years,
+      rate_m_min: b.rate_mmin, ruptures: losses.branchRuptures[b.branch]!, aal: losses.branchLoss[b.branch]! / years,
     })),
-    vulnerability: {
-      building_class: cls.id, taxonomy: cls.taxonomy, label: cls.label, function_id: fn.id, imt: imtName(imt),
-      method: 'mean loss ratio read linearly between the function\'s intensity levels, 0 below the first, held at the last; its coefficient of variation is not sampled',
-      licence: VULNERABILITY_LICENCE,
-    },
-    exposure: { places: input.places.length, modeled: n, unmodeled: unmodeled.length },
+    vulnerability: vulnerabilityBlock(input),
+    exposure: { places: input.places.length, modeled: modeled.length, unmodeled: unmodeled.length },
     unmodeled: { count: unmodeled.length, places: unmodeled },
     metrics,
+    licence: VULNERABILITY_LICENCE,
+  };
+}
+
+/** The result's account of the demonstration source model. */
+function sourceModelBlock(fit: ReturnType<typeof fitCatalog>, grid: ReturnType<typeof smoothedSeismicity>, box: Box): Record<string, unknown> {
+  const m = DEMO_SOURCE_MODEL;
+  return {
+    kind: 'demonstration: smoothed seismicity from the pinned ComCat Turkey catalog, not ESHM20',
+    b_value: {
+      b: fit.estimate.b, standard_error: fit.estimate.standardErrorAki, events: fit.estimate.n, mean_magnitude: fit.estimate.meanMagnitude,
+      method: `Aki (1965) maximum likelihood with Utsu's binning correction, ΔM ${m.magnitude_bin}: b = log10(e) / (mean M - (Mc - ΔM/2)); standard error b / √N`,
+    },
+    completeness: { magnitude: m.completeness_magnitude, from: fit.from, to: fit.to, years: fit.years, basis: 'the query\'s M 6 floor; from 1964, as the catalog\'s manifest notes completeness of the M6 floor is weaker before about then' },
+    rate_at_completeness: fit.rate_at_mc,
+    magnitude_frequency: `doubly truncated Gutenberg-Richter from Mmin ${m.mmin} (extrapolated below the catalog's M 6 floor) to the branch's Mmax, scaled to the catalog's rate of M >= ${m.completeness_magnitude}`,
+    mmax: m.mmax,
+    b_alternatives: `b + standard error × z, z standard normal redrawn until |z| <= ${m.b_sigmas_max}`,
+    smoothing: {
+      epicentres: grid.epicentres,
+      basis: `every earthquake of M >= ${m.completeness_magnitude} in the catalog (its whole period), a Gaussian kernel of ${m.kernel_sigma_km} km standard deviation cut at ${m.kernel_cut_sigmas} standard deviations, normalised over the grid`,
+    },
+    grid: { box, spacing_deg: grid.spacing, nodes: grid.nLat * grid.nLon, placement: 'a rupture\'s epicentre is drawn uniformly in its node\'s cell' },
+    ruptures: {
+      hypocentral_depth_km: m.hypocentral_depth_km,
+      mechanisms: m.mechanisms.map((x) => ({ ...x, ...MECHANISM_DEFAULTS[x.mechanism] })),
+      strike: 'uniform 0 to 360 degrees',
+      magnitude_scaling: MAGNITUDE_SCALING,
+      tectonic_region: 'every rupture is taken as active shallow crust',
+    },
+  };
+}
+
+/** The result's account of the ground-motion model: the ESHM20 tree, its backbone and the field's variability. */
+function groundMotionBlock(input: Eshm20Input, gmpes: readonly Gmpe[]): Record<string, unknown> {
+  return {
+    imt: imtName(input.vulnerability.imt), unit: 'g',
+    logic_tree: { tree_id: input.gmpeTree.tree_id, tectonic_region: input.gmpeTree.tectonic_region, branches: input.gmpeTree.branches.map((b) => ({ branch_id: b.branch_id, gsim: b.gsim, args: b.args, weight: b.weight })) },
+    evaluated_with: gmpes[0]?.citation ?? null,
+    backbone: BACKBONE_NOTE,
+    variability: 'ln(ground motion) = model mean + tau × eta (one draw per rupture) + phi × epsilon (correlated between places)',
+    spatial_correlation: SPATIAL_CORRELATION,
+    reach_km: ESHM20_REACH_KM,
+    reach_basis: 'a place farther than this from a rupture (Joyner-Boore distance) gets no ground motion from it',
+  };
+}
+
+/** The result's account of the building class's vulnerability function. */
+function vulnerabilityBlock(input: Eshm20Input): Record<string, unknown> {
+  const cls = BUILDING_CLASSES.find((c) => c.id === input.buildingClass)!;
+  const fn = input.vulnerability;
+  return {
+    building_class: cls.id, taxonomy: cls.taxonomy, label: cls.label, function_id: fn.id, imt: imtName(fn.imt),
+    method: 'mean loss ratio read linearly between the function\'s intensity levels, 0 below the first, held at the last; its coefficient of variation is not sampled',
     licence: VULNERABILITY_LICENCE,
   };
 }

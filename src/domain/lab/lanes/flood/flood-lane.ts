@@ -14,6 +14,7 @@
 import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { placesOf, type PlaceExposure } from '../../engine/places.js';
+import { itemGroundUp } from '../../engine/loss-engine.js';
 import { curveFor, damageFraction, FLOOD_SECTORS, type CountryMaxDamage, type DepthDamageCurve, type FloodSector } from './depth-damage.js';
 import { mapExtent, sampleDepths, type DepthMap, type FloodKind, type MapIdentity } from './depth-map.js';
 
@@ -131,7 +132,8 @@ export function runFlood(spec: FloodSpec, options: FloodOptions): Record<string,
     const map = maps[used]!;
     const sample = samples[used]!;
     const curve = curveOf[used]!;
-    const losses = sample.depths.map((d) => damageFraction(curve, d) * place.value);
+    // Each return period's depth is one event of the loss engine: the curve is the vulnerability.
+    const losses = sample.depths.map((d) => itemGroundUp(place.value, (depth) => damageFraction(curve, depth), d));
     const parts = trapezoidAal(map.return_periods, losses);
     aal += parts.aal;
     aalBetween += parts.between_return_periods;

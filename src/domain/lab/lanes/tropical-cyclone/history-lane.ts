@@ -1,12 +1,12 @@
 // The tropical-cyclone history lane (SPEC: Model lab, tropical-cyclone history spec): the pinned
 // best tracks of one basin, for the seasons asked (and, optionally, the named storms), each storm's
 // wind at each place by Holland (2008) as CLIMADA computes it (holland-2008.ts), its loss through
-// the one impact kernel (kernel/impact.ts) with the chosen impact functions (impact-functions.ts).
+// the loss engine's mean-damage kernel (engine/impact.ts) with the chosen impact functions (impact-functions.ts).
 // The result is a season-by-season replay: season totals, each storm with its publisher id, dates,
 // peak wind at each place and loss. A replay has no return periods.
 import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
-import { computeImpact, type Hazard } from '../../engine/impact.js';
+import { MEAN_DAMAGE, type Hazard } from '../../engine/impact.js';
 import type { Storm } from '../../../hazard/records.js';
 import { placesOf, readPoints, type PlaceExposure } from '../../engine/places.js';
 import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from './holland-2008.js';
@@ -192,7 +192,7 @@ export function runTcHistory(input: TcHistoryInput): Result<Record<string, unkno
     centroidCount: points.length,
     intensity: { kind: 'sparse', rowStart, centroid, value: wind },
   };
-  const impact = computeImpact(hazard, { points: points.map((p, i) => ({ value: p.value, centroid: out.has(i) ? -1 : i, impf_id: curves.impf[i]! })) }, curves.functions);
+  const impact = MEAN_DAMAGE.groundUp({ hazard, exposures: { points: points.map((p, i) => ({ value: p.value, centroid: out.has(i) ? -1 : i, impf_id: curves.impf[i]! })) }, functions: curves.functions });
   if (!impact.ok) return impact;
   const m = impact.value.imp_mat;
 

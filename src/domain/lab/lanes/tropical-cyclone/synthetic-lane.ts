@@ -3,13 +3,13 @@
 // members decayed over land (synthetic-tracks.ts), make the event set; sample years draw a Poisson
 // number of storms at the historical annual rate, each storm one event of the set picked uniformly
 // (seeded). Tracks that never come within 300 km of a place are screened out and counted; the others
-// get Holland (2008) winds at the places and losses through the one impact kernel; the result is
+// get Holland (2008) winds at the places and losses through the loss engine's mean-damage kernel; the result is
 // lab-metrics/1 with a damage-curve sensitivity.
 import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { refusal } from '../../../../kernel/refusal.js';
 import { seededRandom, type SeededRandom } from '../../../stats/random.js';
 import type { Storm } from '../../../hazard/records.js';
-import { computeImpact, type Hazard, type ImpactFunction } from '../../engine/impact.js';
+import { impactLosses, MEAN_DAMAGE, type Hazard, type ImpactFunction } from '../../engine/impact.js';
 import { computeMetrics, type EventLoss, type Occurrence } from '../../engine/metrics.js';
 import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../engine/sensitivity.js';
 import { placesOf, type PlaceExposure } from '../../engine/places.js';
@@ -186,33 +186,25 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
   const countries = places.map((p) => (p.lat === null || p.lon === null ? null : countryAlpha3(p.lat, p.lon)));
   const curves = impactFunctionsFor(spec.impact_function, countries, input.calibration);
   const exposure = { points: places.map((p, i) => ({ value: p.value, centroid: p.lat === null || Math.abs(p.lat) > WINDFIELD_DEFAULTS.max_latitude ? -1 : i, impf_id: curves.impf[i]! })) };
-  const lossesWith = (functions: ImpactFunction[]) => {
-    const impact = computeImpact(hazard, exposure, functions);
-    if (!impact.ok) throw new Error(impact.refusal.message);
-    return impact.value;
-  };
-  const base = lossesWith(curves.functions);
-  const eventLosses: EventLoss[] = near.map((n, e) => ({ event_id: n.id, loss: base.at_event[e]! }));
-  const count = new Map<number, number>();
-  for (const o of occurrences) count.set(o.event_id, (count.get(o.event_id) ?? 0) + 1);
-  const placeLoss = new Float64Array(places.length);
-  for (let e = 0; e < near.length; e++) {
-    const times = count.get(near[e]!.id) ?? 0;
-    for (let k = base.imp_mat.rowStart[e]!; k < base.imp_mat.rowStart[e + 1]!; k++) placeLoss[base.imp_mat.place[k]!]! += times * base.imp_mat.loss[k]!;
-  }
+  const groundUp = (functions: ImpactFunction[]) => MEAN_DAMAGE.groundUp({ hazard, exposures: exposure, functions });
+  const base = groundUp(curves.functions);
+  if (!base.ok) return base;
+  const { eventLosses, places: placeLosses } = impactLosses(base.value, occurrences);
   // Screened-out events occur with no loss: they stay in the occurrence table as zero-loss events.
   const nearIds = new Set(near.map((n) => n.id));
   const allLosses = [...eventLosses, ...occurring.filter((id) => !nearIds.has(id)).map((id) => ({ event_id: id, loss: 0 }))];
-  const variants = SENSITIVITY_FACTORS.map((factor) => {
-    const scaled = lossesWith(curves.functions.map((f) => ({ ...f, mdd: f.mdd.map((m) => Math.min(1, factor * m)) })));
-    return { factor, eventLosses: [...near.map((n, e) => ({ event_id: n.id, loss: scaled.at_event[e]! })), ...allLosses.slice(eventLosses.length)] };
-  });
+  const variants: { factor: number; eventLosses: EventLoss[] }[] = [];
+  for (const factor of SENSITIVITY_FACTORS) {
+    const scaled = groundUp(curves.functions.map((f) => ({ ...f, mdd: f.mdd.map((m) => Math.min(1, factor * m)) })));
+    if (!scaled.ok) return scaled;
+    variants.push({ factor, eventLosses: [...near.map((n, e) => ({ event_id: n.id, loss: scaled.value.at_event[e]! })), ...allLosses.slice(eventLosses.length)] });
+  }
   const warnings: string[] = [];
   const unmodeled = places.length - modeledCount;
   if (unmodeled > 0) warnings.push(`${unmodeled} place${unmodeled === 1 ? ' is' : 's are'} unmodeled (no coordinates, or beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude).`);
   const metrics = computeMetrics({
     perspective: 'gul', lossBasis: 'mean damage ratio (MDD × PAA) per event and place', periods: years,
-    eventLosses: allLosses, occurrences, places: Array.from(placeLoss, (loss, i) => ({ index: i, loss })),
+    eventLosses: allLosses, occurrences, places: placeLosses,
     assumptions: [
       `Event set: the ${spec.hazard.basin} archive's ${referenceCount} tracks of seasons ${REFERENCE_FROM_SEASON} to ${Math.max(...seasons)} (${refYears} seasons), each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk, decayed over land.`,
       `Sample years: a Poisson number of storms per year at the historical rate ${rate.toFixed(3)} per season, each an event of the set picked uniformly; seed ${seed}.`,

@@ -20,7 +20,7 @@
 // or the .bin bytes as options.occurrenceBin; with neither, the highest period_no is taken and the
 // model says so in notes.
 
-import type { DamageBins, EventOccurrence, ModelData, ModelSettingsSummary } from '../../engine/model-data.js';
+import type { DamageBins, EventFootprints, EventOccurrence, ModelData, ModelSettingsSummary, Vulnerabilities } from '../../engine/model-data.js';
 
 export class PiwindModelError extends Error {
   constructor(message: string) {
@@ -376,11 +376,40 @@ export function parseAreaPerilGrid(texts: Record<string, string>): { cells: Map<
   return { cells, extent, maxAreaperilId: maxAp };
 }
 
-/** Parses the PiWind files (texts keyed by file name) into the in-memory model. */
+/** Parses the PiWind files (texts keyed by file name) into the in-memory model, file by file. */
 export function parsePiwindModel(texts: Record<string, string>, options: ParseOptions = {}): PiwindModel {
   const notes: string[] = [];
+  const damageBins = parseDamageBins(texts);
+  const intensityBins = parseIntensityBins(texts);
+  const events = parseEvents(texts);
+  const eventSet = new Set(events);
+  const occurrence = parseOccurrence(texts, eventSet, options, notes);
+  const { footprint, maxAreaperilId } = parseFootprint(texts, eventSet, notes);
+  const vulnerability = parseVulnerability(texts, damageBins.count, footprint.binId);
+  const grid = parseAreaPerilGrid(texts);
+  const vulnerabilityDict = parseVulnerabilityDict(texts, vulnerability.index, notes);
+  const { lookup, perilGroups } = parseLookupAndPerilGroups(texts, grid.cells, notes);
+  return {
+    events,
+    occurrence,
+    footprint,
+    vulnerability,
+    damageBins,
+    intensityBins,
+    cells: grid.cells,
+    extent: grid.extent,
+    maxAreaperilId: Math.max(maxAreaperilId, grid.maxAreaperilId),
+    vulnerabilityDict,
+    lookup,
+    perilGroups,
+    settings: parseSettings(json(texts, 'model_settings.json', false)),
+    version: texts['ModelVersion.csv']?.trim() || null,
+    notes,
+  };
+}
 
-  // Damage bins.
+/** damage_bin_dict.csv: every bin 1..n once, 0 <= bin_from <= interpolation <= bin_to <= 1. */
+function parseDamageBins(texts: Record<string, string>): DamageBins {
   const db = table(texts, 'damage_bin_dict.csv')!;
   const dbIdx = column(db, 'bin_index');
   const dbFrom = column(db, 'bin_from');
@@ -408,25 +437,30 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
     damageBins.to[b - 1] = to;
     damageBins.interpolation[b - 1] = interp;
   }
+  return damageBins;
+}
 
-  // Intensity bins (informative).
+/** intensity_bin_dict.csv, optional and informative. */
+function parseIntensityBins(texts: Record<string, string>): IntensityBin[] {
   const ib = table(texts, 'intensity_bin_dict.csv', false);
   const intensityBins: IntensityBin[] = [];
-  if (ib) {
-    const c = ['bin_index', 'bin_from', 'bin_to', 'interpolation'].map((n) => column(ib, n));
-    const it = ib.header.indexOf('interval_type');
-    for (let r = 0; r < ib.rows.length; r++) {
-      intensityBins.push({
-        bin_index: int(ib, r, c[0]!),
-        bin_from: num(ib, r, c[1]!),
-        bin_to: num(ib, r, c[2]!),
-        interpolation: num(ib, r, c[3]!),
-        interval_type: it >= 0 ? num(ib, r, it) : 0,
-      });
-    }
+  if (!ib) return intensityBins;
+  const c = ['bin_index', 'bin_from', 'bin_to', 'interpolation'].map((n) => column(ib, n));
+  const it = ib.header.indexOf('interval_type');
+  for (let r = 0; r < ib.rows.length; r++) {
+    intensityBins.push({
+      bin_index: int(ib, r, c[0]!),
+      bin_from: num(ib, r, c[1]!),
+      bin_to: num(ib, r, c[2]!),
+      interpolation: num(ib, r, c[3]!),
+      interval_type: it >= 0 ? num(ib, r, it) : 0,
+    });
   }
+  return intensityBins;
+}
 
-  // Events.
+/** events_p.csv: the event set, ascending, each event once. */
+function parseEvents(texts: Record<string, string>): Int32Array {
   const ev = table(texts, 'events_p.csv')!;
   const evCol = column(ev, 'event_id');
   const events = new Int32Array(ev.rows.length);
@@ -435,9 +469,11 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
   for (let i = 1; i < events.length; i++) {
     if (events[i] === events[i - 1]) throw new PiwindModelError(`events_p.csv lists event ${events[i]} twice`);
   }
-  const eventSet = new Set(events);
+  return events;
+}
 
-  // Occurrence.
+/** occurrence_lt.csv and the number of periods: stated, read from the .bin header, or the highest period_no. */
+function parseOccurrence(texts: Record<string, string>, eventSet: ReadonlySet<number>, options: ParseOptions, notes: string[]): PiwindModel['occurrence'] {
   const oc = table(texts, 'occurrence_lt.csv')!;
   const ocEv = column(oc, 'event_id');
   const ocPer = column(oc, 'period_no');
@@ -471,13 +507,16 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
   if (notInEvents > 0) {
     notes.push(`${notInEvents} occurrence row(s) name events outside events_p.csv; those events are not in the event set and are not run.`);
   }
+  return { periods, periodsSource, eventId: occEvent, period: occPeriod };
+}
 
-  // Footprint.
+/**
+ * footprint.csv as the hazard stage reads it: rows sorted by event, area-peril and intensity bin,
+ * grouped into events and (event, area-peril) entries; each triple once.
+ */
+function parseFootprint(texts: Record<string, string>, eventSet: ReadonlySet<number>, notes: string[]): { footprint: EventFootprints; maxAreaperilId: number } {
   const fp = table(texts, 'footprint.csv')!;
-  const fE = column(fp, 'event_id');
-  const fA = column(fp, 'areaperil_id');
-  const fB = column(fp, 'intensity_bin_id');
-  const fP = column(fp, 'probability');
+  const [fE, fA, fB, fP] = ['event_id', 'areaperil_id', 'intensity_bin_id', 'probability'].map((c) => column(fp, c)) as [number, number, number, number];
   const n = fp.rows.length;
   const rowE = new Int32Array(n);
   const rowA = new Int32Array(n);
@@ -501,7 +540,6 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
   const entryStart: number[] = [];
   const binId = new Int32Array(n);
   const binProb = new Float64Array(n);
-  let offSum = 0;
   for (let k = 0; k < n; k++) {
     const r = order[k]!;
     if (k > 0) {
@@ -524,7 +562,25 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
   }
   fpEventStart.push(entryAp.length);
   entryStart.push(n);
-  for (let j = 0; j < entryAp.length; j++) {
+  footprintNotes(fpEventIds, entryStart, binProb, eventSet, notes);
+  const eventIndex = new Map<number, number>();
+  fpEventIds.forEach((e, i) => eventIndex.set(e, i));
+  const footprint: EventFootprints = {
+    eventId: Int32Array.from(fpEventIds),
+    eventStart: Int32Array.from(fpEventStart),
+    entryAreaperil: Int32Array.from(entryAp),
+    entryStart: Int32Array.from(entryStart),
+    binId,
+    binProb,
+    eventIndex,
+  };
+  return { footprint, maxAreaperilId: maxAp };
+}
+
+/** What the footprint holds that the framework uses as given or leaves out: said in the model's notes. */
+function footprintNotes(fpEventIds: readonly number[], entryStart: readonly number[], binProb: Float64Array, eventSet: ReadonlySet<number>, notes: string[]): void {
+  let offSum = 0;
+  for (let j = 0; j + 1 < entryStart.length; j++) {
     let s = 0;
     for (let k = entryStart[j]!; k < entryStart[j + 1]!; k++) s += binProb[k]!;
     if (Math.abs(s - 1) > 1e-6) offSum++;
@@ -533,15 +589,15 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
   let footprintOutside = 0;
   for (const e of fpEventIds) if (!eventSet.has(e)) footprintOutside++;
   if (footprintOutside > 0) notes.push(`${footprintOutside} footprint event(s) are not in events_p.csv and are not run.`);
-  const eventIndex = new Map<number, number>();
-  fpEventIds.forEach((e, i) => eventIndex.set(e, i));
+}
 
-  // Vulnerability.
+/**
+ * vulnerability.csv as the vulnerability stage reads it: damage-bin probabilities per
+ * (vulnerability, intensity bin), the stride covering every intensity bin the footprint names.
+ */
+function parseVulnerability(texts: Record<string, string>, nD: number, footprintBins: Int32Array): Vulnerabilities {
   const vu = table(texts, 'vulnerability.csv')!;
-  const vId = column(vu, 'vulnerability_id');
-  const vI = column(vu, 'intensity_bin_id');
-  const vD = column(vu, 'damage_bin_id');
-  const vP = column(vu, 'probability');
+  const [vId, vI, vD, vP] = ['vulnerability_id', 'intensity_bin_id', 'damage_bin_id', 'probability'].map((c) => column(vu, c)) as [number, number, number, number];
   const ids: number[] = [];
   const vIndex = new Map<number, number>();
   let maxI = 0;
@@ -552,7 +608,7 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
     if (i < 1) throw new PiwindModelError(`vulnerability.csv line ${vu.lines[r]}: intensity_bin_id ${i} is below 1`);
     if (i > maxI) maxI = i;
   }
-  for (let k = 0; k < binId.length; k++) if (binId[k]! > maxI) maxI = binId[k]!;
+  for (let k = 0; k < footprintBins.length; k++) if (footprintBins[k]! > maxI) maxI = footprintBins[k]!;
   const stride = maxI + 1;
   const prob = new Float64Array(ids.length * stride * nD);
   const present = new Uint8Array(ids.length * stride);
@@ -568,18 +624,13 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
     prob[at] = p;
     present[v * stride + i] = 1;
   }
+  return { ids: Int32Array.from(ids), index: vIndex, intensityStride: stride, prob, present };
+}
 
-  // Area-peril cells.
-  const grid = parseAreaPerilGrid(texts);
-  const cells = grid.cells;
-  if (grid.maxAreaperilId > maxAp) maxAp = grid.maxAreaperilId;
-
-  // Vulnerability dictionary.
+/** vulnerability_dict.csv: (peril, coverage type, occupancy) → vulnerability id, one id per key. */
+function parseVulnerabilityDict(texts: Record<string, string>, vIndex: ReadonlyMap<number, number>, notes: string[]): Map<string, number> {
   const vd = table(texts, 'vulnerability_dict.csv')!;
-  const dPeril = column(vd, 'PERIL_ID');
-  const dCov = column(vd, 'COVERAGE_TYPE');
-  const dOcc = column(vd, 'OCCUPANCYCODE');
-  const dV = column(vd, 'VULNERABILITY_ID');
+  const [dPeril, dCov, dOcc, dV] = ['PERIL_ID', 'COVERAGE_TYPE', 'OCCUPANCYCODE', 'VULNERABILITY_ID'].map((c) => column(vd, c)) as [number, number, number, number];
   const vulnerabilityDict = new Map<string, number>();
   let dictUnknown = 0;
   for (let r = 0; r < vd.rows.length; r++) {
@@ -591,8 +642,11 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
     if (!vIndex.has(v)) dictUnknown++;
   }
   if (dictUnknown > 0) notes.push(`${dictUnknown} vulnerability_dict row(s) name vulnerability ids absent from vulnerability.csv; such items have no damage.`);
+  return vulnerabilityDict;
+}
 
-  // Lookup configuration, peril groups, settings.
+/** The lookup's plan and the OED peril groups it expands LocPerilsCovered by. */
+function parseLookupAndPerilGroups(texts: Record<string, string>, cells: ReadonlyMap<string, AreaPerilCell[]>, notes: string[]): { lookup: LookupPlan; perilGroups: Map<string, string[]> } {
   const lookup = parseLookupConfig(json(texts, 'lookup_config.json', true)!);
   if (lookup.unusedSteps.length > 0) {
     notes.push(`lookup_config.json defines step(s) not in its strategy, not applied by the framework nor here: ${lookup.unusedSteps.join(', ')}.`);
@@ -609,32 +663,5 @@ export function parsePiwindModel(texts: Record<string, string>, options: ParseOp
   for (const p of lookup.modelPerils) {
     if (!cells.has(p)) notes.push(`Model peril ${p} has no cell in areaperil_dict.csv; no location is keyed for it.`);
   }
-  const settings = parseSettings(json(texts, 'model_settings.json', false));
-  const version = texts['ModelVersion.csv']?.trim() || null;
-
-  return {
-    events,
-    occurrence: { periods, periodsSource, eventId: occEvent, period: occPeriod },
-    footprint: {
-      eventId: Int32Array.from(fpEventIds),
-      eventStart: Int32Array.from(fpEventStart),
-      entryAreaperil: Int32Array.from(entryAp),
-      entryStart: Int32Array.from(entryStart),
-      binId,
-      binProb,
-      eventIndex,
-    },
-    vulnerability: { ids: Int32Array.from(ids), index: vIndex, intensityStride: stride, prob, present },
-    damageBins,
-    intensityBins,
-    cells,
-    extent: grid.extent,
-    maxAreaperilId: maxAp,
-    vulnerabilityDict,
-    lookup,
-    perilGroups,
-    settings,
-    version,
-    notes,
-  };
+  return { lookup, perilGroups };
 }

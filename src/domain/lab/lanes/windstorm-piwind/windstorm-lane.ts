@@ -1,7 +1,7 @@
 // The lab's windstorm lane through an open loss framework: the Oasis LMF PiWind model data, keyed as
-// the framework's built-in lookup keys it, the framework's ground-up calculation (lookup.ts,
-// ground-up.ts), financial terms from revision r3 (financial-terms.ts), and the shared lab-metrics/1
-// block (metrics.ts) with the damage-curve sensitivity (sensitivity.ts).
+// the framework's built-in lookup keys it (lookup.ts), through the loss engine's sampled-damage kernel
+// (ground-up.ts) with the financial module's terms of revision r3 (financial.ts), and the shared
+// lab-metrics/1 block (metrics.ts) with the damage-curve sensitivity (sensitivity.ts).
 //
 // Result (pure data; amounts in the unit of the exposure values):
 //   metrics          lab-metrics/1, ground-up; null when no place is modeled (no loss figure)
@@ -12,7 +12,7 @@
 
 import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_COVERED, DEFAULT_OCCUPANCY_CODE } from './lookup.js';
 import type { LabLocation } from '../../engine/places.js';
-import { runGroundUp, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from '../../engine/ground-up.js';
+import { SAMPLED_DAMAGE, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from '../../engine/ground-up.js';
 import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from '../../engine/financial.js';
 import { ok, refused, unwrap, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
@@ -219,7 +219,7 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
     model: {
       id: options.modelId ?? 'oasislmf-windstorm',
       revision,
-      engine: 'Oasis LMF method (getmodel, gulcalc allocation rule 1) re-implemented in this service',
+      engine: SAMPLED_DAMAGE.method,
       label: WINDSTORM_LABEL,
       version: model.version,
     },
@@ -247,7 +247,10 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   }
 
   const factors = [1, ...SENSITIVITY_FACTORS];
-  const run = runGroundUp(model, portfolio, { samples, seed, factors, terms, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) });
+  const run = unwrap(SAMPLED_DAMAGE.groundUp({
+    model, portfolio,
+    options: { samples, seed, factors, terms, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) },
+  }));
   const lossBasis = samples === 0
     ? 'analytical mean damage per event (gulcalc sidx -1) with allocation rule 1'
     : `mean over ${samples} Latin-hypercube samples per event with allocation rule 1`;
