@@ -1,6 +1,6 @@
 // The model lab host: GET /models, POST /runs, GET /runs/{id}. The spec's members are the lab's;
 // what each model reads inside them is checked by its lane.
-import { LAB_MODELS } from '../../domain/lab/models.js';
+import { LAB_LANES } from '../../app/lab-lanes.js';
 import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
 import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape } from './operation.js';
@@ -36,7 +36,7 @@ export const submitRun = operation({
     properties: {
       model: {
         anyOf: [
-          { enum: LAB_MODELS.map((m) => m.id) },
+          { enum: LAB_LANES.map((m) => m.id) },
           { type: 'string', pattern: '^xm_[0-9a-f]{16}$', description: 'an exchange model\'s id, xm_ and 16 lowercase hex digits' },
         ],
         description: 'The model (GET /models lists them), or an exchange model\'s id xm_… (GET {base_url}/exchange/models lists them; it runs on its provider\'s platform).',
