@@ -75,7 +75,7 @@ export function floodLane(facts: FloodLaneFacts) {
         maps_read: { type: 'array', description: 'Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place.' },
         curves: { type: 'object', description: 'The JRC tables read and each curve used: continent, sector.' },
         aal: { type: ['number', 'null'], description: 'The portfolio\'s average annual loss (null when no place is modeled).' },
-        aal_parts: { type: 'object' },
+        aal_parts: { type: ['object', 'null'] },
         return_period_losses: { type: 'array', description: 'The portfolio loss at each return period every used map publishes.' },
         by_map: { type: 'array' },
         places: { type: 'array', description: 'Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL.' },
