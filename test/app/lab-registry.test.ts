@@ -85,7 +85,7 @@ test('every registered lane is a model of the route, of GET /models, and of the 
   }
 });
 
-test('each member\'s JSON Schema admits the normalised spec a lane writes', () => {
+test('each member\'s JSON Schema, and the contract\'s spec of the lane, admit the normalised spec a lane writes', () => {
   const ajv = new Ajv2020({ strict: false });
   const points = [{ lat: 38.4, lon: 27.1, value: 1000 }];
   const bodies: Record<string, Record<string, unknown>> = {
@@ -104,6 +104,9 @@ test('each member\'s JSON Schema admits the normalised spec a lane writes', () =
       assert.ok(ajv.validate(member.schema, value), `${lane.id}.${name}: ${JSON.stringify(ajv.errors)}`);
     }
     assert.ok(ajv.validate(lane.exposure.schema, spec.value.exposure), `${lane.id}.exposure: ${JSON.stringify(ajv.errors)}`);
+    assert.ok(ajv.validate(schema.laneSpec(lane), spec.value), `${lane.id}: ${JSON.stringify(ajv.errors)}`);
+    const byObject = normalizedSpec({ model: lane.id, exposure: { object_id: 'obj_1' }, ...bodies[lane.id] });
+    assert.ok(byObject.ok && ajv.validate(schema.laneSpec(lane), byObject.value), `${lane.id} by object: ${JSON.stringify(ajv.errors)}`);
   }
 });
 

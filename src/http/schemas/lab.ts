@@ -5,7 +5,7 @@ import { LAB_LANES } from '../../app/lab-lanes.js';
 import type { LabLane } from '../../domain/lab/lane.js';
 import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape } from './operation.js';
+import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
 
 /** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
 export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
@@ -28,6 +28,31 @@ export function laneMembers(lanes: readonly LabLane[]): Record<string, { descrip
   }]));
 }
 
+/** A normalised spec of a lane: its model and version, its members' and its exposure's JSON Schema. */
+export function laneSpec(lane: LabLane): JsonSchema {
+  return {
+    title: lane.id,
+    type: 'object',
+    required: ['model', 'version', 'exposure'],
+    properties: {
+      model: { const: lane.id },
+      version: { const: lane.version },
+      ...Object.fromEntries(Object.entries(lane.members).map(([name, m]) => [name, { ...m.schema, description: m.description }])),
+      exposure: { ...lane.exposure.schema, description: lane.exposure.description },
+    },
+  };
+}
+
+/** A run's normalised spec: one lane's, or an exchange model's. */
+const SPEC = {
+  type: 'object',
+  description: 'The normalised spec: defaults filled in; the run\'s id is its content address.',
+  oneOf: [
+    ...LAB_LANES.map(laneSpec),
+    shape('An exchange model\'s spec.', { model: { type: 'string', pattern: '^xm_[0-9a-f]{16}$' }, exposure: OBJECT, parameters: OBJECT }),
+  ],
+};
+
 /** A lab run's result: each lane's declared shape (told apart by its lane), or an exchange model's. */
 const RESULT = {
   ...shape('The run\'s result.', { metrics: published('lab-metrics.v1') }, []),
@@ -41,7 +66,7 @@ const RUN = shape('A lab run: its normalised spec, status, and once succeeded it
   schema_version: STRING,
   id: STRING,
   model: shape('The model run.', { id: STRING, version: STRING }),
-  spec: OBJECT,
+  spec: SPEC,
   status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
   label: STRING,
   links: LINKS,
