@@ -45,19 +45,22 @@ type Loaded = { value: unknown; snapshot: PinnedSnapshot } | { value: unknown; s
 /** An input found for GET /models: one snapshot (or none), each pin's, or a family's. */
 type Found = PinnedSnapshot | undefined | Record<string, PinnedSnapshot | undefined> | PinnedSnapshot[];
 
-/** The snapshots an input reads for a spec: its pin's, the pin the spec picks, or its family's. */
-function sourceSnapshots(store: FeedStore, source: InputSource, spec: unknown): { pin?: FeedPin; snapshots: Snapshot[] } | undefined {
+/** The snapshots an input reads for a spec: its pin's (none when not pinned here), the pin the spec picks, or its family's. */
+function sourceSnapshots(store: FeedStore, source: InputSource, spec: unknown): { pin?: FeedPin; snapshots: Snapshot[] } {
   if ('family' in source) return { snapshots: familySnapshots(store, source.family) };
   const pin = 'pin' in source ? source.pin : source.pins[source.pick(spec as never)];
   const snapshot = pin ? store.get(pin.feed_id, pin.version) : undefined;
-  return pin && snapshot ? { pin, snapshots: [snapshot] } : undefined;
+  return { ...(pin ? { pin } : {}), snapshots: snapshot ? [snapshot] : [] };
 }
 
 /** One declared input read: refused 503 when it is not pinned here. */
 async function loadInput(store: FeedStore, name: string, input: InputDeclaration, spec: unknown): Promise<Result<Loaded>> {
   const found = sourceSnapshots(store, input.source, spec);
   // A family may be empty (no coastal map is pinned) unless its lane says what it refuses then.
-  if (!found || (found.snapshots.length === 0 && input.missing !== undefined)) return refused(refusal(503, 'server_error', input.missing ?? `The lab input ${name} is not pinned here.`));
+  if (found.snapshots.length === 0 && (!('family' in input.source) || input.missing !== undefined)) {
+    const what = found.pin ? `${found.pin.feed_id} ${found.pin.version}` : name;
+    return refused(refusal(503, 'server_error', input.missing ?? `The lab input ${what} is not pinned here.`));
+  }
   const reader = LAB_INPUT_READERS[input.reader] as { read(store: FeedStore, snapshots: readonly Snapshot[], pin: FeedPin | undefined): Promise<unknown> };
   const value = await reader.read(store, found.snapshots, found.pin);
   const snapshots = found.snapshots.map(pinnedSnapshot);
