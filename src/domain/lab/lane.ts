@@ -65,8 +65,7 @@ export interface LabLaneDeclaration<S = never, I extends InputDeclarations = Inp
   readonly result: JsonSchemaFragment;
 }
 
-/** A lane of any spec and inputs, as the registry holds them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** A lane of any spec and inputs, as the registry holds them (each lane's types hold inside its declaration). */
 export type LabLane = LabLaneDeclaration<any, any>;
 
 /** A lane's declaration, its spec and inputs types read from its run. */
