@@ -421,7 +421,7 @@ async function quakeHistoricalBench() {
   const { structuralVulnerability } = await import('../src/feeds/readers.js');
   const { shakeMap } = await import('../src/feeds/lab-inputs.js');
   const { readHistoricalSpec, runHistoricalQuake } = await import('../src/domain/lab/lanes/earthquake/historical-lane.js');
-  const { HISTORICAL_SHAKEMAPS } = await import('../src/domain/lab/models.js');
+  const { HISTORICAL_SHAKEMAPS } = await import('../src/domain/lab/lanes/historical-earthquake/lane.js');
   const dir = FEEDS_DIR;
   const vulnFeed = 'gem-vulnerability-europe';
   const pin = HISTORICAL_SHAKEMAPS['northridge-1994']!;

@@ -1,17 +1,16 @@
 // The model lab (SPEC: Model lab): the models listed, a run submitted (content-addressed by its
 // normalised spec, owned per account, metered once) and read back, and the lab_run job: the model's
-// lane (app/lab-lanes.ts: windstorm, river and coastal flood, wildfire) in a compute thread.
-import { LAB_MODELS, labModel } from '../domain/lab/models.js';
+// lane (app/lab-lanes.ts, each declared in domain/lab/lanes/<lane>/lane.ts) in a compute thread.
 import type { LabLocation } from '../domain/lab/engine/places.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
-import { ApiError, refusal, refusals } from '../kernel/refusal.js';
+import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 import { requireActive } from './accounts.js';
 import { jobView, queueJob } from './jobs.js';
 import { ProgressCount, recordingProgress } from './progress.js';
-import { LAB_LANES, type SpecExposure } from './lab-lanes.js';
+import { admitLane, LAB_LANES, labLane, laneListing, laneProgress, runLane, type SpecExposure } from './lab-lanes.js';
 import type { AppDeps } from './deps.js';
 import { EXCHANGE_RUN_LABEL, EXCHANGE_SPEC_MEMBERS, exchangeRunJob, isExchangeModel, normalizedExchangeSpec, objectPoints } from './exchange-runs.js';
 
@@ -24,19 +23,18 @@ export function normalizedSpec(body: unknown): Result<Record<string, unknown>> {
   const spec = body as Record<string, unknown>;
   // An exchange model (xm_…) runs on its provider's platform: its spec is the exchange's (exchange-runs.ts).
   const exchange = isExchangeModel(spec.model);
-  const model = labModel(spec.model);
+  const lane = labLane(spec.model);
   const faults: string[] = [];
-  if (!model && !exchange) faults.push(`model must be one of ${LAB_MODELS.map((m) => m.id).join(', ')} (GET /models lists them), or an exchange model's id xm_… (GET {base_url}/exchange/models lists them)`);
-  const lane = model ? LAB_LANES[model.lane] : undefined;
-  const members = ['model', 'exposure', ...(exchange ? EXCHANGE_SPEC_MEMBERS : lane?.members ?? [])];
-  faults.push(...Object.keys(spec).filter((k) => !members.includes(k)).map((k) => `unknown member ${k} (a ${model?.id ?? 'run'} spec has ${members.join(', ')})`));
+  if (!lane && !exchange) faults.push(`model must be one of ${LAB_LANES.map((m) => m.id).join(', ')} (GET /models lists them), or an exchange model's id xm_… (GET {base_url}/exchange/models lists them)`);
+  const members = ['model', 'exposure', ...(exchange ? EXCHANGE_SPEC_MEMBERS : Object.keys(lane?.members ?? {}))];
+  faults.push(...Object.keys(spec).filter((k) => !members.includes(k)).map((k) => `unknown member ${k} (a ${lane?.id ?? 'run'} spec has ${members.join(', ')})`));
   const exposure = spec.exposure as Record<string, unknown> | undefined;
   const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
   if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
   if (faults.length > 0) return refused(refusals.invalidRequest(422, `The run spec is not acceptable: ${faults.join('; ')}.`, faults));
   const specExposure: SpecExposure = byObject ? { byObject: true, object_id: exposure!.object_id as string } : { byObject: false, value: exposure };
   if (exchange) return normalizedExchangeSpec(spec, specExposure);
-  return lane!.normalize(spec, specExposure, model!);
+  return lane!.normalize(spec, specExposure);
 }
 
 /** Where a run's job is read: the lab host links it absolutely on the API host. */
@@ -69,7 +67,7 @@ export async function submitRun(
     if (!connector.ok) return connector;
   }
   // A lane that checks a spec against its pinned inputs does so in a compute thread, before the run is owned or metered.
-  const lane = isExchangeModel(spec.model) ? undefined : LAB_LANES[labModel(spec.model)!.lane];
+  const lane = labLane(spec.model);
   if (lane?.admit && exposure.object_id === undefined && (await deps.labRuns.result(id)) === undefined) {
     const admitted = await deps.compute<unknown>('lab-run', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir, admit: true } satisfies LabRunTaskInput);
     if (!admitted.ok) return admitted;
@@ -110,7 +108,7 @@ async function runDocument(deps: Pick<AppDeps, 'labRuns' | 'jobs'>, id: string, 
     model: { id: spec.model, version: spec.version },
     spec,
     status: stored !== undefined ? 'succeeded' : job?.status ?? 'queued',
-    label: isExchangeModel(spec.model) ? EXCHANGE_RUN_LABEL : labModel(spec.model)?.label,
+    label: isExchangeModel(spec.model) ? EXCHANGE_RUN_LABEL : labLane(spec.model)?.label,
     // A run's chart is drawn from its exceedance curves (result.metrics): linked once it has them.
     links: { self: `/runs/${id}`, ...(job ? { job: jobLink(job.id) } : {}) },
   };
@@ -124,15 +122,9 @@ async function runDocument(deps: Pick<AppDeps, 'labRuns' | 'jobs'>, id: string, 
 
 /** GET /models: the lab's models, each with its lane, the pinned inputs it reads and its caps. */
 export async function labModels(deps: Pick<AppDeps, 'feeds'>): Promise<Result<Record<string, unknown>>> {
-  const listings = await Promise.all(LAB_MODELS.map((m) => LAB_LANES[m.lane].listing(deps.feeds, m)));
   return ok({
     schema_version: LAB_RUN_SCHEMA_VERSION,
-    models: LAB_MODELS.map((m, i) => ({
-      id: m.id, lane: m.lane, engine: m.engine, version: m.version, revision: m.revision, label: m.label,
-      pinned_inputs: listings[i]!.pinned_inputs,
-      caps: listings[i]!.caps,
-      spec: m.spec,
-    })),
+    models: await Promise.all(LAB_LANES.map((lane) => laneListing(lane, deps.feeds))),
     note: 'Lab results come from externally built open models, labelled as such; they are distinct from the registry\'s validated models.',
   });
 }
@@ -144,18 +136,16 @@ export interface LabRunTaskInput {
   feedsDir: string | undefined;
   /** Where the lane counts its work done, of all (a ProgressCount's buffer). */
   progress?: SharedArrayBuffer;
-  /** Only the lane's admission checks of the spec (lab-lanes.ts admit), not the run. */
+  /** Only the lane's admission checks of the spec (its declaration's admit), not the run. */
   admit?: boolean;
 }
 
 /** Runs in a compute thread: the model's lane, its result as canonical JSON. */
 export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
-  const model = labModel(input.model);
-  if (!model || !store) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
-  const lane = LAB_LANES[model.lane];
-  if (input.admit) return lane.admit ? (await lane.admit(input.spec, store, model)) as Result<string> : ok('admitted');
-  const count = input.progress ? new ProgressCount(input.progress) : undefined;
-  return lane.run(input.spec, store, model, count);
+  const lane = labLane(input.model);
+  if (!lane || !store) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
+  if (input.admit) return (await admitLane(lane, store, input.spec)) as Result<string>;
+  return runLane(lane, store, input.spec, input.progress ? new ProgressCount(input.progress) : undefined);
 }
 
 /** A stored object's schedule as the lab's lookup reads it. */
@@ -192,11 +182,11 @@ export async function labRunJob(
     if (!object) return refused(refusal(404, 'not_found', `Object ${exposure.object_id} no longer exists.`));
     exposure = { locations: objectLocations(object.exposure as never) };
   }
-  const lab = labModel(model);
-  if (!lab) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));
+  const lane = labLane(model);
+  if (!lane) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));
   const count = new ProgressCount();
   const input: LabRunTaskInput = { model, spec: { ...spec, exposure }, feedsDir: deps.config.feedsDir, progress: count.buffer };
-  const result = await recordingProgress(deps, job.id, count, LAB_LANES[lab.lane].progress, () => deps.compute<string>('lab-run', input));
+  const result = await recordingProgress(deps, job.id, count, laneProgress(lane), () => deps.compute<string>('lab-run', input));
   if (!result.ok) return result;
   await deps.labRuns.putResult(runId, model, result.value);
   return ok({ run_id: runId, links: { self: `/runs/${runId}` } });

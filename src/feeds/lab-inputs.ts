@@ -1,23 +1,133 @@
-// The pinned inputs of the lab's flood and wildfire lanes, read from the verified store into the
-// lanes' plain records: flood depth maps (CLIMADA hazard HDF5, GeoTIFF per return period), the JRC
-// depth-damage tables, the MTBS mapped-fire lists, the ShakeMaps of historical earthquakes and the ESRM20 scenario events. Which snapshot is which comes from the catalog;
-// each view is parsed once per snapshot identity by the store's cache.
+// The pinned inputs of the lab's lanes, read from the verified store into the lanes' plain
+// records: each reader a lane may declare (domain/lab/inputs.ts) by name, with what it lists, and
+// the formats behind them: PiWind's model files, flood depth maps (CLIMADA hazard HDF5, GeoTIFF per
+// return period), the JRC depth-damage tables, the MTBS mapped-fire lists, the ShakeMaps of
+// historical earthquakes and the ESRM20 scenario events. Which snapshot is which comes from the
+// catalog; each view is parsed once per snapshot identity by the store's cache.
 import type { FeedStore, Snapshot } from './store.js';
 import { feedEntry, floodMapFacts, type FloodMapKind } from './catalog.js';
 import { coverageBox } from './manifest.js';
-import { eventCatalog } from './readers.js';
+import { eventCatalog, gmpeLogicTree, structuralVulnerability, trackArchive } from './readers.js';
+import { tcCalibration } from './climada.js';
 import { parseClimadaHazard } from './parsers/climada-hazard.js';
 import { parseGeoTiffRaster } from './parsers/geotiff-raster.js';
 import { parseJrcBaseDamageValues, parseJrcDamageFunctions } from './parsers/jrc-depth-damage.js';
 import { depthMapFromCentroids, depthMapFromRasters, type DepthMap, type MapIdentity, type Raster, type RasterLayer } from '../domain/lab/lanes/flood/depth-map.js';
-import type { CountryMaxDamage, DepthDamageCurve } from '../domain/lab/lanes/flood/depth-damage.js';
-import type { FireRegion } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
+import { burnGrid, type BurnGrid, type FireRegion } from '../domain/lab/lanes/wildfire/wildfire-lane.js';
+import { parseAreaPerilGrid, parsePiwindModel, type GridExtent, type PiwindModel } from '../domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import type { ShakeMap, ShakeMapLayer } from '../domain/lab/lanes/earthquake/shakemap.js';
+import type { DepthDamageTables, FeedPin, InputFamily, LabInputReaders, LabReader, PinnedSnapshot, QuakeCatalog } from '../domain/lab/inputs.js';
 import { PGA, sa, type Imt } from '../domain/hazard/gmpe/types.js';
 import { parseEsriFloatGrid } from './parsers/esri-float-grid.js';
 import { parseShakemapGridXml } from './parsers/shakemap-grid-xml.js';
 import { parseNrmlPlaneRupture, type NrmlPlaneRupture } from './parsers/nrml-rupture.js';
 import { parseEsrm20Losses, type Esrm20LossRow } from './parsers/esrm20-losses.js';
+
+/** A reader of feeds/ as a lane names it: the value from the input's snapshots, and what it adds to a snapshot's listed facts. */
+export interface LabInputReader<R extends LabReader> {
+  read(store: FeedStore, snapshots: readonly Snapshot[], pin: FeedPin | undefined): Promise<LabInputReaders[R]['value']>;
+  facts(store: FeedStore | undefined, snapshot: Snapshot): Promise<LabInputReaders[R]['facts']>;
+}
+
+const NO_FACTS = async () => ({});
+/** The one snapshot of a pinned input. */
+const one = (snapshots: readonly Snapshot[]): Snapshot => snapshots[0]!;
+
+export const LAB_INPUT_READERS: { readonly [R in LabReader]: LabInputReader<R> } = {
+  'piwind-model': { read: (store, s) => piwindModel(store, one(s)), facts: async (store, s) => ({ footprint: await gridExtent(store, s.feed_id, s.version) }) },
+  'structural-vulnerability': { read: (store, s) => structuralVulnerability(store, one(s)), facts: NO_FACTS },
+  'quake-catalog': { read: (store, s) => quakeCatalog(store, one(s)), facts: NO_FACTS },
+  'gmpe-logic-tree': { read: (store, s, pin) => gmpeLogicTree(store, one(s), pin!.file!), facts: NO_FACTS },
+  'shakemap': { read: (store, s) => shakeMap(store, one(s)), facts: async (_store, s) => ({ holds: shakeMapProduct(s) }) },
+  'track-archive': { read: (store, s) => trackArchive(store, one(s)), facts: NO_FACTS },
+  'impact-calibration': { read: (store, s) => tcCalibration(store, one(s)), facts: NO_FACTS },
+  'flood-maps': {
+    read: (store, s) => Promise.all(s.map((map) => depthMap(store, map))),
+    facts: async (_store, s) => ({ return_periods: s.manifest.files.map((f) => f.raw.return_period_years).filter((v): v is number => typeof v === 'number') }),
+  },
+  'depth-damage-tables': { read: (store, s) => jrcTables(store, one(s)), facts: NO_FACTS },
+  'burn-grid': { read: (store, s) => burnMap(store, s), facts: NO_FACTS },
+};
+
+/** A family's snapshots, the newest version of each feed the catalog recognises as one of it. */
+export function familySnapshots(store: FeedStore, family: InputFamily): Snapshot[] {
+  switch (family) {
+    case 'river_flood_maps': return floodMapSnapshots(store, 'river');
+    case 'coastal_flood_maps': return floodMapSnapshots(store, 'coastal');
+    case 'depth_damage_tables': return [jrcSnapshot(store)].filter((s): s is Snapshot => s !== undefined);
+    case 'fire_lists': return fireListSnapshots(store);
+  }
+}
+
+/** A snapshot as the plain facts a lane lists or cites. */
+export function pinnedSnapshot(s: Snapshot): PinnedSnapshot {
+  const m = s.manifest;
+  return {
+    feed_id: s.feed_id, version: s.version, sha256: s.sha256,
+    ...(m.title !== undefined ? { title: m.title } : {}),
+    ...(m.license !== undefined ? { license: m.license } : {}),
+    ...(m.credit_line !== undefined ? { credit_line: m.credit_line } : {}),
+    coverage: coverageBox(m),
+    files: m.files.map((f) => ({ name: f.name, sha256: f.sha256 })),
+  };
+}
+
+/** PiWind parsed once per snapshot (its files checked against their pinned digests on reading). */
+function piwindModel(store: FeedStore, snapshot: Snapshot): Promise<PiwindModel> {
+  return store.parsed(snapshot, 'piwind-model', (_s, files) => {
+    const texts: Record<string, string> = {};
+    for (const [name, bytes] of files) if (name.endsWith('.csv') || name.endsWith('.json')) texts[name] = bytes.toString('utf8');
+    return parsePiwindModel(texts, { occurrenceBin: files.get('occurrence_lt.bin') });
+  });
+}
+
+/**
+ * The model's grid (the extent of the pinned areaperil_dict's cells, edges inclusive), read by the
+ * same parser the lane keys points with; null when the model data is not pinned here.
+ */
+async function piwindGridExtent(store: FeedStore | undefined, feedId: string, version: string): Promise<GridExtent | null> {
+  const snapshot = store?.get(feedId, version);
+  if (!store || !snapshot) return null;
+  const text = (await store.readFile(snapshot, 'areaperil_dict.csv')).toString('utf8');
+  return parseAreaPerilGrid({ 'areaperil_dict.csv': text }).extent;
+}
+
+// The grid is read from the pinned file once per feed store and model; a failed read is not kept.
+const extentsRead = new WeakMap<object, Map<string, Promise<GridExtent | null>>>();
+
+function gridExtent(store: FeedStore | undefined, feedId: string, version: string): Promise<GridExtent | null> {
+  if (!store) return piwindGridExtent(store, feedId, version);
+  let byModel = extentsRead.get(store);
+  if (!byModel) extentsRead.set(store, (byModel = new Map()));
+  const key = `${feedId}@${version}`;
+  let extent = byModel.get(key);
+  if (!extent) {
+    const mine = piwindGridExtent(store, feedId, version);
+    extent = mine;
+    byModel.set(key, mine);
+    mine.catch(() => { if (byModel!.get(key) === mine) byModel!.delete(key); });
+  }
+  return extent;
+}
+
+/** A quake catalog with its manifest's box and the end of its period of record. */
+async function quakeCatalog(store: FeedStore, s: Snapshot): Promise<QuakeCatalog> {
+  return { catalog: await eventCatalog(store, s), box: coverageBox(s.manifest), period_end: (s.manifest.raw.period_of_record as { to?: unknown } | undefined)?.to };
+}
+
+// The burn grid is built once per feed store from the lists it holds.
+const gridsBuilt = new WeakMap<object, Promise<{ regions: FireRegion[]; grid: BurnGrid }>>();
+
+function burnMap(store: FeedStore, lists: readonly Snapshot[]): Promise<{ regions: FireRegion[]; grid: BurnGrid }> {
+  let built = gridsBuilt.get(store);
+  if (!built) {
+    const mine = Promise.all(lists.map((s) => fireRegion(store, s))).then((regions) => ({ regions, grid: burnGrid(regions) }));
+    built = mine;
+    gridsBuilt.set(store, mine);
+    mine.catch(() => { if (gridsBuilt.get(store) === mine) gridsBuilt.delete(store); });
+  }
+  return built;
+}
 
 export function identityOf(s: Snapshot, read?: (name: string) => boolean): MapIdentity {
   return {
@@ -72,22 +182,12 @@ export function depthMap(store: FeedStore, s: Snapshot): Promise<DepthMap> {
   });
 }
 
-export function floodMaps(store: FeedStore, kind: FloodMapKind): Promise<DepthMap[]> {
-  return Promise.all(floodMapSnapshots(store, kind).map((s) => depthMap(store, s)));
-}
-
-export interface JrcTables {
-  readonly identity: MapIdentity;
-  readonly curves: DepthDamageCurve[];
-  readonly countries: CountryMaxDamage[];
-}
-
 /** The pinned JRC depth-damage tables, or undefined when none is pinned. */
 export function jrcSnapshot(store: FeedStore): Snapshot | undefined {
   return latest(store, (s) => feedEntry(s.manifest)?.parser === 'depth-damage-tables')[0];
 }
 
-export function jrcTables(store: FeedStore, s: Snapshot): Promise<JrcTables> {
+export function jrcTables(store: FeedStore, s: Snapshot): Promise<DepthDamageTables> {
   return store.parsed(s, 'depth damage tables', (snap, files) => {
     const text = (name: string) => {
       const b = files.get(name);

@@ -9,6 +9,7 @@ import { marked } from 'marked';
 import { refusals } from '../kernel/refusal.js';
 import type { Services } from '../services.js';
 import { metricsSchema } from '../domain/lab/engine/metrics.js';
+import { labModelsPage } from './lab-models-page.js';
 import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName } from './contract.js';
 import * as schema from './schemas/docs.js';
@@ -70,7 +71,8 @@ const REFERENCE_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(CO
 
 export function docsRoutes(contractHosts: readonly ContractHost[], directory: HostDirectory) {
   return (app: FastifyInstance, services: Services) => {
-    const pages = loadPages();
+    // The lab models' page is generated from the lanes' declarations, beside the written pages.
+    const pages = [...loadPages(), labModelsPage()].sort((a, b) => a.name.localeCompare(b.name));
     const schemas = loadSchemas();
     // lab-metrics/1 is defined beside the code that writes it.
     schemas.set('lab-metrics.v1', metricsSchema);

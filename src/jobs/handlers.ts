@@ -11,7 +11,7 @@ import { modelRunJob } from '../app/models.js';
 import { packageJob } from '../app/packages.js';
 import { deliveryJob } from '../app/monitoring.js';
 import { isExchangeModel } from '../app/exchange-runs.js';
-import { labModel } from '../domain/lab/models.js';
+import { labLane } from '../app/lab-lanes.js';
 import { ApiError } from '../kernel/refusal.js';
 import type { JobHandler, JobInput } from './worker.js';
 
@@ -38,7 +38,7 @@ export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler>
 
 /** A lab model's metric label: the lab's own models by id, every exchange listing as one (their number is open). */
 function modelLabel(model: unknown): string {
-  if (labModel(model)) return model as string;
+  if (labLane(model)) return model as string;
   return isExchangeModel(model) ? 'exchange' : 'other';
 }
 

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { submitRun, readRun } from '../../src/app/lab-runs.js';
 import { signup, usageDocument } from '../../src/app/accounts.js';
 import { unwrap } from '../../src/kernel/result.js';
-import { LAB_MODELS } from '../../src/domain/lab/models.js';
+import { LAB_LANES } from '../../src/app/lab-lanes.js';
 import { eachDialect } from '../support/service.js';
 import { withDeps } from './support.js';
 
-const MODEL = LAB_MODELS[0]!.id;
+const MODEL = LAB_LANES[0]!.id;
 const POINTS = [{ lat: 52.1, lon: 4.3, value: 1_000_000 }];
 const jobLink = (jobId: string) => `https://api.example/jobs/${jobId}`;
 

@@ -6,11 +6,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FEEDS_DIR } from '../support/feeds.js';
-import { LAB_MODELS } from '../../src/domain/lab/models.js';
+import { LAB_LANES } from '../../src/app/lab-lanes.js';
 import { HISTORICAL_EVENTS } from '../../src/domain/lab/lanes/earthquake/historical-lane.js';
 
 /** The lab's model identifiers name models, as a whole pinned id names a snapshot: identities, not readings of a feed id. */
-const LAB_MODEL_IDS = LAB_MODELS.map((m) => m.id);
+const LAB_MODEL_IDS = LAB_LANES.map((m) => m.id);
 /** SPEC's ten historical earthquake events (loma-prieta-1989, ...) name events, not pieces of a feed id. */
 const HISTORICAL_EVENT_IDS: readonly string[] = HISTORICAL_EVENTS;
 

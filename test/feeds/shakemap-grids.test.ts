@@ -10,7 +10,7 @@ import { parseEsriFloatGrid, parseEsriHeader } from '../../src/feeds/parsers/esr
 import { parseShakemapGridXml } from '../../src/feeds/parsers/shakemap-grid-xml.js';
 import { shakeMap, shakeMapProduct } from '../../src/feeds/lab-inputs.js';
 import { cellOf, imtReading, sampleShakeMap } from '../../src/domain/lab/lanes/earthquake/shakemap.js';
-import { HISTORICAL_SHAKEMAPS } from '../../src/domain/lab/models.js';
+import { HISTORICAL_SHAKEMAPS } from '../../src/domain/lab/lanes/historical-earthquake/lane.js';
 import { PGA, sa } from '../../src/domain/hazard/gmpe/types.js';
 import { FEEDS_DIR, manifestOf, rawFile } from '../support/feeds.js';
 

@@ -40,3 +40,19 @@ test('schemas are served without a key; the API contract comes from the running 
   assert.deepEqual(paths['/health'].get.security, [], 'GET /health takes no key');
   assert.ok(contract.body['x-error-codes'].some((c: any) => c.code === 'unsupported_source'));
 });
+
+test('the lab models\' page is generated from the lane declarations: each model, its members and their schemas', async () => {
+  const { LAB_LANES } = await import('../../src/app/lab-lanes.js');
+  const raw = await call(svc.urls.docs, 'GET', '/lab-models.md');
+  assert.equal(raw.status, 200);
+  assert.ok(raw.text.startsWith('# Lab models'));
+  for (const lane of LAB_LANES) {
+    assert.ok(raw.text.includes(`## \`${lane.id}\``), lane.id);
+    for (const [name, member] of Object.entries(lane.members)) {
+      assert.ok(raw.text.includes(`| \`${name}\` | \`${JSON.stringify(member.schema).replace(/\|/g, '\\|')}\` |`), `${lane.id}: ${name}`);
+    }
+  }
+  const index = await call(svc.urls.docs, 'GET', '/llms.txt');
+  assert.ok(index.text.includes('(/lab-models.md)'), 'llms.txt lists the lab models\' page');
+  assert.match((await call(svc.urls.docs, 'GET', '/lab-models')).text, /<table>/);
+});

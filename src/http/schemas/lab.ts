@@ -1,22 +1,76 @@
-// The model lab host: GET /models, POST /runs, GET /runs/{id}. The spec's members are the lab's;
-// what each model reads inside them is checked by its lane.
-import { LAB_MODELS } from '../../domain/lab/models.js';
+// The model lab host: GET /models, POST /runs, GET /runs/{id}. The spec's members and the shapes of
+// the results are generated from the lanes' declarations (domain/lab/lanes/<lane>/lane.ts); what
+// each model reads inside its members is checked by its lane, so the body names them and no more.
+import { LAB_LANES } from '../../app/lab-lanes.js';
+import type { LabLane } from '../../domain/lab/lane.js';
 import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape } from './operation.js';
+import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
 
 /** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
 export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
+
+/**
+ * Each member a lane declares, described by the lanes that read it: every name a spec may hold.
+ * The body checks no member's value, so a value is refused by its lane, naming every fault at once.
+ */
+export function laneMembers(lanes: readonly LabLane[]): Record<string, { description: string }> {
+  const readers = new Map<string, Map<string, string[]>>();
+  for (const lane of lanes) {
+    for (const [name, member] of Object.entries(lane.members)) {
+      const byWords = readers.get(name) ?? new Map<string, string[]>();
+      byWords.set(member.description, [...(byWords.get(member.description) ?? []), lane.id]);
+      readers.set(name, byWords);
+    }
+  }
+  return Object.fromEntries([...readers].map(([name, byWords]) => [name, {
+    description: [...byWords].map(([words, ids]) => `${ids.join(', ')}: ${words}.`).join(' '),
+  }]));
+}
+
+/** A normalised spec of a lane: its model and version, its members' and its exposure's JSON Schema. */
+export function laneSpec(lane: LabLane): JsonSchema {
+  return {
+    title: lane.id,
+    type: 'object',
+    required: ['model', 'version', 'exposure'],
+    properties: {
+      model: { const: lane.id },
+      version: { const: lane.version },
+      ...Object.fromEntries(Object.entries(lane.members).map(([name, m]) => [name, { ...m.schema, description: m.description }])),
+      exposure: { ...lane.exposure.schema, description: lane.exposure.description },
+    },
+  };
+}
+
+/** A run's normalised spec: one lane's, or an exchange model's. */
+const SPEC = {
+  type: 'object',
+  description: 'The normalised spec: defaults filled in; the run\'s id is its content address.',
+  oneOf: [
+    ...LAB_LANES.map(laneSpec),
+    shape('An exchange model\'s spec.', { model: { type: 'string', pattern: '^xm_[0-9a-f]{16}$' }, exposure: OBJECT, parameters: OBJECT }),
+  ],
+};
+
+/** A lab run's result: each lane's declared shape (told apart by its lane), or an exchange model's. */
+const RESULT = {
+  ...shape('The run\'s result.', { metrics: published('lab-metrics.v1') }, []),
+  oneOf: [
+    ...LAB_LANES.map((lane) => ({ title: lane.id, ...lane.result })),
+    shape('An exchange model\'s result, run by its provider on its own platform.', { model: OBJECT, label: STRING, run_by: OBJECT, places: { type: 'integer' }, provider_result: {} }, ['model', 'label', 'run_by', 'provider_result']),
+  ],
+};
 
 const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (the windstorm lane\'s result.metrics is lab-metrics/1; the flood and wildfire lanes give their own figures).', {
   schema_version: STRING,
   id: STRING,
   model: shape('The model run.', { id: STRING, version: STRING }),
-  spec: OBJECT,
+  spec: SPEC,
   status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
   label: STRING,
   links: LINKS,
-  result: shape('The run\'s result.', { metrics: published('lab-metrics.v1') }, []),
+  result: RESULT,
   error: { $ref: '#/components/schemas/error.v0/properties/error' },
 }, ['schema_version', 'id', 'model', 'spec', 'status', 'links']);
 
@@ -36,23 +90,14 @@ export const submitRun = operation({
     properties: {
       model: {
         anyOf: [
-          { enum: LAB_MODELS.map((m) => m.id) },
+          { enum: LAB_LANES.map((m) => m.id) },
           { type: 'string', pattern: '^xm_[0-9a-f]{16}$', description: 'an exchange model\'s id, xm_ and 16 lowercase hex digits' },
         ],
         description: 'The model (GET /models lists them), or an exchange model\'s id xm_… (GET {base_url}/exchange/models lists them; it runs on its provider\'s platform).',
       },
       parameters: { description: 'Exchange models: a JSON object passed to the provider\'s platform as written (default {}).' },
-      samples: { description: 'Sample count, an integer (the lane says its range; default 0).' },
       exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects.' },
-      terms: { description: 'Policy and reinsurance terms (from revision r3).' },
-      correlation: { description: 'Damage correlation (the lane says which values it reads).' },
-      sector: { description: 'Flood lanes: residential (default), commercial or industrial, the depth-damage curve\'s sector.' },
-      rupture: { description: 'Scenario earthquake: {magnitude, lat, lon, depth_km, strike?, dip?, rake?, mechanism?}.' },
-      vulnerability: { description: 'Scenario and historical earthquake: the vulnerability curve (GET /models lists the five; default rc_frame_mid_rise_moderate_code).' },
-      event: { description: 'Historical earthquake: the event, one of the ten GET /models lists (runnable where its ShakeMap grid is pinned).' },
-      impact_function: { description: 'Tropical-cyclone lanes: auto (default) or one of the named curves GET /models lists.' },
-      hazard: { description: 'Tropical-cyclone lanes: {basin, years, storms?} (history: seasons) or {basin, years?} (synthetic: a number of sample years), as GET /models states.' },
-      building_class: { description: 'Probabilistic European and Turkish earthquake: one of the eleven building classes GET /models lists (e.g. rc_infilled_frame_moderate_code_4), each a GEM taxonomy string.' },
+      ...laneMembers(LAB_LANES),
     },
   },
   refusal: { body: 'run spec' },

@@ -1,7 +1,7 @@
 // The lists of an account's resources: newest first, cursor-paged (limit default 50, ceiling 500),
 // each item a summary with links.self. Filters are exact values; an unknown one is refused by name.
 import { JOB_STATES, JOB_VERBS } from '../../app/jobs.js';
-import { LAB_MODELS } from '../../domain/lab/models.js';
+import { LAB_LANES } from '../../app/lab-lanes.js';
 import { riskObjectSchema } from '../../schemas.js';
 import { INTEGER, LINKS, STRING, operation, queryOf, shape, text, type JsonSchema } from './operation.js';
 
@@ -87,7 +87,7 @@ export const listBacktests = operation({
 export const listRuns = operation({
   summary: 'The lab runs the key submitted, newest first (by when the key first submitted each)',
   query: queryOf({
-    model: oneOf(LAB_MODELS.map((m) => m.id), 'Only runs of this model.'),
+    model: oneOf(LAB_LANES.map((m) => m.id), 'Only runs of this model.'),
     status: oneOf(JOB_STATES, 'Only runs in this state.'),
     ...PAGING,
   }),

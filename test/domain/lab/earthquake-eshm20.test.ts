@@ -11,7 +11,7 @@ import { eventCatalog, gmpeLogicTree, structuralVulnerability } from '../../../s
 import { coverageBox } from '../../../src/feeds/manifest.js';
 import { canonicalJson } from '../../../src/kernel/canonical-json.js';
 import { FEEDS_DIR, rawFile, manifestOf } from '../../support/feeds.js';
-import { ESHM20_INPUTS } from '../../../src/domain/lab/models.js';
+import { ESHM20_INPUTS } from '../../../src/domain/lab/lanes/eshm20-earthquake/lane.js';
 import { BUILDING_CLASSES, runEshm20, type Eshm20Input } from '../../../src/domain/lab/lanes/earthquake/eshm20-lane.js';
 import {
   DEMO_SOURCE_MODEL, fitCatalog, nearestNodeKm, nodePosition, nodeShare, smoothedSeismicity, truncatedGrMagnitude, truncatedGrRate,

@@ -11,7 +11,7 @@ import { cellOf } from '../../../src/domain/lab/lanes/earthquake/shakemap.js';
 import { historicalFields, readHistoricalSpec, runHistoricalQuake } from '../../../src/domain/lab/lanes/earthquake/historical-lane.js';
 import { fieldLosses } from '../../../src/domain/lab/lanes/earthquake/field-losses.js';
 import { correlation, correlationRangeKm } from '../../../src/domain/lab/lanes/earthquake/fields.js';
-import { HISTORICAL_SHAKEMAPS } from '../../../src/domain/lab/models.js';
+import { HISTORICAL_SHAKEMAPS } from '../../../src/domain/lab/lanes/historical-earthquake/lane.js';
 import { sa } from '../../../src/domain/hazard/gmpe/types.js';
 import { haversineKm } from '../../../src/domain/geo.js';
 import type { VulnerabilityFunction } from '../../../src/domain/lab/lanes/earthquake/vulnerability.js';

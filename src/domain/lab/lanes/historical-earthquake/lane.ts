@@ -1,0 +1,108 @@
+// The historical earthquake lane: seeded ground-motion fields conditioned on an event's pinned USGS
+// ShakeMap grid, and the GEM vulnerability functions.
+import { ok } from '../../../../kernel/result.js';
+import { placesOf, type LabLocation } from '../../engine/places.js';
+import { labLane, modelOf } from '../../lane.js';
+import { snapshotListing, unavailable } from '../../inputs.js';
+import { PLACES_EXPOSURE } from '../places-exposure.js';
+import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
+import {
+  HISTORICAL_EVENTS, HISTORICAL_FIELDS, HISTORICAL_PLACES_MAX, missingInput, readHistoricalSpec, runHistoricalQuake, runnableEvents,
+  type HistoricalPlace, type HistoricalSpec, type ShakeMapPins,
+} from '../earthquake/historical-lane.js';
+
+/**
+ * The ShakeMaps: the pinned snapshot of each event that has one, and whether it holds a grid of
+ * means and deviations (runnable) or contour lines only. An event absent here has none pinned.
+ * test/feeds/shakemap-grids.test.ts checks this table against the store.
+ */
+export const HISTORICAL_SHAKEMAPS: ShakeMapPins = {
+  'northridge-1994': { feed_id: 'usgs-shakemap-northridge-1994', version: '2026-04-02', holds: 'grid' },
+  'loma-prieta-1989': { feed_id: 'usgs-shakemap-loma-prieta-1989', version: '2014-10-25', holds: 'grid' },
+  'anchorage-2018': { feed_id: 'usgs-shakemap-anchorage-2018', version: '2019-03-08', holds: 'grid' },
+  'ridgecrest-2019': { feed_id: 'usgs-shakemap-ridgecrest-2019', version: '2019-08-15', holds: 'contours' },
+};
+
+type HistoricalRunSpec = Omit<HistoricalSpec, 'exposure'> & { exposure: { points: HistoricalPlace[] } | { locations: LabLocation[] } };
+
+export const historicalEarthquake = labLane({
+  id: 'openquake-historical-eq',
+  lane: 'historical-earthquake',
+  engine: 'openquake',
+  version: 'historical-eq-1.0.0-r1',
+  revision: 'r1',
+  label: 'Historical earthquake computed by this service in the manner of the OpenQuake engine\'s ShakeMap-based scenario: seeded ground-motion fields conditioned on the event\'s pinned USGS ShakeMap, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
+  members: {
+    event: {
+      schema: { enum: [...HISTORICAL_EVENTS] },
+      description: `one of ${HISTORICAL_EVENTS.join(', ')}; runnable only where its ShakeMap grid (mean and standard deviation) is pinned: ${runnableEvents(HISTORICAL_SHAKEMAPS).join(', ')} (pinned_inputs.events says which and why)`,
+    },
+    vulnerability: VULNERABILITY_MEMBER,
+  },
+  exposure: {
+    schema: PLACES_EXPOSURE,
+    description: `{points: [{lat, lon, value}]} (up to ${HISTORICAL_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid is unmodeled`,
+  },
+  notes: {
+    ground_motion: `${HISTORICAL_FIELDS} seeded fields conditioned on the event's ShakeMap: its mean plus its standard deviation times a standard normal residual correlated between places after Jayaram and Baker (2009)`,
+  },
+  caps: { places_max: HISTORICAL_PLACES_MAX, fields: HISTORICAL_FIELDS, events: [...HISTORICAL_EVENTS], runnable_events: runnableEvents(HISTORICAL_SHAKEMAPS) },
+  inputs: {
+    vulnerability: { reader: 'structural-vulnerability', source: { pin: GEM_VULNERABILITY } },
+    shakemap: { reader: 'shakemap', source: { pins: HISTORICAL_SHAKEMAPS, pick: (spec: HistoricalRunSpec) => spec.event } },
+  },
+
+  normalize(spec, exposure) {
+    const read = readHistoricalSpec({ event: spec.event, vulnerability: spec.vulnerability, exposure: exposure.byObject ? { object_id: exposure.object_id } : exposure.value }, HISTORICAL_SHAKEMAPS);
+    if (!read.ok) return read;
+    const { event, vulnerability } = read.value;
+    return ok({ ...modelOf(this), event, vulnerability, exposure: read.value.exposure });
+  },
+
+  // Each event: runnable when its ShakeMap grid is pinned (and held by this store), else the missing input.
+  listing(found) {
+    const events = HISTORICAL_EVENTS.map((event) => {
+      const pin = HISTORICAL_SHAKEMAPS[event];
+      const snapshot = pin ? found.shakemap[event] : undefined;
+      const missing = missingInput(event, HISTORICAL_SHAKEMAPS) ?? (snapshot ? null : `event ${event} cannot run here: its ShakeMap ${pin!.feed_id} ${pin!.version} is not in this feed store`);
+      return {
+        event, runnable: missing === null,
+        shakemap: pin ? (snapshot ? { ...snapshotListing(snapshot), holds: snapshot.holds } : unavailable(pin)) : null,
+        ...(missing ? { missing } : {}),
+      };
+    });
+    return { pinned_inputs: { events, ...vulnerabilityListing(found.vulnerability) } };
+  },
+
+  run({ vulnerability, shakemap }, spec: HistoricalRunSpec, { progress }) {
+    const ex = spec.exposure;
+    const places: HistoricalPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
+    progress?.(0, places.length);
+    const result = runHistoricalQuake(spec as unknown as HistoricalSpec, places, {
+      map: shakemap.value, functions: vulnerability.value,
+      vulnerabilityData: { feed_id: vulnerability.snapshot.feed_id, version: vulnerability.snapshot.version },
+    });
+    progress?.(places.length, places.length);
+    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
+  },
+
+  progress: (done, total) => `Modeled ${done} of ${total} places.`,
+
+  result: {
+    type: 'object',
+    required: ['lane', 'model', 'event', 'shakemap', 'ground_motion', 'vulnerability', 'places', 'aggregate', 'unmodeled', 'frequency', 'licence'],
+    properties: {
+      lane: { const: 'historical_earthquake' },
+      model: { type: 'object' },
+      event: { enum: [...HISTORICAL_EVENTS] },
+      shakemap: { type: 'object', description: 'The ShakeMap read: its snapshot, product and the basis of its standard deviations.' },
+      ground_motion: { type: 'object' },
+      vulnerability: { type: 'object' },
+      places: { type: 'array' },
+      aggregate: { type: ['object', 'null'] },
+      unmodeled: { type: 'object' },
+      frequency: { type: 'string', description: 'One event: no annual figure.' },
+      licence: { type: 'string' },
+    },
+  },
+});

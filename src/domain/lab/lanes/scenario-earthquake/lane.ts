@@ -1,0 +1,104 @@
+// The scenario earthquake lane: one rupture, seeded correlated ground-motion fields through the
+// GMPE logic tree of its tectonic region, and the GEM vulnerability functions.
+import { ok } from '../../../../kernel/result.js';
+import { placesOf, type LabLocation } from '../../engine/places.js';
+import { labLane, modelOf } from '../../lane.js';
+import { OBJECT_EXPOSURE } from '../places-exposure.js';
+import { DEEPEST_HYPOCENTRE_KM } from '../earthquake/logic-tree.js';
+import { TECTONIC_REGION_RULE } from '../earthquake/tectonic-regions.js';
+import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
+import {
+  DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE,
+  readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec,
+} from '../earthquake/scenario-lane.js';
+
+const byMechanism = (of: 'dip' | 'rake') => Object.entries(MECHANISM_DEFAULTS).map(([m, d]) => `${m} ${d[of]}`).join(', ');
+
+export const scenarioEarthquake = labLane({
+  id: 'openquake-scenario-eq',
+  lane: 'scenario-earthquake',
+  engine: 'openquake',
+  version: 'scenario-eq-1.0.0-r1',
+  revision: 'r1',
+  label: 'Scenario earthquake computed by this service in the manner of the OpenQuake engine\'s scenario calculator: ground-motion models implemented from their papers and checked against OpenQuake\'s verification tables, seeded correlated ground-motion fields, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
+  members: {
+    rupture: {
+      schema: {
+        type: 'object',
+        required: ['magnitude', 'lat', 'lon', 'depth_km'],
+        additionalProperties: false,
+        properties: {
+          magnitude: { type: 'number', minimum: MAGNITUDE_RANGE[0], maximum: MAGNITUDE_RANGE[1] },
+          lat: { type: 'number', minimum: -90, maximum: 90 },
+          lon: { type: 'number', minimum: -180, maximum: 180 },
+          depth_km: { type: 'number', minimum: 0, maximum: DEEPEST_HYPOCENTRE_KM },
+          strike: { type: 'number', default: 0 },
+          dip: { type: 'number' },
+          rake: { type: 'number' },
+          mechanism: { enum: Object.keys(MECHANISM_DEFAULTS) },
+        },
+      },
+      description: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_RULE}), strike? (degrees, default 0), dip? (default by mechanism: ${byMechanism('dip')}), rake? (default by mechanism: ${byMechanism('rake')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
+    },
+    vulnerability: VULNERABILITY_MEMBER,
+  },
+  exposure: {
+    schema: {
+      oneOf: [
+        {
+          type: 'object', required: ['points'], additionalProperties: false,
+          properties: { points: { type: 'array', maxItems: SCENARIO_PLACES_MAX, items: { type: 'object', required: ['lat', 'lon', 'value'], properties: { lat: { type: 'number' }, lon: { type: 'number' }, value: { type: 'number', minimum: 0 }, vs30: { type: 'number', minimum: VS30_RANGE[0], maximum: VS30_RANGE[1], default: DEFAULT_VS30 } } } } },
+        },
+        OBJECT_EXPOSURE,
+      ],
+    },
+    description: `{points: [{lat, lon, value, vs30?}]} (vs30 in m/s, ${VS30_RANGE[0]} to ${VS30_RANGE[1]}, default ${DEFAULT_VS30}) or {object_id} (a location's value is its buildings plus contents value, vs30 ${DEFAULT_VS30}); a place more than ${SCENARIO_REACH_KM} km from the rupture is unmodeled`,
+  },
+  caps: { places_max: SCENARIO_PLACES_MAX, reach_km: SCENARIO_REACH_KM, fields: SCENARIO_FIELDS, magnitude: [...MAGNITUDE_RANGE], depth_km_max: DEEPEST_HYPOCENTRE_KM },
+  inputs: {
+    vulnerability: { reader: 'structural-vulnerability', source: { pin: GEM_VULNERABILITY }, missing: 'The pinned vulnerability functions are not available here.' },
+  },
+
+  normalize(spec, exposure) {
+    const read = readScenarioSpec({ rupture: spec.rupture, vulnerability: spec.vulnerability, exposure: exposure.byObject ? { object_id: exposure.object_id } : exposure.value });
+    if (!read.ok) return read;
+    const { rupture, vulnerability } = read.value;
+    return ok({ ...modelOf(this), rupture, vulnerability, exposure: read.value.exposure });
+  },
+
+  listing(found) {
+    return { pinned_inputs: vulnerabilityListing(found.vulnerability) };
+  },
+
+  run({ vulnerability }, spec: Omit<ScenarioSpec, 'exposure'> & { exposure: { points: ScenarioPlace[] } | { locations: LabLocation[] } }, { progress }) {
+    const ex = spec.exposure;
+    const places: ScenarioPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
+    progress?.(0, places.length);
+    const result = runScenarioQuake(spec as ScenarioSpec, places, {
+      functions: vulnerability.value,
+      vulnerabilityData: { feed_id: vulnerability.snapshot.feed_id, version: vulnerability.snapshot.version },
+    });
+    progress?.(places.length, places.length);
+    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
+  },
+
+  progress: (done, total) => `Modeled ${done} of ${total} places.`,
+
+  result: {
+    type: 'object',
+    required: ['lane', 'model', 'rupture', 'tectonic_region', 'ground_motion', 'vulnerability', 'places', 'aggregate', 'unmodeled', 'frequency', 'licence'],
+    properties: {
+      lane: { const: 'scenario_earthquake' },
+      model: { type: 'object' },
+      rupture: { type: 'object', description: 'The rupture with its defaults filled in.' },
+      tectonic_region: { type: 'object', description: 'The region chosen and why.' },
+      ground_motion: { type: 'object', description: 'The logic tree, fields, seed and spatial correlation.' },
+      vulnerability: { type: 'object' },
+      places: { type: 'array', description: 'Per place: ground motion and loss percentiles over the fields.' },
+      aggregate: { type: ['object', 'null'], description: 'The portfolio\'s loss over the fields (null when no place is modeled).' },
+      unmodeled: { type: 'object' },
+      frequency: { type: 'string', description: 'One event: no annual figure.' },
+      licence: { type: 'string' },
+    },
+  },
+});

@@ -1,0 +1,136 @@
+// The lab's lanes are one declaration each (src/domain/lab/lanes/<lane>/lane.ts) and one line of the
+// registry (app/lab-lanes.ts): a lane folder left out of the registry is caught here, as is a
+// declared member the route's body does not name, and a run whose result leaves its declared shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { LAB_LANES } from '../../src/app/lab-lanes.js';
+import { labModels, labRunTask, normalizedSpec } from '../../src/app/lab-runs.js';
+import type { LabLane } from '../../src/domain/lab/lane.js';
+import { metricsSchema } from '../../src/domain/lab/engine/metrics.js';
+import { FeedStore } from '../../src/feeds/store.js';
+import * as schema from '../../src/http/schemas/lab.js';
+import { FEEDS_DIR } from '../support/feeds.js';
+
+const LANES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/domain/lab/lanes');
+
+/** The lane folders: each folder of domain/lab/lanes/ holding a lane.ts. */
+function laneFolders(): string[] {
+  return readdirSync(LANES_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(LANES_DIR, e.name, 'lane.ts')))
+    .map((e) => e.name).sort();
+}
+
+const isLane = (v: unknown): v is LabLane => typeof v === 'object' && v !== null && typeof (v as LabLane).run === 'function' && typeof (v as LabLane).id === 'string';
+
+/** What a registry lacks against the lane modules: every lane a folder's lane.ts exports, by folder. */
+function unregistered(modules: ReadonlyMap<string, Record<string, unknown>>, registry: readonly LabLane[]): string[] {
+  const out: string[] = [];
+  for (const [folder, exports] of modules) {
+    const lanes = Object.values(exports).filter(isLane);
+    if (lanes.length === 0) out.push(`${folder}/lane.ts declares no lane`);
+    for (const lane of lanes) {
+      if (!registry.includes(lane)) out.push(`${folder}/lane.ts: ${lane.id} is not in app/lab-lanes.ts`);
+      if (lane.lane !== folder) out.push(`${folder}/lane.ts: lane ${lane.lane} lives in a folder of another name`);
+    }
+  }
+  return out;
+}
+
+async function laneModules(): Promise<Map<string, Record<string, unknown>>> {
+  const modules = new Map<string, Record<string, unknown>>();
+  for (const folder of laneFolders()) {
+    // The transpiled test build holds lane.js beside each lane.ts; run from sources, tsx reads the .ts.
+    const path = join(LANES_DIR, folder, existsSync(join(LANES_DIR, folder, 'lane.js')) ? 'lane.js' : 'lane.ts');
+    modules.set(folder, await import(pathToFileURL(path).href) as Record<string, unknown>);
+  }
+  return modules;
+}
+
+test('every lane folder is registered once, under its folder\'s name, and the registry holds nothing else', async () => {
+  const modules = await laneModules();
+  assert.equal(modules.size, 9);
+  assert.deepEqual(unregistered(modules, LAB_LANES), []);
+  assert.deepEqual(LAB_LANES.map((l) => l.lane).sort(), laneFolders());
+  assert.equal(new Set(LAB_LANES.map((l) => l.id)).size, LAB_LANES.length, 'model ids are unique');
+  // A registry missing a lane, or holding it under another folder, is named.
+  const [first, ...rest] = LAB_LANES;
+  assert.deepEqual(unregistered(modules, rest), [`${first!.lane}/lane.ts: ${first!.id} is not in app/lab-lanes.ts`]);
+  assert.deepEqual(unregistered(new Map([['elsewhere', { lane: first }]]), LAB_LANES), [`elsewhere/lane.ts: lane ${first!.lane} lives in a folder of another name`]);
+  assert.deepEqual(unregistered(new Map([['empty', { x: 1 }]]), LAB_LANES), ['empty/lane.ts declares no lane']);
+});
+
+test('every registered lane is a model of the route, of GET /models, and of the spec reader; its members are the body\'s', async () => {
+  const body = (schema.submitRun.schema as { body: { properties: Record<string, { description?: string; anyOf?: Array<{ enum?: string[] }> }> } }).body;
+  const routeModels = body.properties.model!.anyOf![0]!.enum!;
+  const listed = await labModels({ feeds: undefined });
+  assert.ok(listed.ok);
+  const models = (listed.value.models as Array<{ id: string; spec: Record<string, string> }>);
+  assert.deepEqual(models.map((m) => m.id), LAB_LANES.map((l) => l.id));
+  assert.deepEqual(routeModels, LAB_LANES.map((l) => l.id));
+  const declared = new Set(LAB_LANES.flatMap((l) => Object.keys(l.members)));
+  assert.deepEqual(Object.keys(body.properties).filter((k) => !['model', 'parameters', 'exposure'].includes(k)).sort(), [...declared].sort());
+  for (const lane of LAB_LANES) {
+    for (const [name, member] of Object.entries(lane.members)) {
+      assert.ok(body.properties[name]!.description!.includes(lane.id), `${lane.id}: the body describes ${name}`);
+      assert.equal(models.find((m) => m.id === lane.id)!.spec[name], member.description, `${lane.id}: GET /models words ${name}`);
+    }
+    // The spec reader knows the lane's members: an unknown one is refused naming them.
+    const refused = normalizedSpec({ model: lane.id, exposure: { points: [] }, colour: 'red' });
+    assert.ok(!refused.ok);
+    assert.match(refused.refusal.message, new RegExp(`a ${lane.id} spec has model, exposure${Object.keys(lane.members).map((m) => `, ${m}`).join('')}\\)`));
+  }
+});
+
+test('each member\'s JSON Schema, and the contract\'s spec of the lane, admit the normalised spec a lane writes', () => {
+  const ajv = new Ajv2020({ strict: false });
+  const points = [{ lat: 38.4, lon: 27.1, value: 1000 }];
+  const bodies: Record<string, Record<string, unknown>> = {
+    'openquake-scenario-eq': { rupture: { magnitude: 6.5, lat: 38, lon: 23, depth_km: 10 } },
+    'openquake-historical-eq': { event: 'northridge-1994' },
+    'climada-tc-history': { hazard: { basin: 'NA', years: [2017] } },
+    'climada-tc-synthetic': { hazard: { basin: 'NA' } },
+    'openquake-eshm20-eq': { building_class: 'rc_infilled_frame_moderate_code_4' },
+  };
+  for (const lane of LAB_LANES) {
+    const spec = normalizedSpec({ model: lane.id, exposure: { points }, ...bodies[lane.id] });
+    assert.ok(spec.ok, lane.id);
+    for (const [name, member] of Object.entries(lane.members)) {
+      const value = spec.value[name];
+      if (value === null) continue;
+      assert.ok(ajv.validate(member.schema, value), `${lane.id}.${name}: ${JSON.stringify(ajv.errors)}`);
+    }
+    assert.ok(ajv.validate(lane.exposure.schema, spec.value.exposure), `${lane.id}.exposure: ${JSON.stringify(ajv.errors)}`);
+    assert.ok(ajv.validate(schema.laneSpec(lane), spec.value), `${lane.id}: ${JSON.stringify(ajv.errors)}`);
+    const byObject = normalizedSpec({ model: lane.id, exposure: { object_id: 'obj_1' }, ...bodies[lane.id] });
+    assert.ok(byObject.ok && ajv.validate(schema.laneSpec(lane), byObject.value), `${lane.id} by object: ${JSON.stringify(ajv.errors)}`);
+  }
+});
+
+test('each lane\'s result has its declared shape (a small run of each, over the pinned feeds)', async () => {
+  const store = await FeedStore.open(FEEDS_DIR);
+  const ajv = new Ajv2020({ strict: false });
+  ajv.addSchema(metricsSchema);
+  const specs: Record<string, Record<string, unknown>> = {
+    'oasislmf-windstorm': { samples: 10, exposure: { points: [{ lat: 52.74, lon: -0.91, value: 1_000_000 }, { lat: 51.5, lon: 0, value: 1 }] }, terms: { policy: { place_deductible: 1000 }, reinsurance: { quota_share: { ceded_share: 0.3 } } } },
+    'river-flood': { exposure: { points: [{ lat: 13.69, lon: -89.19, value: 100_000 }, { lat: 0, lon: 0, value: 1 }] } },
+    'coastal-flood': { exposure: { points: [{ lat: 11.6, lon: 43.1, value: 5 }] } },
+    wildfire: { exposure: { points: [{ lat: 40.6, lon: -105.9, value: 2_000_000 }, { lat: 0, lon: 0, value: 1 }] } },
+    'openquake-scenario-eq': { rupture: { magnitude: 6.5, lat: 38, lon: 23, depth_km: 10 }, exposure: { points: [{ lat: 38.1, lon: 23.1, value: 1000 }] } },
+    'openquake-historical-eq': { event: 'northridge-1994', exposure: { points: [{ lat: 34.2, lon: -118.5, value: 1000 }] } },
+    'climada-tc-history': { hazard: { basin: 'NA', years: [2017] }, exposure: { points: [{ lat: 25.77, lon: -80.19, value: 1e6 }] } },
+    'climada-tc-synthetic': { hazard: { basin: 'NA', years: 20 }, exposure: { points: [{ lat: 25.77, lon: -80.19, value: 1e6 }] } },
+    'openquake-eshm20-eq': { building_class: 'rc_infilled_frame_moderate_code_4', exposure: { points: [{ lat: 38.4, lon: 27.1, value: 1e6 }] } },
+  };
+  for (const lane of LAB_LANES) {
+    const spec = normalizedSpec({ model: lane.id, ...specs[lane.id] });
+    assert.ok(spec.ok, lane.id);
+    const run = await labRunTask({ model: lane.id, spec: spec.value, feedsDir: undefined }, store);
+    assert.ok(run.ok, `${lane.id}: ${JSON.stringify(!run.ok && run.refusal)}`);
+    const shape = JSON.parse(JSON.stringify(lane.result).replaceAll('#/components/schemas/lab-metrics.v1', 'lab-metrics.v1.json'));
+    assert.ok(ajv.validate(shape, JSON.parse(run.value)), `${lane.id}: ${JSON.stringify(ajv.errors)}`);
+  }
+});
