@@ -24,7 +24,7 @@ import { fireListSnapshots, fireRegion, floodMaps, floodMapSnapshots, jrcSnapsho
 import type { FloodMapKind } from '../feeds/catalog.js';
 import { coverageBox } from '../feeds/manifest.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { ApiError } from '../kernel/refusal.js';
+import { ApiError, refusal } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { counted, fractionOf, type Counted, type JobProgress, type ProgressCount } from './progress.js';
 
@@ -57,7 +57,7 @@ const snapshotListing = (s: Snapshot) => ({ feed_id: s.feed_id, version: s.versi
 /** PiWind parsed once per thread (its files checked against their pinned digests on reading). */
 function piwind(store: FeedStore, feedId: string, version: string): Promise<PiwindModel> {
   const snapshot = store.get(feedId, version);
-  if (!snapshot) throw new ApiError(503, 'server_error', `The model data ${feedId} ${version} is not pinned here.`);
+  if (!snapshot) throw ApiError.of(refusal(503, 'server_error', `The model data ${feedId} ${version} is not pinned here.`));
   return store.parsed(snapshot, 'piwind-model', (_s, files) => {
     const texts: Record<string, string> = {};
     for (const [name, bytes] of files) if (name.endsWith('.csv') || name.endsWith('.json')) texts[name] = bytes.toString('utf8');
@@ -124,7 +124,7 @@ const windstorm: LabLane = {
   async run(spec, store, model, progress) {
     const data = model.model_data!;
     const snapshot = store.get(data.feed_id, data.version);
-    if (!snapshot) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
+    if (!snapshot) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
     const result = runWindstorm(await piwind(store, data.feed_id, data.version), spec as unknown as WindstormSpec, {
       modelData: { feed_id: snapshot.feed_id, version: snapshot.version, sha256: snapshot.sha256, credit_line: snapshot.manifest.credit_line, license: snapshot.manifest.license },
       modelId: model.id,
@@ -178,7 +178,7 @@ function floodLane(kind: FloodMapKind): LabLane {
     },
     async run(spec, store, model, progress) {
       const jrc = jrcSnapshot(store);
-      if (!jrc) throw new ApiError(503, 'server_error', 'The JRC depth-damage tables are not pinned here.');
+      if (!jrc) return refused(refusal(503, 'server_error', 'The JRC depth-damage tables are not pinned here.'));
       const [maps, tables] = await Promise.all([floodMaps(store, kind), jrcTables(store, jrc)]);
       const total = placeCount(spec);
       progress?.set(0, total, 0);
@@ -261,7 +261,7 @@ const scenarioEarthquake: LabLane = {
   async run(spec, store, model, progress) {
     const data = model.model_data!;
     const snapshot = store.get(data.feed_id, data.version);
-    if (!snapshot) throw new ApiError(503, 'server_error', 'The pinned vulnerability functions are not available here.');
+    if (!snapshot) return refused(refusal(503, 'server_error', 'The pinned vulnerability functions are not available here.'));
     const functions = await structuralVulnerability(store, snapshot);
     const ex = spec.exposure as { points: ScenarioPlace[] } | { locations: LabLocation[] };
     const places: ScenarioPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
@@ -320,7 +320,7 @@ const historicalEarthquake: LabLane = {
 
 function pinned(store: FeedStore, input: { feed_id: string; version: string }): Snapshot {
   const snapshot = store.get(input.feed_id, input.version);
-  if (!snapshot) throw new ApiError(503, 'server_error', `The lab input ${input.feed_id} ${input.version} is not pinned here.`);
+  if (!snapshot) throw ApiError.of(refusal(503, 'server_error', `The lab input ${input.feed_id} ${input.version} is not pinned here.`));
   return snapshot;
 }
 
@@ -452,7 +452,7 @@ const eshm20Earthquake: LabLane = {
     const fn = functions.get(cls.taxonomy);
     const box = coverageBox(catalog.manifest);
     const periodEnd = (catalog.manifest.raw.period_of_record as { to?: unknown } | undefined)?.to;
-    if (!fn || events.kind !== 'quake' || !box || typeof periodEnd !== 'string') throw new ApiError(503, 'server_error', 'The pinned inputs of the probabilistic earthquake lane are not as the lane reads them.');
+    if (!fn || events.kind !== 'quake' || !box || typeof periodEnd !== 'string') return refused(refusal(503, 'server_error', 'The pinned inputs of the probabilistic earthquake lane are not as the lane reads them.'));
     const result = runEshm20({
       places, buildingClass: spec.building_class as BuildingClassId, vulnerability: fn,
       catalog: events.events, box, periodEnd, gmpeTree,

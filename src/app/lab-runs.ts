@@ -5,7 +5,7 @@ import { LAB_MODELS, labModel } from '../domain/lab/models.js';
 import type { LabLocation } from '../domain/lab/engine/places.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
-import { ApiError, refusal, refusals } from '../kernel/refusal.js';
+import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 import { requireActive } from './accounts.js';
@@ -151,7 +151,7 @@ export interface LabRunTaskInput {
 /** Runs in a compute thread: the model's lane, its result as canonical JSON. */
 export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
   const model = labModel(input.model);
-  if (!model || !store) throw new ApiError(503, 'server_error', 'The lab model data is not available here.');
+  if (!model || !store) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
   const lane = LAB_LANES[model.lane];
   if (input.admit) return lane.admit ? (await lane.admit(input.spec, store, model)) as Result<string> : ok('admitted');
   const count = input.progress ? new ProgressCount(input.progress) : undefined;

@@ -26,11 +26,11 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
 export function readBody(payload: Readable, contentLength: string | undefined, limit: number, tooLarge: (bytes: number) => ApiError): Promise<Buffer> {
   const declared = contentLength === undefined || contentLength === '' ? undefined : Number(contentLength);
   if (declared !== undefined && !(Number.isSafeInteger(declared) && declared >= 0)) {
-    return Promise.reject(refusals.invalidRequest(400, 'The Content-Length is not a byte count.'));
+    return Promise.reject(ApiError.of(refusals.invalidRequest(400, 'The Content-Length is not a byte count.')));
   }
   // Refused before a byte is read.
   if (declared !== undefined && declared > limit) return Promise.reject(tooLarge(declared));
-  const mismatch = () => refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.');
+  const mismatch = () => ApiError.of(refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.'));
   return new Promise((resolve, reject) => {
     const body = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
     const chunks: Buffer[] = [];
@@ -55,7 +55,7 @@ export function readBody(payload: Readable, contentLength: string | undefined, l
       if (body !== undefined && received !== body.length) reject(mismatch());
       else resolve(body ?? Buffer.concat(chunks, received));
     };
-    const onError = () => stop(refusals.invalidRequest(400, 'The body could not be read to its end.'));
+    const onError = () => stop(ApiError.of(refusals.invalidRequest(400, 'The body could not be read to its end.')));
     payload.on('data', onData).on('end', onEnd).on('error', onError);
     payload.resume();
   });
@@ -65,7 +65,7 @@ const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
-  const malformed = (why: string): ApiError => refusals.invalidRequest(400, `The multipart body could not be read: ${why}.`);
+  const malformed = (why: string): ApiError => ApiError.of(refusals.invalidRequest(400, `The multipart body could not be read: ${why}.`));
   const delimiter = Buffer.from(`--${boundary}`);
   let position = body.indexOf(delimiter);
   if (position < 0) throw malformed('no boundary line');
