@@ -24,8 +24,8 @@ const CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
 
 /**
  * A refusal that unwinds the stack, made only of a Refusal (`ApiError.of`) by the code that unwinds
- * at the edges: http/ (host, routes) and jobs/ (the worker's unwrap). app/ and domain/ return the
- * Refusal itself.
+ * at the edges: http/ (the host, routes, the tool server) and jobs/ (a job's handler, runTask).
+ * app/ and domain/ return the Refusal itself, in a Result.
  */
 export class ApiError extends Error implements Refusal {
   readonly status: number;
@@ -66,7 +66,7 @@ export function refusal(
   headers?: Readonly<Record<string, string>>,
 ): Refusal {
   const base: Refusal = details && details.length > 0 ? { status, code, message, details } : { status, code, message };
-  return headers ? { ...base, headers } : base;
+  return headers && Object.keys(headers).length > 0 ? { ...base, headers } : base;
 }
 
 /** The fallback code for a status with no more specific code (SPEC: client_error, server_error). */
