@@ -4,7 +4,7 @@
 // internal route. The service never holds a provider's model and never takes or passes on money.
 import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { ApiError, refusal, refusals, type Refusal } from '../kernel/refusal.js';
+import { refusal, refusals, type Refusal } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { EXCHANGE_CHECK_SCHEMA_VERSION, EXCHANGE_CONNECTOR_SCHEMA_VERSION, EXCHANGE_GRANTS_SCHEMA_VERSION, EXCHANGE_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { LISTING_ID, move, patchedTerms, type ListingState, type ListingStep, type ListingTerms } from '../domain/exchange/listing.js';
@@ -180,7 +180,7 @@ function openedCredentials(deps: Pick<AppDeps, 'config'>, row: ListingRow): Resu
   const value = { keyId: row.credentials_key_id, sealed: row.credentials_sealed };
   const plain = open(value, row.id, deps.config.sealing.keys);
   if (plain === undefined) {
-    return refused(new ApiError(503, 'exchange_credentials_unavailable',
+    return refused(refusal(503, 'exchange_credentials_unavailable',
       `The listing's stored credentials cannot be decrypted: ${unopenableReason(value, deps.config.sealing.keys)} (CATRISK_SEALING_KEY, CATRISK_SEALING_KEYS_PREVIOUS). PATCH connector.credentials to store them again.`));
   }
   return ok(plain);

@@ -93,7 +93,7 @@ export function codingCapsRefusal(rows: readonly string[]): Refusal | undefined 
 }
 
 function unavailable(message: string, retryAfter?: number): Refusal {
-  return { status: 503, code: 'exposure_coding_unavailable', message, ...(retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {}) };
+  return refusal(503, 'exposure_coding_unavailable', message, undefined, retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : undefined);
 }
 
 /** Caps, switch and budget: the rows taken from the day's budget, or the refusal. */

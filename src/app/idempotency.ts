@@ -3,7 +3,7 @@
 // a success, is stored for the key's lifetime and given back to every repeat. A refusal (4xx) or a
 // failure (5xx) stores nothing and gives the key back, so a corrected request may use it again.
 import { ok, refused, type Result } from '../kernel/result.js';
-import { ApiError, refusals } from '../kernel/refusal.js';
+import { refusal, refusals } from '../kernel/refusal.js';
 import type { StoredAnswer } from '../store/idempotency.js';
 import type { AppDeps } from './deps.js';
 
@@ -46,7 +46,7 @@ export async function takeKey(deps: Deps, input: KeyInput): Promise<Result<KeyTu
         `Idempotency-Key "${key}" was first sent with another request (a different method, path or body); a key names one request. Send this one with a new key.`));
     }
     if (held.answer) return ok({ kind: 'replay', answer: held.answer });
-    return refused(new ApiError(409, 'idempotency_key_in_use',
+    return refused(refusal(409, 'idempotency_key_in_use',
       `A request with Idempotency-Key "${key}" is still being answered; send this one again once it has been, and its answer is given back.`,
       undefined, { 'retry-after': String(IN_FLIGHT_RETRY_SECONDS) }));
   }

@@ -60,16 +60,18 @@ function pickParts(parts: readonly UploadPart[]): Result<{ file: UploadPart; cur
 }
 
 /**
- * POST /ingest: the upload is kept by its digest and an ingest job queued. `parts` reads the form;
- * it is called only once the account is known to be active.
+ * POST /ingest: the upload is kept by its digest and an ingest job queued. `parts` reads the form
+ * (or refuses it as unreadable); it is called only once the account is known to be active.
  */
 export async function acceptUpload(
   deps: Pick<AppDeps, 'accounts' | 'objects' | 'jobs' | 'wakeWorker'>,
-  input: { accountId: string; parts: () => readonly UploadPart[] },
+  input: { accountId: string; parts: () => Result<readonly UploadPart[]> },
 ): Promise<Result<QueuedJob>> {
   const active = await requireActive(deps, input.accountId);
   if (!active.ok) return active;
-  const picked = pickParts(input.parts());
+  const read = input.parts();
+  if (!read.ok) return read;
+  const picked = pickParts(read.value);
   if (!picked.ok) return picked;
   const { file, currency } = picked.value;
   const declared = classifyPartType(file.contentType);

@@ -138,7 +138,7 @@ export async function cancelJob(deps: Pick<AppDeps, 'jobs' | 'now'>, input: { ac
     return refused(refusal(409, 'job_finished', `Job ${row.id} already ${row.status}${row.finished_at ? ` at ${row.finished_at}` : ''}; a job that has ended cannot be cancelled.`));
   }
   // The job kept moving between queued and running while the cancel was tried.
-  return refused({ ...refusal(503, 'server_error', `Job ${row.id} is changing state; send the cancel again.`), headers: { 'retry-after': '1' } });
+  return refused(refusal(503, 'server_error', `Job ${row.id} is changing state; send the cancel again.`, undefined, { 'retry-after': '1' }));
 }
 
 /** How long a front door that answers once (the tool server) waits for a job before answering its link. */

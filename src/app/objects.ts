@@ -168,7 +168,7 @@ async function updateObject<T>(deps: Pick<AppDeps, 'objects'>, id: string, accou
     return ok(await deps.objects.update(id, accountId, change));
   } catch (error) {
     if (error instanceof ObjectBusy) {
-      return refused<never>({ ...refusal(503, 'server_error', `Object ${id} is being changed by many writers at once; send again.`), headers: { 'retry-after': '1' } });
+      return refused<never>(refusal(503, 'server_error', `Object ${id} is being changed by many writers at once; send again.`, undefined, { 'retry-after': '1' }));
     }
     throw error;
   }

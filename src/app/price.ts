@@ -16,21 +16,17 @@ import type { AppDeps } from './deps.js';
 
 /**
  * POST /objects/{id}/price: queues the price of the object's own terms. The request carries no
- * terms of its own (an empty body or {}); they are varied with a PATCH or a structure.
+ * terms of its own: the route's schema takes only an empty body or {} (the terms are varied with a
+ * PATCH or a structure), so nothing of the body reaches here.
  */
 export async function requestPrice(
   deps: Pick<AppDeps, 'accounts' | 'objects' | 'jobs' | 'wakeWorker'>,
-  input: { accountId: string; objectId: string; body: unknown },
+  input: { accountId: string; objectId: string },
 ): Promise<Result<QueuedJob>> {
   const { accountId, objectId: id } = input;
   const active = await requireActive(deps, accountId);
   if (!active.ok) return active;
   if (!(await deps.objects.head(id, accountId))) return refused(refusals.notFound(`No object ${id} for this key`));
-  const body = (input.body ?? {}) as Record<string, unknown>;
-  if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
-    return refused(refusals.invalidRequest(422, 'The price request body is empty or {}: the object\'s own terms are priced (vary them with PATCH or a structure).',
-      typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).map((k) => `unknown member ${k}`) : ['body must be an object']));
-  }
   return ok(await queueJob(deps, { accountId, verb: 'price', subject: { object_id: id }, input: { object_id: id, window: null } }));
 }
 

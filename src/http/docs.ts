@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
-import { refusals } from '../kernel/refusal.js';
+import { ApiError, refusals } from '../kernel/refusal.js';
 import type { Services } from '../services.js';
 import { metricsSchema } from '../domain/lab/engine/metrics.js';
 import { labModelsPage } from './lab-models-page.js';
@@ -104,7 +104,7 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
       }
       if (name === 'exchange-provider.v0') return exchangeProviderProtocol;
       const schema = schemas.get(name);
-      if (!schema) throw refusals.notFound(`No published schema ${name}; GET /schema lists them`);
+      if (!schema) throw ApiError.of(refusals.notFound(`No published schema ${name}; GET /schema lists them`));
       return schema;
     });
 
@@ -114,7 +114,7 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
     app.get('/reference/assets/:file', schema.referenceAsset, async (request, reply) => {
       const { file } = request.params as { file: string };
       const type = REFERENCE_ASSETS[file];
-      if (!type) throw refusals.notFound(`No reference asset ${file}`);
+      if (!type) throw ApiError.of(refusals.notFound(`No reference asset ${file}`));
       // Read once, on first use: most processes never serve the page.
       let bytes = assets.get(file);
       if (!bytes) assets.set(file, bytes = readFileSync(join(SWAGGER_UI_DIR, file)));
@@ -125,7 +125,7 @@ export function docsRoutes(contractHosts: readonly ContractHost[], directory: Ho
       const raw = (request.params as { page: string }).page;
       const asMarkdown = raw.endsWith('.md');
       const page = pages.find((p) => p.name === raw.replace(/\.md$/, ''));
-      if (!page) throw refusals.notFound(`No page ${raw}; /llms.txt lists them`);
+      if (!page) throw ApiError.of(refusals.notFound(`No page ${raw}; /llms.txt lists them`));
       if (asMarkdown) return reply.type('text/markdown; charset=utf-8').send(page.markdown);
       return reply.type('text/html; charset=utf-8').send(html(page.title, await marked.parse(page.markdown)));
     });

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { ApiError, genericCode, refusals } from '../kernel/refusal.js';
+import { ApiError, genericCode, refusal, refusals, type Refusal } from '../kernel/refusal.js';
 import { envelope, writeRefusal } from './errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { bodyFault, describeBodyFault } from './json-body.js';
@@ -57,7 +57,7 @@ declare module 'fastify' {
      * envelope, with its RateLimit headers and Connection: close), for a shutdown that cannot wait
      * for them. Answers how many were answered.
      */
-    refuseInFlight(refusal: ApiError): Promise<number>;
+    refuseInFlight(refusal: Refusal): Promise<number>;
   }
 }
 
@@ -211,7 +211,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
   // a body that is malformed or late, carries that request's RateLimit headers), and a client over
   // its limit is answered 429 as on any route.
   async function answerUnreadable(error: ParserError, socket: Duplex) {
-    let refusal = parserRefusal(error, timeouts);
+    let apiError = parserRefusal(error, timeouts);
     let rate: Record<string, string> = {};
     const ip = addressOf(socket);
     const head = error.code === 'HPE_INVALID_METHOD' ? rawHead(error.rawPacket) : undefined;
@@ -221,11 +221,11 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       const allowed = methodsOf(path);
       try {
         rate = await edge.admitHeaders(head.headers, ip, allowed.length > 0 ? authOfPath(path) : options.defaultAuth);
-        refusal = allowed.length > 0
-          ? new ApiError(405, 'method_not_allowed', `${head.method.slice(0, 20)} is not a method served on ${path}; allowed: ${allowed.join(', ')} (methods are upper case)`, undefined, { allow: allowed.join(', ') })
-          : refusals.notFound(`No route ${head.method.slice(0, 20)} ${path}`);
+        apiError = allowed.length > 0
+          ? ApiError.of(refusal(405, 'method_not_allowed', `${head.method.slice(0, 20)} is not a method served on ${path}; allowed: ${allowed.join(', ')} (methods are upper case)`, undefined, { allow: allowed.join(', ') }))
+          : ApiError.of(refusals.notFound(`No route ${head.method.slice(0, 20)} ${path}`));
       } catch (e) {
-        refusal = toApiError(e);
+        apiError = toApiError(e);
       }
     } else {
       const admitted = onConnection.get(socket);
@@ -240,13 +240,13 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
         } catch (e) {
           // Over the limit: 429. A counter that cannot be read (the database is away, or slow to
           // answer) leaves the parser's refusal as it is, without the headers of a count that did not happen.
-          if (e instanceof ApiError) refusal = e;
+          if (e instanceof ApiError) apiError = e;
         }
       }
     }
-    writeRawRefusal(socket, refusal, { ...rate, [REQUEST_ID_HEADER]: requestId });
-    services.metrics.unreadable(name, refusal.status);
-    access.info({ reqId: requestId, method: head?.method.slice(0, 20), route: UNREADABLE_ROUTE, status: refusal.status }, 'request');
+    writeRawRefusal(socket, apiError, { ...rate, [REQUEST_ID_HEADER]: requestId });
+    services.metrics.unreadable(name, apiError.status);
+    access.info({ reqId: requestId, method: head?.method.slice(0, 20), route: UNREADABLE_ROUTE, status: apiError.status }, 'request');
   }
 
   // CONNECT (a request to open a tunnel): Node hands it to a 'connect' listener and, without one,
@@ -260,19 +260,19 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     const path = target.startsWith('/') ? target.split('?')[0]! : undefined;
     const onPath = path === undefined ? [] : methodsOf(path);
     const allowed = onPath.length > 0 ? onPath : servedMethods();
-    let refusal = new ApiError(405, 'method_not_allowed',
+    let apiError = ApiError.of(refusal(405, 'method_not_allowed',
       `CONNECT is not served here (no host of this service is a proxy); ${onPath.length > 0 ? `allowed on ${path}` : 'methods this host serves'}: ${allowed.join(', ')}`,
-      undefined, { allow: allowed.join(', ') });
+      undefined, { allow: allowed.join(', ') }));
     let rate: Record<string, string> = {};
     try {
       rate = await edge.admitHeaders(request.headers, addressOf(socket), onPath.length > 0 ? authOfPath(path!) : 'optional');
     } catch (e) {
-      refusal = toApiError(e);
+      apiError = toApiError(e);
     }
-    writeRawRefusal(socket, refusal, { ...rate, [REQUEST_ID_HEADER]: requestId });
+    writeRawRefusal(socket, apiError, { ...rate, [REQUEST_ID_HEADER]: requestId });
     // Measured and logged as any request is; never routed, so under the unmatched route's label.
-    series.observe(UNMATCHED_ROUTE, 'CONNECT', refusal.status, (performance.now() - started) / 1000);
-    access.info({ reqId: requestId, method: 'CONNECT', route: UNMATCHED_ROUTE, status: refusal.status }, 'request');
+    series.observe(UNMATCHED_ROUTE, 'CONNECT', apiError.status, (performance.now() - started) / 1000);
+    access.info({ reqId: requestId, method: 'CONNECT', route: UNMATCHED_ROUTE, status: apiError.status }, 'request');
   }
   app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     void answerConnect(request, socket).catch(() => socket.destroy());
@@ -291,12 +291,12 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     try {
       value = JSON.parse(text);
     } catch {
-      return done(refusals.invalidRequest(400, 'The body is not valid JSON.'), undefined);
+      return done(ApiError.of(refusals.invalidRequest(400, 'The body is not valid JSON.')), undefined);
     }
     const fault = bodyFault(value);
     if (fault) {
       const { status, message } = describeBodyFault(fault);
-      return done(refusals.invalidRequest(status, message), undefined);
+      return done(ApiError.of(refusals.invalidRequest(status, message)), undefined);
     }
     done(null, value);
   });
@@ -321,11 +321,11 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((m) => lookup.find(m, path) !== null);
     if (allowed.length > 0) {
-      return sendError(reply, new ApiError(405, 'method_not_allowed',
+      return sendError(reply, ApiError.of(refusal(405, 'method_not_allowed',
         `${request.method} is not served on ${path}; allowed: ${allowed.join(', ')}`, undefined,
-        { allow: allowed.join(', ') }));
+        { allow: allowed.join(', ') })));
     }
-    return sendError(reply, refusals.notFound(`No route ${request.method} ${path}`));
+    return sendError(reply, ApiError.of(refusals.notFound(`No route ${request.method} ${path}`)));
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -334,20 +334,20 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     await track(reply, edge.admit(request, reply, authModeOf(request, publicPaths, options.defaultAuth)));
     if (closing) {
       reply.header('connection', 'close');
-      throw refusals.shuttingDown();
+      throw ApiError.of(refusals.shuttingDown());
     }
     // RFC 9112 3.2: an HTTP/1.1 request carries exactly one Host (Node would keep the first of several).
     if (request.raw.httpVersion === '1.1' && hostLines(request.raw.rawHeaders) !== 1) {
       reply.header('connection', 'close');
-      throw refusals.invalidRequest(400, 'An HTTP/1.1 request must carry exactly one Host header, naming the host it is sent to.');
+      throw ApiError.of(refusals.invalidRequest(400, 'An HTTP/1.1 request must carry exactly one Host header, naming the host it is sent to.'));
     }
     const expectation = request.headers.expect;
     if (expectation !== undefined && expectation.trim().toLowerCase() !== '100-continue') {
-      throw new ApiError(417, 'client_error', 'The only expectation this service meets is Expect: 100-continue.');
+      throw ApiError.of(refusal(417, 'client_error', 'The only expectation this service meets is Expect: 100-continue.'));
     }
     // PostgreSQL text cannot hold U+0000 and no id or query value needs it.
     if (/%00/.test(request.url)) {
-      throw refusals.invalidRequest(400, 'The path or query holds a NUL character (%00), which no id or value may contain.');
+      throw ApiError.of(refusals.invalidRequest(400, 'The path or query holds a NUL character (%00), which no id or value may contain.'));
     }
   });
 
@@ -373,7 +373,8 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
 
   idempotencyHooks(app, services);
   app.decorate('callerOf', (authorization: string | undefined, ip: string) => edge.callerOf(authorization, ip));
-  app.decorate('refuseInFlight', async (refusal: ApiError) => {
+  app.decorate('refuseInFlight', async (answer: Refusal) => {
+    const apiError = ApiError.of(answer);
     const waiting = [...inFlight].filter((reply) => !(reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed));
     await Promise.all(waiting.map(async (reply) => {
       // A request still in the edge's check (its key being looked up) has no RateLimit headers yet:
@@ -386,7 +387,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       // Written by hand: the route's own hooks (an idempotency key's release) may wait on what is
       // stalled. The route's later answer, if it comes, finds the reply taken.
       reply.hijack();
-      writeRefusal(reply.raw, refusal, { ...rate, connection: 'close' });
+      writeRefusal(reply.raw, apiError, { ...rate, connection: 'close' });
     }));
     return waiting.length;
   });
@@ -407,27 +408,27 @@ export function sendError(reply: FastifyReply, error: ApiError) {
 /** Anything thrown while answering, as the refusal the envelope is written from. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (isDatabaseUnavailable(error)) return refusals.databaseUnavailable();
+  if (isDatabaseUnavailable(error)) return ApiError.of(refusals.databaseUnavailable());
   const e = error as { statusCode?: number; code?: string; message?: string };
   const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
-  if (status >= 500) return new ApiError(500, 'internal_error', 'The service failed for a reason that is not the request\'s fault.');
+  if (status >= 500) return ApiError.of(refusal(500, 'internal_error', 'The service failed for a reason that is not the request\'s fault.'));
   switch (e.code) {
     case 'FST_ERR_BAD_URL':
-      return refusals.invalidRequest(400, 'The path is not valid percent-encoding (a % must be followed by two hex digits forming UTF-8).');
+      return ApiError.of(refusals.invalidRequest(400, 'The path is not valid percent-encoding (a % must be followed by two hex digits forming UTF-8).'));
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ApiError(414, 'client_error', `A path segment is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`);
+      return ApiError.of(refusal(414, 'client_error', `A path segment is longer than ${MAX_PARAM_LENGTH} characters; no id is that long.`));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', 'This route does not read that content type; send application/json.');
+      return ApiError.of(refusal(415, 'unsupported_media_type', 'This route does not read that content type; send application/json.'));
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return refusals.invalidRequest(400, 'The body is not valid JSON.');
+      return ApiError.of(refusals.invalidRequest(400, 'The body is not valid JSON.'));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.');
+      return ApiError.of(refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.'));
   }
-  if (status === 400) return refusals.invalidRequest(400, 'The request could not be read: ' + (e.message ?? 'malformed'));
-  if (status === 413) return new ApiError(413, 'payload_too_large', 'The body is larger than this route accepts.');
-  if (status === 415) return new ApiError(415, 'unsupported_media_type', 'This route does not read that content type; send application/json.');
-  return new ApiError(status, genericCode(status), e.message || 'The request was refused.');
+  if (status === 400) return ApiError.of(refusals.invalidRequest(400, 'The request could not be read: ' + (e.message ?? 'malformed')));
+  if (status === 413) return ApiError.of(refusal(413, 'payload_too_large', 'The body is larger than this route accepts.'));
+  if (status === 415) return ApiError.of(refusal(415, 'unsupported_media_type', 'This route does not read that content type; send application/json.'));
+  return ApiError.of(refusal(status, genericCode(status), e.message || 'The request was refused.'));
 }
 
 function authModeOf(request: FastifyRequest, publicPaths: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, fallback: AuthMode): AuthMode {
@@ -511,7 +512,7 @@ class Edge {
     const now = Date.now();
     const byAddress = async () => rate.hit(`addr:${ip}`, config.rateLimit.address, now);
     if (this.isAnonymous(headers['user-agent'])) {
-      throw withRate(new ApiError(403, 'forbidden', ANONYMOUS_AGENT), await byAddress());
+      throw withRate(ApiError.of(refusal(403, 'forbidden', ANONYMOUS_AGENT)), await byAddress());
     }
     if (auth === 'internal') {
       // Not an API key: the internal credential, from this machine, not forwarded. A refusal is
@@ -547,18 +548,18 @@ class Edge {
 
   /** The caller of a credential: at once when its key is known, else after the key's lookup. Throws the refusal. */
   private authenticate(header: string | undefined, ip: string, now: number): Caller | Promise<Caller> {
-    if (header === undefined) throw refusals.unauthenticated('No Authorization header; send Authorization: Bearer <API key> (POST /signup issues one).');
+    if (header === undefined) throw ApiError.of(refusals.unauthenticated('No Authorization header; send Authorization: Bearer <API key> (POST /signup issues one).'));
     let secret: string;
     // "Bearer <key>" as clients send it, read without the general pattern below (same reading).
     if (header.startsWith('Bearer ')) secret = header.slice(7).trim();
     else {
       const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
       if (!match || match[1]!.toLowerCase() !== 'bearer') {
-        throw refusals.unauthenticated('The Authorization scheme is not read here; the only scheme is Bearer.');
+        throw ApiError.of(refusals.unauthenticated('The Authorization scheme is not read here; the only scheme is Bearer.'));
       }
       secret = (match[2] ?? '').trim();
     }
-    if (secret === '') throw refusals.unauthenticated('The Bearer scheme arrived with an empty key (an unset shell variable?).');
+    if (secret === '') throw ApiError.of(refusals.unauthenticated('The Bearer scheme arrived with an empty key (an unset shell variable?).'));
     const digest = secretDigest(secret);
     const cached = keyCache.get(digest);
     if (cached) return cached;
@@ -577,7 +578,7 @@ class Edge {
         this.blocked.set(ip, { until: now + decision.resetSeconds * 1000, decision });
         throw wrongKeyFlood(decision);
       }
-      throw refusals.unauthenticated('This key is not held by this environment (altered on the way, or from another environment).');
+      throw ApiError.of(refusals.unauthenticated('This key is not held by this environment (altered on the way, or from another environment).'));
     }
     const caller = { accountId: row.account_id, keyId: row.key_id };
     // Keys never expire and are never reassigned, so a digest's owner can be remembered.
@@ -588,15 +589,15 @@ class Edge {
 }
 
 function overLimit(decision: RateDecision, scope: string): ApiError {
-  return withRate(new ApiError(429, 'rate_limited',
+  return withRate(ApiError.of(refusal(429, 'rate_limited',
     `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} s reached for ${scope}; retry in ${decision.resetSeconds} s.`,
-    undefined, { 'retry-after': String(decision.resetSeconds) }), decision);
+    undefined, { 'retry-after': String(decision.resetSeconds) })), decision);
 }
 
 function wrongKeyFlood(d: RateDecision): ApiError {
-  return withRate(new ApiError(429, 'rate_limited',
+  return withRate(ApiError.of(refusal(429, 'rate_limited',
     `${d.limit} wrong keys per ${d.windowSeconds} s reached for this client address; keys from it are not checked for ${d.resetSeconds} s.`,
-    undefined, { 'retry-after': String(d.resetSeconds) }), { ...d, remaining: 0 });
+    undefined, { 'retry-after': String(d.resetSeconds) })), { ...d, remaining: 0 });
 }
 
 function rateHeaders(d: RateDecision): Record<string, string> {
@@ -610,7 +611,7 @@ function rateHeaders(d: RateDecision): Record<string, string> {
 
 /** The refusal carrying the RateLimit headers of the bucket it was counted in. */
 function withRate(error: ApiError, d: RateDecision): ApiError {
-  return new ApiError(error.status, error.code, error.message, error.details, { ...error.headers, ...rateHeaders(d) });
+  return ApiError.of(refusal(error.status, error.code, error.message, error.details, { ...error.headers, ...rateHeaders(d) }));
 }
 
 /** How long an answer the parser refused waits on the rate counter before it is written without its headers. */

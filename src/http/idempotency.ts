@@ -113,16 +113,14 @@ function fingerprintOf(request: FastifyRequest): string {
 
 function formDigest(hash: Hash, body: Buffer, contentType: string | undefined) {
   const boundary = boundaryOf(contentType);
-  if (boundary !== undefined) {
-    try {
-      for (const part of parseMultipart(body, boundary)) {
-        const head = JSON.stringify([part.name, part.filename ?? null, part.contentType ?? null]);
-        hash.update(`part ${head} ${part.data.length}\n`).update(part.data);
-      }
-      return;
-    } catch {
-      // An unreadable form is refused by its route, which keeps nothing; its bytes stand for it.
+  // An unreadable form is refused by its route, which keeps nothing; its bytes stand for it.
+  const parts = boundary === undefined ? undefined : parseMultipart(body, boundary);
+  if (parts?.ok) {
+    for (const part of parts.value) {
+      const head = JSON.stringify([part.name, part.filename ?? null, part.contentType ?? null]);
+      hash.update(`part ${head} ${part.data.length}\n`).update(part.data);
     }
+    return;
   }
   hash.update(`bytes ${body.length}\n`).update(body);
 }

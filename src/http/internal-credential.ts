@@ -2,7 +2,7 @@
 // request, checked by the edge (host.ts) before the route's schema, as an API key is.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, refusals } from '../kernel/refusal.js';
+import { ApiError, refusal, refusals } from '../kernel/refusal.js';
 
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
 
@@ -23,7 +23,7 @@ export function admitInternal(headers: IncomingHttpHeaders, peerAddress: string 
   const header = headers.authorization;
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw refusals.unauthenticated('This route takes the environment\'s internal credential (Authorization: Bearer <CATRISK_INTERNAL_TOKEN>); none was carried.');
+    throw ApiError.of(refusals.unauthenticated('This route takes the environment\'s internal credential (Authorization: Bearer <CATRISK_INTERNAL_TOKEN>); none was carried.'));
   }
   const missing: string[] = [];
   if (!isLoopback(peerAddress)) missing.push('the request did not come from this machine (its peer address is not loopback)');
@@ -32,6 +32,6 @@ export function admitInternal(headers: IncomingHttpHeaders, peerAddress: string 
   // Compared as digests, in constant time: the credential's length is not told either.
   if (!timingSafeEqual(digest(match[1]!), digest(token))) missing.push('the credential carried is not this environment\'s internal credential');
   if (missing.length > 0) {
-    throw new ApiError(403, 'internal_only', `This route answers only the service's own services: ${missing.join('; ')}.`, missing);
+    throw ApiError.of(refusal(403, 'internal_only', `This route answers only the service's own services: ${missing.join('; ')}.`, missing));
   }
 }

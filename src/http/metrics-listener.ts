@@ -2,7 +2,7 @@
 // Prometheus series for a scraper on the same machine or network, never on a public host. It is not
 // a host of the SPEC: no key, no user agent rule, no rate limit; other paths answer the envelope.
 import { createServer, type Server } from 'node:http';
-import { ApiError, refusals } from '../kernel/refusal.js';
+import { ApiError, refusal, refusals, type Refusal } from '../kernel/refusal.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import type { Services } from '../services.js';
 import { newRequestId, REQUEST_ID_HEADER } from '../telemetry/request-ids.js';
@@ -20,19 +20,20 @@ export async function startMetricsListener(services: Services): Promise<MetricsL
   const server: Server = createServer((request, response) => {
     response.setHeader(REQUEST_ID_HEADER, newRequestId());
     const path = (request.url ?? '/').split('?')[0];
-    const refuse = (error: ApiError) => {
+    const refuse = (answer: Refusal) => {
+      const error = ApiError.of(answer);
       for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
       response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8' }).end(canonicalJson(envelope(error)));
     };
     if (path !== '/metrics') return refuse(refusals.notFound(`No route ${request.method} ${path}; this listener serves GET /metrics only`));
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return refuse(new ApiError(405, 'method_not_allowed', `${request.method} is not served on /metrics; allowed: GET, HEAD`, undefined, { allow: 'GET, HEAD' }));
+      return refuse(refusal(405, 'method_not_allowed', `${request.method} is not served on /metrics; allowed: GET, HEAD`, undefined, { allow: 'GET, HEAD' }));
     }
     services.metrics.exposition().then((text) => {
       response.writeHead(200, { 'content-type': services.metrics.contentType, 'cache-control': 'no-store' }).end(request.method === 'HEAD' ? undefined : text);
     }, (error: unknown) => {
       services.log.error({ err: error }, 'metrics scrape failed');
-      refuse(new ApiError(500, 'internal_error', 'The metrics could not be collected.'));
+      refuse(refusal(500, 'internal_error', 'The metrics could not be collected.'));
     });
   });
   await new Promise<void>((resolve, reject) => {

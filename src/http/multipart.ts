@@ -3,6 +3,7 @@
 // whether or not it has a filename.
 import type { Readable } from 'node:stream';
 import { ApiError, refusals } from '../kernel/refusal.js';
+import { ok, refused, type Result } from '../kernel/result.js';
 
 export interface FormPart {
   name: string;
@@ -26,11 +27,11 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
 export function readBody(payload: Readable, contentLength: string | undefined, limit: number, tooLarge: (bytes: number) => ApiError): Promise<Buffer> {
   const declared = contentLength === undefined || contentLength === '' ? undefined : Number(contentLength);
   if (declared !== undefined && !(Number.isSafeInteger(declared) && declared >= 0)) {
-    return Promise.reject(refusals.invalidRequest(400, 'The Content-Length is not a byte count.'));
+    return Promise.reject(ApiError.of(refusals.invalidRequest(400, 'The Content-Length is not a byte count.')));
   }
   // Refused before a byte is read.
   if (declared !== undefined && declared > limit) return Promise.reject(tooLarge(declared));
-  const mismatch = () => refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.');
+  const mismatch = () => ApiError.of(refusals.invalidRequest(400, 'The body is shorter or longer than its Content-Length.'));
   return new Promise((resolve, reject) => {
     const body = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
     const chunks: Buffer[] = [];
@@ -55,7 +56,7 @@ export function readBody(payload: Readable, contentLength: string | undefined, l
       if (body !== undefined && received !== body.length) reject(mismatch());
       else resolve(body ?? Buffer.concat(chunks, received));
     };
-    const onError = () => stop(refusals.invalidRequest(400, 'The body could not be read to its end.'));
+    const onError = () => stop(ApiError.of(refusals.invalidRequest(400, 'The body could not be read to its end.')));
     payload.on('data', onData).on('end', onEnd).on('error', onError);
     payload.resume();
   });
@@ -64,28 +65,33 @@ export function readBody(payload: Readable, contentLength: string | undefined, l
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 
-export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
-  const malformed = (why: string): ApiError => refusals.invalidRequest(400, `The multipart body could not be read: ${why}.`);
+/** A form too malformed to read is refused 400, naming what is wrong with it. */
+const malformed = (why: string) => refused<never>(refusals.invalidRequest(400, `The multipart body could not be read: ${why}.`));
+
+/** The form's parts, or its refusal (the route's, and the idempotency fingerprint's, reading of it). */
+export function parseMultipart(body: Buffer, boundary: string): Result<FormPart[]> {
   const delimiter = Buffer.from(`--${boundary}`);
   let position = body.indexOf(delimiter);
-  if (position < 0) throw malformed('no boundary line');
+  if (position < 0) return malformed('no boundary line');
   const parts: FormPart[] = [];
   for (;;) {
     position += delimiter.length;
     // "--" after a delimiter closes the body.
-    if (body[position] === 0x2d && body[position + 1] === 0x2d) return parts;
-    if (!body.subarray(position, position + 2).equals(CRLF)) throw malformed('a boundary line is not followed by a line break');
+    if (body[position] === 0x2d && body[position + 1] === 0x2d) return ok(parts);
+    if (!body.subarray(position, position + 2).equals(CRLF)) return malformed('a boundary line is not followed by a line break');
     const headerStart = position + 2;
     const headerEnd = body.indexOf(HEADER_END, headerStart);
-    if (headerEnd < 0) throw malformed('a part has no end to its headers');
+    if (headerEnd < 0) return malformed('a part has no end to its headers');
     const next = body.indexOf(Buffer.concat([CRLF, delimiter]), headerEnd + 4);
-    if (next < 0) throw malformed('the closing boundary is missing');
-    parts.push(readPart(body.subarray(headerStart, headerEnd).toString('latin1'), body.subarray(headerEnd + 4, next), malformed));
+    if (next < 0) return malformed('the closing boundary is missing');
+    const part = readPart(body.subarray(headerStart, headerEnd).toString('latin1'), body.subarray(headerEnd + 4, next));
+    if (!part.ok) return part;
+    parts.push(part.value);
     position = next + 2;
   }
 }
 
-function readPart(headerText: string, data: Buffer, malformed: (why: string) => ApiError): FormPart {
+function readPart(headerText: string, data: Buffer): Result<FormPart> {
   let name: string | undefined;
   let filename: string | undefined;
   let contentType: string | undefined;
@@ -101,12 +107,12 @@ function readPart(headerText: string, data: Buffer, malformed: (why: string) => 
       contentType = value;
     }
   }
-  if (name === undefined) throw malformed('a part has no name in its Content-Disposition');
+  if (name === undefined) return malformed('a part has no name in its Content-Disposition');
   // Header bytes are UTF-8 in practice; latin1 kept them byte for byte until here.
   const utf8 = (s: string | undefined) => (s === undefined ? s : Buffer.from(s, 'latin1').toString('utf8'));
   // The file name is recorded on the job; PostgreSQL text cannot hold U+0000.
-  if (name.includes('\u0000') || filename?.includes('\u0000')) throw malformed('a part name or file name holds a NUL character');
-  return { name: utf8(name)!, filename: utf8(filename), contentType, data };
+  if (name.includes('\u0000') || filename?.includes('\u0000')) return malformed('a part name or file name holds a NUL character');
+  return ok({ name: utf8(name)!, filename: utf8(filename), contentType, data });
 }
 
 function param(header: string, key: string): string | undefined {

@@ -4,7 +4,7 @@
 // No Accept, or one that admits JSON through */*, answers JSON as before. An Accept that admits
 // none of the offers is refused 406 in the envelope, naming what is served.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../kernel/refusal.js';
+import { ApiError, refusal } from '../kernel/refusal.js';
 
 /** One representation a route serves: its format= name and its media type. */
 export interface MediaOffer { readonly format: string; readonly type: string }
@@ -62,8 +62,8 @@ export function negotiate(request: FastifyRequest, offers: readonly MediaOffer[]
   }
   if (!chosen) {
     const served = [...new Set(offers.map((o) => o.type))];
-    throw new ApiError(406, 'not_acceptable',
-      `Accept admits none of the media types this resource is served as: ${served.join(', ')} (or name one with format=${offers.map((o) => o.format).join('|')}).`);
+    throw ApiError.of(refusal(406, 'not_acceptable',
+      `Accept admits none of the media types this resource is served as: ${served.join(', ')} (or name one with format=${offers.map((o) => o.format).join('|')}).`));
   }
   return chosen.offer;
 }

@@ -5,7 +5,7 @@
 // where the next request would start).
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError } from '../kernel/refusal.js';
+import { ApiError, refusal } from '../kernel/refusal.js';
 import { handWrittenRefusal } from './errors.js';
 
 export interface ParserError extends Error {
@@ -45,20 +45,20 @@ export function rawHead(packet: Buffer | undefined): RawHead | undefined {
 export function parserRefusal(error: ParserError, timeouts: { requestMs: number; headersMs: number }): ApiError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, 'client_error',
-        `The request did not arrive whole in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s); the connection is closed.`);
+      return ApiError.of(refusal(408, 'client_error',
+        `The request did not arrive whole in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s); the connection is closed.`));
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, 'client_error', 'The request headers are larger than the 16 KiB this service reads.');
+      return ApiError.of(refusal(431, 'client_error', 'The request headers are larger than the 16 KiB this service reads.'));
     case 'HPE_INVALID_METHOD':
-      return new ApiError(400, 'invalid_request', 'The request method is not one HTTP defines (methods are upper case: GET, POST, PATCH, PUT, DELETE).');
+      return ApiError.of(refusal(400, 'invalid_request', 'The request method is not one HTTP defines (methods are upper case: GET, POST, PATCH, PUT, DELETE).'));
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return new ApiError(400, 'invalid_request', 'The Content-Length header is not one non-negative integer, is repeated with different values, or is sent beside Transfer-Encoding: chunked.');
+      return ApiError.of(refusal(400, 'invalid_request', 'The Content-Length header is not one non-negative integer, is repeated with different values, or is sent beside Transfer-Encoding: chunked.'));
     case 'HPE_INVALID_TRANSFER_ENCODING':
     case 'HPE_INVALID_CHUNK_SIZE':
-      return new ApiError(400, 'invalid_request', 'The body framing is malformed: Transfer-Encoding must end in chunked, is never sent beside Content-Length, and each chunk size is hexadecimal.');
+      return ApiError.of(refusal(400, 'invalid_request', 'The body framing is malformed: Transfer-Encoding must end in chunked, is never sent beside Content-Length, and each chunk size is hexadecimal.'));
     default:
-      return new ApiError(400, 'invalid_request', 'The request could not be read as HTTP/1.1 (malformed request line, header or framing).');
+      return ApiError.of(refusal(400, 'invalid_request', 'The request could not be read as HTTP/1.1 (malformed request line, header or framing).'));
   }
 }
 

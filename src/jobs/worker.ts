@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import { ApiError, type ErrorBody } from '../kernel/refusal.js';
+import { ApiError, refusal, type ErrorBody } from '../kernel/refusal.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { JobRow, JobStore } from '../store/jobs.js';
 import type { JobOutcome } from '../telemetry/metrics.js';
@@ -77,7 +77,7 @@ export function exhaustedError(attempts: number, error?: unknown): ErrorBody {
     const body = error.toBody();
     return { ...body, message: `${body.message} ${tried(attempts)}` };
   }
-  return new ApiError(500, 'internal_error', `The job failed for a reason that is not the request's fault. ${tried(attempts)}`).toBody();
+  return ApiError.of(refusal(500, 'internal_error', `The job failed for a reason that is not the request's fault. ${tried(attempts)}`)).toBody();
 }
 
 export class Worker {
@@ -225,7 +225,7 @@ export class Worker {
     checkpoint.unref?.();
     try {
       const handler = this.handlers.get(row.verb);
-      if (!handler) throw new ApiError(500, 'internal_error', `No handler for verb ${row.verb}`);
+      if (!handler) throw ApiError.of(refusal(500, 'internal_error', `No handler for verb ${row.verb}`));
       // Compute tasks the handler starts get the job's signal, so a lost lease or a shutdown
       // terminates their threads instead of leaving them to run for nobody.
       const ran = await abortingTasksWith(controller.signal, () => handler({

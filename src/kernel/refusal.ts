@@ -1,5 +1,7 @@
-// The one refusal every layer speaks (SPEC: Errors): plain data, a throwable carrier for code that
-// unwinds, and the catalogue of named codes. Writing it onto an HTTP reply is the edge's business.
+// The one refusal every layer speaks (SPEC: Errors): plain data, built by `refusal()` or a named
+// constructor of `refusals` and returned in a Result; the throwable carrier the edges (http/, jobs/)
+// make of it to unwind; and the catalogue of named codes. Writing it onto an HTTP reply is the edge's
+// business.
 
 export interface Refusal {
   readonly status: number;
@@ -20,28 +22,27 @@ export interface ErrorBody {
 
 const CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
 
-/** A refusal that unwinds the stack; every layer throws this one and no other refusal type. */
+/**
+ * A refusal that unwinds the stack, made only of a Refusal (`ApiError.of`) by the code that unwinds
+ * at the edges: http/ (the host, routes, the tool server) and jobs/ (a job's handler, runTask).
+ * app/ and domain/ return the Refusal itself, in a Result.
+ */
 export class ApiError extends Error implements Refusal {
   readonly status: number;
   readonly code: string;
   readonly details: readonly string[] | undefined;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    details?: readonly string[],
-    headers: Record<string, string> = {},
-  ) {
-    super(message);
+  private constructor(refusal: Refusal) {
+    super(refusal.message);
+    const { status, code, details } = refusal;
     if (!Number.isInteger(status) || status < 400 || status > 599) throw new Error(`bad error status ${status}`);
     if (!CODE_PATTERN.test(code)) throw new Error(`bad error code ${code}`);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.details = details && details.length > 0 ? details.map((d) => d || '(no detail)') : undefined;
-    this.headers = headers;
+    this.headers = { ...refusal.headers };
   }
 
   toBody(): ErrorBody {
@@ -50,16 +51,22 @@ export class ApiError extends Error implements Refusal {
     return body;
   }
 
-  /** The carrier for a plain refusal (a Result's, or an error body sent back by a compute thread). */
+  /** The carrier for a refusal (a Result's, one the edge words, or an error body sent back by a compute thread). */
   static of(refusal: Refusal): ApiError {
-    if (refusal instanceof ApiError) return refusal;
-    return new ApiError(refusal.status, refusal.code, refusal.message, refusal.details, { ...refusal.headers });
+    return refusal instanceof ApiError ? refusal : new ApiError(refusal);
   }
 }
 
-/** A plain refusal; details are kept only when there are some, as the envelope writes them. */
-export function refusal(status: number, code: string, message: string, details?: readonly string[]): Refusal {
-  return details && details.length > 0 ? { status, code, message, details } : { status, code, message };
+/** A refusal as data; details and headers are kept only when there are some, as the envelope writes them. */
+export function refusal(
+  status: number,
+  code: string,
+  message: string,
+  details?: readonly string[],
+  headers?: Readonly<Record<string, string>>,
+): Refusal {
+  const base: Refusal = details && details.length > 0 ? { status, code, message, details } : { status, code, message };
+  return headers && Object.keys(headers).length > 0 ? { ...base, headers } : base;
 }
 
 /** The fallback code for a status with no more specific code (SPEC: client_error, server_error). */
@@ -134,20 +141,20 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
 // Named constructors for refusals used in many places, so their wording stays one.
 export const refusals = {
   unauthenticated: (message: string) =>
-    new ApiError(401, 'unauthenticated', message, undefined, { 'www-authenticate': 'Bearer' }),
-  notFound: (what = 'No such route') => new ApiError(404, 'not_found', what),
-  invalidRequest: (status: 400 | 422, message: string, details?: string[]) =>
-    new ApiError(status, 'invalid_request', message, details),
+    refusal(401, 'unauthenticated', message, undefined, { 'www-authenticate': 'Bearer' }),
+  notFound: (what = 'No such route') => refusal(404, 'not_found', what),
+  invalidRequest: (status: 400 | 422, message: string, details?: readonly string[]) =>
+    refusal(status, 'invalid_request', message, details),
   /** The database dropped the connection or did not answer in time; the service itself is up. */
   databaseUnavailable: () =>
-    new ApiError(503, 'server_error', 'The database is unreachable for the moment; retry shortly.',
+    refusal(503, 'server_error', 'The database is unreachable for the moment; retry shortly.',
       undefined, { 'retry-after': '2' }),
   /**
    * The process is stopping (SIGTERM): a request arriving while it drains, or one still unanswered
    * when the shutdown bound is near. A write answered so may or may not have been applied.
    */
   shuttingDown: () =>
-    new ApiError(503, 'server_error', 'This service process is shutting down and did not answer the request; send it again (with its Idempotency-Key, for a write) to another process or once this one is back.'),
+    refusal(503, 'server_error', 'This service process is shutting down and did not answer the request; send it again (with its Idempotency-Key, for a write) to another process or once this one is back.'),
   accountCancelled: () =>
-    new ApiError(402, 'account_cancelled', 'This account cancelled its plan; billable verbs no longer run. Sign up again for a new account and key.'),
+    refusal(402, 'account_cancelled', 'This account cancelled its plan; billable verbs no longer run. Sign up again for a new account and key.'),
 };

@@ -218,6 +218,32 @@ eachDialect('a body that is not multipart is told to send multipart/form-data wi
   }
 });
 
+eachDialect('a form that cannot be read is refused 400 on the request, naming what is wrong with it', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const type = 'multipart/form-data; boundary=XyZ';
+  const file = 'Content-Disposition: form-data; name="file"; filename="s.csv"\r\nContent-Type: text/csv\r\n\r\nref\r\n';
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ['no boundary here', 'no boundary line'],
+    ['--XyZ junk', 'a boundary line is not followed by a line break'],
+    ['--XyZ\r\nContent-Disposition: form-data; name="file"', 'a part has no end to its headers'],
+    [`--XyZ\r\n${file}`, 'the closing boundary is missing'],
+    ['--XyZ\r\nContent-Disposition: form-data\r\n\r\nx\r\n--XyZ--\r\n', 'a part has no name in its Content-Disposition'],
+  ];
+  for (const [raw, why] of cases) {
+    // With an Idempotency-Key too: the form's fingerprint falls back to its bytes.
+    for (const headers of [{ 'content-type': type }, { 'content-type': type, 'idempotency-key': `malformed-${why.length}-${dialect}` }] as Array<Record<string, string>>) {
+      const refused = await call(svc.api, 'POST', '/ingest', { key, raw, headers });
+      assert.equal(refused.status, 400, `${why}: ${refused.text}`);
+      assert.deepEqual(refused.body.error, { status: 400, code: 'invalid_request', message: `The multipart body could not be read: ${why}.` });
+      assert.deepEqual(envelopeFaults(refused), []);
+    }
+  }
+  // The same framing, closed, is read.
+  const read = await call(svc.api, 'POST', '/ingest', { key, raw: `--XyZ\r\n${file}--XyZ--\r\n`, headers: { 'content-type': type } });
+  assert.equal(read.status, 202, read.text);
+});
+
 eachDialect('JSON Lines nested thousands of levels deep fail the job 415 unsupported_source', async (dialect) => {
   const svc = await sharedService(dialect);
   const { key } = await signup(svc.api);

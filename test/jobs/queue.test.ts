@@ -1,7 +1,7 @@
 // The durable queue: claim under a lease, take-over after expiry, finish exactly once, release.
 import assert from 'node:assert/strict';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
-import { ApiError } from '../../src/kernel/refusal.js';
+import { ApiError, refusal } from '../../src/kernel/refusal.js';
 import { eachDialect } from '../support/service.js';
 import { silent, untilEnded, withStore } from './support.js';
 
@@ -62,7 +62,7 @@ eachDialect('the worker runs handlers and records success or the error envelope'
     // Handlers written for this test: the queue and worker around them are the real ones.
     const handlers = new Map<string, JobHandler>([
       ['ingest', async (job) => ({ echoed: job.input.n })],
-      ['price', async () => { throw new ApiError(422, 'unpriceable_object', 'No trigger.', ['trigger is missing']); }],
+      ['price', async () => { throw ApiError.of(refusal(422, 'unpriceable_object', 'No trigger.', ['trigger is missing'])); }],
       ['analyse', async () => { throw new Error('boom with a secret stack'); }],
     ]);
     const worker = new Worker(jobs, handlers, { concurrency: 2, leaseMs: 5000, pollMs: 10, maxAttempts: 3, log: silent });

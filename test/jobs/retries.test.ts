@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
 import { jobView } from '../../src/app/jobs.js';
-import { ApiError } from '../../src/kernel/refusal.js';
+import { ApiError, refusal } from '../../src/kernel/refusal.js';
 import { eachDialect } from '../support/service.js';
 import { silent, untilEnded, withStore } from './support.js';
 
@@ -17,8 +17,8 @@ eachDialect('a failing run is tried again up to the limit, then the job fails as
   await withStore(dialect, async (_db, jobs, accountId) => {
     const crashes = counting(async () => { throw new Error('boom with a secret stack'); });
     const flaky = counting(async (run) => { if (run === 1) throw new TypeError('transient'); return { run }; });
-    const refuses = counting(async () => { throw new ApiError(422, 'unpriceable_object', 'No trigger.'); });
-    const unavailable = counting(async () => { throw new ApiError(503, 'server_error', 'The lab model data is not available here.'); });
+    const refuses = counting(async () => { throw ApiError.of(refusal(422, 'unpriceable_object', 'No trigger.')); });
+    const unavailable = counting(async () => { throw ApiError.of(refusal(503, 'server_error', 'The lab model data is not available here.')); });
     const handlers = new Map<string, JobHandler>([['analyse', crashes], ['ingest', flaky], ['price', refuses], ['lab_run', unavailable]]);
     const worker = new Worker(jobs, handlers, { concurrency: 2, leaseMs: 5000, pollMs: 10, maxAttempts: 3, log: silent });
     const created = await Promise.all(['analyse', 'ingest', 'price', 'lab_run'].map((verb) => jobs.create({ accountId, verb, subject: {}, input: {} })));

@@ -21,7 +21,7 @@
 // - request (POST /structures/{id}/backtest, 422 invalid_request): the window member of the
 //   backtest request is not {from_year, to_year} integers in order.
 
-import type { Refusal } from '../../kernel/refusal.js';
+import { refusal, type Refusal } from '../../kernel/refusal.js';
 import type { Structure } from './terms.js';
 
 export type FaultKind = 'shape' | 'data' | 'request';
@@ -153,8 +153,7 @@ export type FaultRefusal = Refusal & { readonly details: readonly string[] };
 export function faultAnswer(v: StructureValidation, verb: 'structure' | 'backtest' | 'price'): FaultRefusal | null {
   const pick = (faults: readonly StructureFault[], code: string, lead: string): FaultRefusal | null =>
     faults.length === 0 ? null : {
-      status: 422, code,
-      message: `${lead}: ${faults.map((x) => x.fault).join(', ')}`,
+      ...refusal(422, code, `${lead}: ${faults.map((x) => x.fault).join(', ')}`),
       details: faults.map((x) => `${x.fault} at ${x.path || '(terms)'}: ${x.message}`),
     };
   // A price is refused on its job with one code, whatever stops its terms from being replayed.

@@ -1,7 +1,7 @@
 // Accounts, keys, usage and the subscription (SPEC: Account and key, Authentication, Limits).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { refusals } from '../../kernel/refusal.js';
+import { ApiError, refusals } from '../../kernel/refusal.js';
 import type { Caller } from '../host.js';
 import { accountDocument, cancelPlan, signup, usageDocument } from '../../app/accounts.js';
 import { answer } from '../answer.js';
@@ -9,7 +9,7 @@ import * as schema from '../schemas/accounts.js';
 
 /** The caller of a keyed route; the edge has already authenticated it. */
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw refusals.unauthenticated('This route needs a Bearer key.');
+  if (!request.caller) throw ApiError.of(refusals.unauthenticated('This route needs a Bearer key.'));
   return request.caller;
 }
 

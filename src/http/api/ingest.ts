@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { ApiError } from '../../kernel/refusal.js';
+import { ApiError, refusal } from '../../kernel/refusal.js';
 import { acceptUpload, INGEST_FILE_LIMIT } from '../../app/ingest.js';
 import { boundaryOf, parseMultipart, readBody } from '../multipart.js';
 import { callerOf } from './accounts.js';
@@ -21,16 +21,16 @@ export function ingestRoutes(app: FastifyInstance, services: Services) {
     // The whole body is buffered (a file of at most 32 MB plus the form's framing) so the part's
     // own headers can be read exactly; the file part is a view of it, never copied.
     scope.addContentTypeParser('multipart/form-data', (request: FastifyRequest, payload: IncomingMessage) =>
-      readBody(payload, request.headers['content-length'], INGEST_BODY_LIMIT, (bytes) => new ApiError(413, 'payload_too_large',
-        `The body is ${bytes} bytes or more; ingest reads files of at most 32 MB (32,000,000 bytes).`)));
+      readBody(payload, request.headers['content-length'], INGEST_BODY_LIMIT, (bytes) => ApiError.of(refusal(413, 'payload_too_large',
+        `The body is ${bytes} bytes or more; ingest reads files of at most 32 MB (32,000,000 bytes).`))));
     // Any other content type is refused before its body is read, saying what to send instead.
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(new ApiError(415, 'unsupported_media_type',
-      `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`), undefined));
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(ApiError.of(refusal(415, 'unsupported_media_type',
+      `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`)), undefined));
 
     scope.post('/ingest', schema.ingest, async (request, reply) => {
       const boundary = boundaryOf(request.headers['content-type']);
       if (!Buffer.isBuffer(request.body) || boundary === undefined) {
-        throw new ApiError(415, 'unsupported_media_type', `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`);
+        throw ApiError.of(refusal(415, 'unsupported_media_type', `POST /ingest reads only multipart/form-data. ${SEND_MULTIPART}`));
       }
       const body = request.body;
       return sendAccepted(reply, answer(await acceptUpload(services, {

@@ -60,7 +60,7 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
 
   app.post('/objects/:id/price', schema.priceObject, async (request, reply) => {
     const { id } = request.params as { id: string };
-    return sendAccepted(reply, answer(await requestPrice(services, { accountId: callerOf(request).accountId, objectId: id, body: request.body })));
+    return sendAccepted(reply, answer(await requestPrice(services, { accountId: callerOf(request).accountId, objectId: id })));
   });
 
   app.patch('/objects/:id', schema.patchObject, async (request, reply) => {

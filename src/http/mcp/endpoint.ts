@@ -7,7 +7,7 @@
 // batch under a protocol version that has none (-32600), and, by the SDK's transport, a malformed
 // message or an unsupported MCP-Protocol-Version (HTTP 400).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../kernel/refusal.js';
+import { ApiError, refusal } from '../../kernel/refusal.js';
 import type { Services } from '../../services.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { envelope } from '../errors.js';
@@ -41,7 +41,7 @@ function checkOrigin(request: FastifyRequest, allowed: readonly string[]) {
   if (origin === undefined) return;
   const normalized = origin.trim().toLowerCase().replace(/\/+$/, '');
   if (isLoopback(normalized) || allowed.includes(normalized)) return;
-  throw new ApiError(403, 'forbidden', `Origin ${origin.slice(0, 100)} may not call the tool server; allowed are loopback origins${allowed.length > 0 ? ` and ${allowed.join(', ')}` : ''} (CATRISK_MCP_ALLOWED_ORIGINS).`);
+  throw ApiError.of(refusal(403, 'forbidden', `Origin ${origin.slice(0, 100)} may not call the tool server; allowed are loopback origins${allowed.length > 0 ? ` and ${allowed.join(', ')}` : ''} (CATRISK_MCP_ALLOWED_ORIGINS).`));
 }
 
 /** The media types an Accept header lists, without their parameters. */
@@ -52,7 +52,7 @@ function acceptedTypes(accept: string | undefined): string[] {
 function checkAccept(request: FastifyRequest) {
   const types = acceptedTypes(request.headers.accept);
   if (!types.includes('application/json') || !types.includes('text/event-stream')) {
-    throw new ApiError(406, 'not_acceptable', 'A tool protocol POST lists both application/json and text/event-stream in Accept (MCP Streamable HTTP); this server answers application/json.');
+    throw ApiError.of(refusal(406, 'not_acceptable', 'A tool protocol POST lists both application/json and text/event-stream in Accept (MCP Streamable HTTP); this server answers application/json.'));
   }
 }
 

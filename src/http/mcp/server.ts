@@ -59,9 +59,9 @@ const NO_KEY = 'No key: pass the api_key argument, or send Authorization: Bearer
 
 /** The caller a keyed tool acts for: the api_key argument first, else the request's Authorization header. */
 async function callerOf(scope: RequestScope, supplied: unknown): Promise<Caller> {
-  if (supplied !== undefined && typeof supplied !== 'string') throw refusals.unauthenticated('The api_key argument is the key\'s secret, a string.');
+  if (supplied !== undefined && typeof supplied !== 'string') throw ApiError.of(refusals.unauthenticated('The api_key argument is the key\'s secret, a string.'));
   const authorization = supplied !== undefined ? `Bearer ${supplied}` : scope.request.headers.authorization;
-  if (authorization === undefined) throw refusals.unauthenticated(NO_KEY);
+  if (authorization === undefined) throw ApiError.of(refusals.unauthenticated(NO_KEY));
   return scope.app.callerOf(authorization, scope.request.ip);
 }
 
@@ -73,7 +73,7 @@ async function callTool(scope: RequestScope, tool: Tool, given: Record<string, u
     const fault = bodyFault(given);
     if (fault) {
       const { message } = describeBodyFault(fault);
-      throw refusals.invalidRequest(422, message);
+      throw ApiError.of(refusals.invalidRequest(422, message));
     }
     const validate = validators.get(tool.name)!;
     if (!validate(given)) throw schemaRefusal(validate.errors as FastifySchemaValidationError[], 'arguments', { body: `${tool.name} arguments` });

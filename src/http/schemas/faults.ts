@@ -3,7 +3,7 @@
 // careful reader of that request would say, and together they make one 422 refusal.
 import type { FastifySchemaValidationError } from 'fastify';
 import type { Ajv } from 'ajv';
-import { ApiError } from '../../kernel/refusal.js';
+import { ApiError, refusal } from '../../kernel/refusal.js';
 import { instant, parseIsoDuration } from '../../kernel/dates.js';
 import { LIST_PAGE, PAGE } from '../../app/paging.js';
 
@@ -169,5 +169,5 @@ export function schemaRefusal(faults: readonly FastifySchemaValidationError[], p
   const subject = (part === 'body' || part === 'arguments') && how.body !== undefined ? how.body : PART[part];
   // A route's own code is about what it reads; a header it does not accept is an invalid request.
   const code = part === 'headers' ? 'invalid_request' : how.code ?? 'invalid_request';
-  return new ApiError(422, code, `The ${subject} ${part === 'headers' || part === 'arguments' ? 'are' : 'is'} not acceptable: ${details.join('; ')}.`, details);
+  return ApiError.of(refusal(422, code, `The ${subject} ${part === 'headers' || part === 'arguments' ? 'are' : 'is'} not acceptable: ${details.join('; ')}.`, details));
 }
