@@ -55,7 +55,6 @@ const RULES: readonly Rule[] = [
  * it is taken off.
  */
 const PENDING: Readonly<Record<string, readonly string[]>> = {
-  'app/lab-lanes.ts': ['carrier beyond the edges'],
   'domain/lab/engine/financial.ts': ['unwrap beyond the edges'],
   'domain/lab/lanes/windstorm-piwind/windstorm-lane.ts': ['unwrap beyond the edges'],
 };
