@@ -290,6 +290,7 @@ async function labBench() {
   const { join } = await import('node:path');
   const { parsePiwindModel } = await import('../src/domain/lab/lanes/windstorm-piwind/piwind-model.js');
   const { runWindstorm } = await import('../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js');
+  const { unwrap } = await import('../src/kernel/result.js');
   const dir = join(FEEDS_DIR, 'oasis-piwind', '2026-07-30');
   const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as { files: Array<{ name: string }> };
   const texts: Record<string, string> = {};
@@ -312,7 +313,7 @@ async function labBench() {
     for (const withTerms of [false, true]) {
       const before = process.memoryUsage().rss;
       const t = performance.now();
-      const result = runWindstorm(model, { samples, exposure: { locations }, terms: withTerms ? terms : null }, { modelData });
+      const result = unwrap(runWindstorm(model, { samples, exposure: { locations }, terms: withTerms ? terms : null }, { modelData }));
       const seconds = (performance.now() - t) / 1000;
       const events = result.model_data.events;
       print({
@@ -330,7 +331,7 @@ async function labBench() {
     const aal: Record<string, number> = {};
     for (const rule of ['location_peril_group', 'location', 'item']) {
       const t = performance.now();
-      const result = runWindstorm(model, { samples, exposure: { locations }, correlation: { damage_group: rule } }, { modelData });
+      const result = unwrap(runWindstorm(model, { samples, exposure: { locations }, correlation: { damage_group: rule } }, { modelData }));
       aal[rule] = result.metrics!.average_annual_loss.mean;
       print({
         bench: `windstorm lane, 12,000 locations, samples ${samples}, damage groups ${rule}`,

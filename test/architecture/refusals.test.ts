@@ -49,16 +49,6 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-/**
- * Modules that still throw a refusal where the idiom returns it, with the rules each still breaks.
- * The list only shrinks: an entry whose module keeps the rule now (or is gone) fails the test until
- * it is taken off.
- */
-const PENDING: Readonly<Record<string, readonly string[]>> = {
-  'domain/lab/engine/financial.ts': ['unwrap beyond the edges'],
-  'domain/lab/lanes/windstorm-piwind/windstorm-lane.ts': ['unwrap beyond the edges'],
-};
-
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -85,17 +75,11 @@ test('every module of src/ speaks the one refusal idiom', () => {
   const files = sources(SRC);
   assert.ok(files.length > 50, `read ${files.length} modules under ${SRC}`);
   const found: string[] = [];
-  const stillPending = new Map<string, Set<string>>();
   for (const file of files) {
     const path = relative(SRC, file).split(/[\\/]/).join('/');
-    for (const b of breaches(path, readFileSync(file, 'utf8'))) {
-      if (PENDING[path]?.includes(b.rule)) stillPending.set(path, (stillPending.get(path) ?? new Set()).add(b.rule));
-      else found.push(`${path}:${b.line} ${b.rule}: ${b.why}`);
-    }
+    for (const b of breaches(path, readFileSync(file, 'utf8'))) found.push(`${path}:${b.line} ${b.rule}: ${b.why}`);
   }
   assert.deepEqual(found, []);
-  const done = Object.entries(PENDING).flatMap(([path, rules]) => rules.filter((r) => !stillPending.get(path)?.has(r)).map((r) => `${path} no longer breaks "${r}": take it off PENDING`));
-  assert.deepEqual(done, []);
 });
 
 test('the rules see each way a refusal is thrown or its carrier made', () => {

@@ -102,7 +102,7 @@ export const submitRun = operation({
   },
   refusal: { body: 'run spec' },
   errors: ['invalid_request', 'not_found', 'account_cancelled', 'exchange_access_refused', 'exchange_not_ready', 'exchange_credentials_unavailable'],
-  jobErrors: ['unrunnable_object', 'exchange_access_refused', 'exchange_not_ready', 'not_found'],
+  jobErrors: ['unrunnable_object', 'loss_not_conserved', 'exchange_access_refused', 'exchange_not_ready', 'not_found'],
   responses: {
     200: { description: 'The run, already succeeded (the same spec ran before).', schema: RUN, headers: { Location: 'The run: /runs/{id}.' } },
     202: { description: 'The run, queued as a job on the API host.', schema: RUN, headers: { Location: 'The run: /runs/{id}.', 'Retry-After': JOB_RETRY_AFTER } },

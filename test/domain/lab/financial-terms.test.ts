@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unwrap } from '../../../src/kernel/result.js';
-import { applyTerms, conserved, normalizeTerms, partsTotal, termsSpec } from '../../../src/domain/lab/engine/financial.js';
+import { applyTerms, conserved, readTerms, partsTotal, termsSpec } from '../../../src/domain/lab/engine/financial.js';
+
+// Terms known to be valid, read with their defaults; a fault throws the refusal's carrier.
+const normalizeTerms = (terms: unknown) => unwrap(readTerms(terms));
 import type { TermsBreakdown } from '../../../src/domain/lab/engine/loss-engine.js';
 import { ApiError } from '../../../src/kernel/refusal.js';
 

@@ -5,7 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventLossTable, itemGroundUp } from '../../../src/domain/lab/engine/loss-engine.js';
 import { MEAN_DAMAGE, computeImpact, type Hazard } from '../../../src/domain/lab/engine/impact.js';
-import { FINANCIAL_MODULE, normalizeTerms } from '../../../src/domain/lab/engine/financial.js';
+import { FINANCIAL_MODULE, readTerms } from '../../../src/domain/lab/engine/financial.js';
+import { unwrap } from '../../../src/kernel/result.js';
+
+// Terms known to be valid, read with their defaults; a fault throws the refusal's carrier.
+const normalizeTerms = (terms: unknown) => unwrap(readTerms(terms));
 import { SAMPLED_DAMAGE, runGroundUp } from '../../../src/domain/lab/engine/ground-up.js';
 import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
 import { keyLocations } from '../../../src/domain/lab/lanes/windstorm-piwind/lookup.js';

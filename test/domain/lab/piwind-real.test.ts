@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FEEDS_DIR } from '../../support/feeds.js';
 import { parsePiwindModel, readOccurrenceBinHeader } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
-import { runWindstorm } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+import { runWindstorm as windstormResult } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+import { unwrap as unwrapResult } from '../../../src/kernel/result.js';
+
+// The lane's Result, its refusal thrown as the carrier, as these tests read it.
+const runWindstorm = (...args: Parameters<typeof windstormResult>) => unwrapResult(windstormResult(...args));
 import type { LabLocation } from '../../../src/domain/lab/engine/places.js';
 
 const DIR = path.join(FEEDS_DIR, 'oasis-piwind', '2026-07-30');

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parsePiwindModel } from '../../../src/domain/lab/lanes/windstorm-piwind/piwind-model.js';
-import { runWindstorm, WINDSTORM_LABEL } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+import { runWindstorm as windstormResult, WINDSTORM_LABEL } from '../../../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js';
+import { unwrap as unwrapResult } from '../../../src/kernel/result.js';
+
+// The lane's Result, its refusal thrown as the carrier, as these tests read it.
+const runWindstorm = (...args: Parameters<typeof windstormResult>) => unwrapResult(windstormResult(...args));
 import { ApiError } from '../../../src/kernel/refusal.js';
 
 /** A refusal of the spec naming a fault that matches. */

@@ -21,7 +21,7 @@
 // Conservation, checked: g_total = ΣdP + Σ(above place limits) + dA + (above account limit) + Q + ΣX_k + N.
 // A check that fails is the refusal loss_not_conserved, returned, never thrown. FINANCIAL_MODULE is
 // this module behind the loss engine's interface (loss-engine.ts).
-import { ok, refused, unwrap, type Result } from '../../../kernel/result.js';
+import { ok, refused, type Result } from '../../../kernel/result.js';
 import { refusal, type Refusal } from '../../../kernel/refusal.js';
 import type { FinancialModule, TermsBreakdown } from './loss-engine.js';
 import { runSpecRefusal } from './spec-refusal.js';
@@ -82,11 +82,6 @@ function objectOrUndefined(details: string[], where: string, v: unknown): Record
 
 function unknownMembers(details: string[], where: string, o: Record<string, unknown>, allowed: string[]): void {
   for (const k of Object.keys(o)) if (!allowed.includes(k)) details.push(`${where} has an unknown member "${k}"`);
-}
-
-/** Terms already known to be valid (a stored spec's), defaults filled; a fault throws the refusal. */
-export function normalizeTerms(terms: unknown): NormalizedTerms {
-  return unwrap(readTerms(terms));
 }
 
 /** Validates terms, naming every fault, and fills the defaults. */
@@ -250,7 +245,7 @@ export const FINANCIAL_MODULE: FinancialModule<NormalizedTerms> = { read: readTe
 
 /**
  * The terms in the input shape with every default spelled out (limits null when unlimited): what a
- * run's spec stores and its content address covers. normalizeTerms reads it back to the same terms,
+ * run's spec stores and its content address covers. readTerms reads it back to the same terms,
  * so the service's normalised spec and the lane's validation agree by construction.
  */
 export function termsSpec(t: NormalizedTerms): FinancialTerms {

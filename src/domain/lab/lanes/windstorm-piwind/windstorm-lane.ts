@@ -14,7 +14,7 @@ import { keyLocations, UNMODELED_REASONS, POINT_OCCUPANCY_CODE, DEFAULT_PERILS_C
 import type { LabLocation } from '../../engine/places.js';
 import { SAMPLED_DAMAGE, DEFAULT_WINDSTORM_SEED, MAX_SAMPLES, type GroundUpRun } from '../../engine/ground-up.js';
 import { readTerms, describeTerms, type FinancialTerms, type NormalizedTerms } from '../../engine/financial.js';
-import { ok, refused, unwrap, type Result } from '../../../../kernel/result.js';
+import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from '../../engine/metrics.js';
 import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../engine/sensitivity.js';
@@ -182,9 +182,11 @@ function eventLosses(run: GroundUpRun, values: Float64Array): EventLoss[] {
 }
 
 /** Runs the windstorm lane over a parsed PiWind model. */
-export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, options: WindstormOptions): WindstormResult {
+export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, options: WindstormOptions): Result<WindstormResult> {
   const revision = options.revision ?? 'r3';
-  const { samples, locations, terms, correlation } = unwrap(readWindstormSpec(spec, revision));
+  const read = readWindstormSpec(spec, revision);
+  if (!read.ok) return read;
+  const { samples, locations, terms, correlation } = read.value;
   const seed = options.seed ?? DEFAULT_WINDSTORM_SEED;
   const portfolio = keyLocations(model, locations);
   const periods = model.occurrence.periods;
@@ -243,14 +245,16 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
       base.perspectives = null;
       base.terms_summary = null;
     }
-    return base;
+    return ok(base);
   }
 
   const factors = [1, ...SENSITIVITY_FACTORS];
-  const run = unwrap(SAMPLED_DAMAGE.groundUp({
+  const groundUp = SAMPLED_DAMAGE.groundUp({
     model, portfolio,
     options: { samples, seed, factors, terms, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) },
-  }));
+  });
+  if (!groundUp.ok) return groundUp;
+  const run = groundUp.value;
   const lossBasis = samples === 0
     ? 'analytical mean damage per event (gulcalc sidx -1) with allocation rule 1'
     : `mean over ${samples} Latin-hypercube samples per event with allocation rule 1`;
@@ -318,5 +322,5 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
       conservation: run.conservation,
     };
   }
-  return base;
+  return ok(base);
 }

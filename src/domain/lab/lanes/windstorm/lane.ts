@@ -80,12 +80,13 @@ export const windstorm = labLane({
 
   run({ model_data }, spec: WindstormSpec, { progress }) {
     const s = model_data.snapshot;
-    return ok({ ...runWindstorm(model_data.value, spec, {
+    const run = runWindstorm(model_data.value, spec, {
       modelData: { feed_id: s.feed_id, version: s.version, sha256: s.sha256, credit_line: s.credit_line, license: s.license },
       modelId: this.id,
       revision: this.revision,
       ...(progress ? { onEvents: progress } : {}),
-    }) });
+    });
+    return run.ok ? ok({ ...run.value }) : run;
   },
 
   progress: (done, total) => `Computed the losses of ${done} of the model's ${total} events.`,
