@@ -57,8 +57,6 @@ export const BUILDING_CLASSES = [
 
 export type BuildingClassId = (typeof BUILDING_CLASSES)[number]['id'];
 
-export const ESHM20_MEMBERS = ['building_class'] as const;
-
 /** building_class read (required, one of the eleven), every fault named in details. */
 export function readBuildingClass(spec: Readonly<Record<string, unknown>>, details: string[]): BuildingClassId {
   const found = BUILDING_CLASSES.find((c) => c.id === spec.building_class);

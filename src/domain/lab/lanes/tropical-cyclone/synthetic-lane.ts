@@ -33,8 +33,6 @@ export interface TcSyntheticSpec {
   exposure: PlaceExposure;
 }
 
-/** The members of a synthetic spec besides model and exposure. */
-export const TC_SYNTHETIC_MEMBERS = ['impact_function', 'hazard'] as const;
 export const TC_SYNTHETIC_CAPS = { places_max: TC_HISTORY_CAPS.places_max, sample_years_max: MAX_SAMPLE_YEARS, near_tracks: DEFAULT_NEAR_TRACKS } as const;
 
 /** impact_function and hazard {basin, years?} read, defaults filled (auto, 10,000 sample years), every fault named in details. */
