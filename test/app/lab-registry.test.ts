@@ -3,7 +3,8 @@
 // declared member the route's body does not name, and a run whose result leaves its declared shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -132,5 +133,31 @@ test('each lane\'s result has its declared shape (a small run of each, over the 
     assert.ok(run.ok, `${lane.id}: ${JSON.stringify(!run.ok && run.refusal)}`);
     const shape = JSON.parse(JSON.stringify(lane.result).replaceAll('#/components/schemas/lab-metrics.v1', 'lab-metrics.v1.json'));
     assert.ok(ajv.validate(shape, JSON.parse(run.value)), `${lane.id}: ${JSON.stringify(ajv.errors)}`);
+  }
+});
+
+test('over a feeds folder that pins nothing, each lane is refused 503 (its record is not here), never a 500', async () => {
+  // An empty folder made here: the lanes' inputs are all missing.
+  const dir = mkdtempSync(join(tmpdir(), 'catrisk-no-feeds-'));
+  try {
+    const store = await FeedStore.open(dir);
+    const points = { exposure: { points: [{ lat: 40.6, lon: -105.9, value: 1_000 }] } };
+    const specs: Record<string, Record<string, unknown>> = {
+      'openquake-scenario-eq': { rupture: { magnitude: 6.5, lat: 38, lon: 23, depth_km: 10 } },
+      'openquake-historical-eq': { event: 'northridge-1994' },
+      'climada-tc-history': { hazard: { basin: 'NA', years: [2017] } },
+      'climada-tc-synthetic': { hazard: { basin: 'NA', years: 20 } },
+      'openquake-eshm20-eq': { building_class: 'rc_infilled_frame_moderate_code_4' },
+    };
+    const outcomes: string[] = [];
+    for (const lane of LAB_LANES) {
+      const spec = normalizedSpec({ model: lane.id, ...points, ...specs[lane.id] });
+      assert.ok(spec.ok, lane.id);
+      const run = await labRunTask({ model: lane.id, spec: spec.value, feedsDir: undefined }, store);
+      outcomes.push(`${lane.id} ${run.ok ? 'ran' : `${run.refusal.status} ${run.refusal.code}`}`);
+    }
+    assert.deepEqual(outcomes, LAB_LANES.map((l) => `${l.id} 503 server_error`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -21,7 +21,7 @@ export const wildfire = labLane({
   },
   caps: { places_max: 100_000, cell_deg: BURN_CELL_DEG },
   inputs: {
-    fires: { reader: 'burn-grid', source: { family: 'fire_lists' } },
+    fires: { reader: 'burn-grid', source: { family: 'fire_lists' }, missing: 'No MTBS mapped-fire list is pinned here: the burn probability has no record to be read from.' },
   },
 
   normalize(_spec, exposure) {
