@@ -59,7 +59,7 @@ export async function accumulate(
   const all = new Uint8Array(buffer);
   digests.forEach((d, i) => all.set(d, spans[i]![0]));
   digests.length = 0;
-  const summed = await deps.compute<AccumulationTaskOutput>('accumulation', { ids, resolution, buffer, spans } satisfies AccumulationTaskInput, [buffer]);
+  const summed = await deps.compute('accumulation', { ids, resolution, buffer, spans }, [buffer]);
   if (!summed.ok) return summed;
   // Only the version read: a newer one written meanwhile keeps its own digest, and a version
   // dropped meanwhile is not written again.
