@@ -12,7 +12,7 @@ import { metricsSchema } from '../domain/lab/engine/metrics.js';
 import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName } from './contract.js';
 import * as schema from './schemas/docs.js';
-import type { HostDirectory } from './servers.js';
+import type { HostDirectory } from './host-directory.js';
 import { TOOLS } from './mcp/tools.js';
 import { exchangeProviderProtocol } from '../schemas.js';
 
