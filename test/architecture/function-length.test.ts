@@ -20,7 +20,6 @@ const KNOWN_LONG: readonly string[] = [
   'domain/lab/lanes/earthquake/eshm20-lane.ts: runEshm20',
   'domain/lab/lanes/windstorm-piwind/piwind-model.ts: parsePiwindModel',
   'domain/pricing/technical-price.ts: technicalPrice',
-  'http/host.ts: createHost',
 ];
 
 interface FunctionLength { readonly where: string; readonly lines: number }
