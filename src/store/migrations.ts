@@ -33,10 +33,11 @@ export interface MigrationRecord {
 
 /**
  * Versions no migration carries: no migration numbered 0011 or 0016 was ever written (the history
- * of this module holds none). Numbers 0011 to 0018 were taken ahead of time by features built side
- * by side and merged in another order; those holding 0011 and 0016 stored nothing new. A gap is
- * never filled afterwards: Kysely applies migrations in name order and refuses one that sorts
- * before the last applied, so a new migration takes the number after the last.
+ * of this module holds none). Numbers 0011 to 0018 were handed out ahead of time to features built
+ * side by side (0013 and 0014 were written on branches that held only 0001 to 0010), and the
+ * features holding 0011 and 0016 released no migration. A gap is never filled afterwards: Kysely
+ * applies migrations in name order and refuses one that sorts before the last applied, so a new
+ * migration takes the number after the last.
  */
 export const SKIPPED_VERSIONS: readonly number[] = [11, 16];
 
