@@ -133,7 +133,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       }
     },
   };
-  (services as { handlers: ReadonlyMap<string, JobHandler> }).handlers = jobHandlers(services);
+  (services as { handlers: ReadonlyMap<string, JobHandler> }).handlers = jobHandlers(services, metrics);
   return services;
 }
 

@@ -4,8 +4,8 @@
 // thread that sums them (accumulationTask), so the event loop stays free and no location is parsed.
 // A digest written without its H3 cells (every write leaves them to here) gets them in the thread,
 // which needs them anyway; the completed digest comes back and is stored for that exact version.
-import { Accumulator, DEFAULT_H3_RESOLUTION } from '../domain/accumulation/accumulate.js';
-import { DigestScanner, readDigest, withCells } from '../domain/accumulation/digest.js';
+import { Accumulator } from '../domain/accumulation/accumulate.js';
+import { DEFAULT_H3_RESOLUTION, DigestScanner, readDigest, withCells } from '../domain/accumulation/digest.js';
 import { countryAlpha2 } from '../domain/country.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusals } from '../kernel/refusal.js';
@@ -59,7 +59,7 @@ export async function accumulate(
   const all = new Uint8Array(buffer);
   digests.forEach((d, i) => all.set(d, spans[i]![0]));
   digests.length = 0;
-  const summed = await deps.compute<AccumulationTaskOutput>('accumulation', { ids, resolution, buffer, spans } satisfies AccumulationTaskInput, [buffer]);
+  const summed = await deps.compute('accumulation', { ids, resolution, buffer, spans }, [buffer]);
   if (!summed.ok) return summed;
   // Only the version read: a newer one written meanwhile keeps its own digest, and a version
   // dropped meanwhile is not written again.

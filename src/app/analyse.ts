@@ -107,7 +107,7 @@ export async function analyseJob(
   }
   let computed: AnalyseTaskOutput = { results: {}, feeds: [] };
   if (analyses.some((a) => a !== 'exposure_quality')) {
-    const task = await deps.compute<AnalyseTaskOutput>('analyse', { peril, analyses, radius_km: radiusKm, located, feedsDir: deps.config.feedsDir } satisfies AnalyseTaskInput);
+    const task = await deps.compute('analyse', { peril, analyses, radius_km: radiusKm, located, feedsDir: deps.config.feedsDir });
     if (!task.ok) return task;
     computed = task.value;
   }

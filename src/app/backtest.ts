@@ -92,7 +92,7 @@ export async function backtestJob(
   const structure = await deps.structures.get(structureId, job.accountId);
   if (!structure) return refused(refusal(404, 'not_found', `Structure ${structureId} no longer exists.`));
   const input: BacktestTaskInput = { terms: termsOf(structure), window, feedsDir: deps.config.feedsDir };
-  const out = await deps.compute<BacktestTaskOutput>('backtest', input);
+  const out = await deps.compute('backtest', input);
   if (!out.ok) return out;
   const artifact = JSON.parse(out.value.json) as Record<string, unknown>;
   await deps.structures.putBacktest(job.accountId, out.value.id, out.value.json, backtestSummary(artifact));

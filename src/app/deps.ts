@@ -16,6 +16,7 @@ import type { ExchangeStore } from '../store/exchange.js';
 import type { ExchangeConnectors, ExposureCoder, Geocoder, UserNamedTargets } from '../providers/ports.js';
 import type { SealKey } from '../domain/sealing.js';
 import type { Result } from '../kernel/result.js';
+import type { MessagePort } from 'node:worker_threads';
 
 /** What GET /ready asks of the database: that it answers, and that it holds every migration of this code. */
 export interface StorageCheck {
@@ -24,8 +25,16 @@ export interface StorageCheck {
   pendingMigrations(): Promise<string[]>;
 }
 
-/** The work that runs in a compute thread, by name (see jobs/threads/dispatch.ts). */
-export type ComputeTask = 'read-schedule' | 'backtest' | 'price' | 'lab-run' | 'model-validation' | 'analyse' | 'accumulation';
+/**
+ * The work that runs in a compute thread: task name → { input, output }. Its members are declared
+ * in compute-tasks.ts, beside the task modules' types (declaration merging).
+ */
+export interface ComputeTasks {}
+export type TaskName = keyof ComputeTasks;
+export type TaskInput<K extends TaskName> = ComputeTasks[K]['input'];
+export type TaskOutput<K extends TaskName> = ComputeTasks[K]['output'];
+/** What a task hands over to its thread instead of copying: buffers, and ports to answer on. */
+export type TaskTransfers = (ArrayBuffer | MessagePort)[];
 
 export interface AppDeps {
   readonly config: {
@@ -74,7 +83,7 @@ export interface AppDeps {
   /** A job was queued: a worker in this process starts it without waiting for its next poll. */
   wakeWorker(): void;
   /** Runs a task in a compute thread; a refusal there comes back as a refused Result. */
-  compute<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[]): Promise<Result<T>>;
+  compute<K extends TaskName>(task: K, input: TaskInput<K>, transferList?: TaskTransfers): Promise<Result<TaskOutput<K>>>;
   /** Resolves once a compute thread answers within `timeoutMs` (at once while every thread is busy); rejects otherwise. */
   computeAnswers(timeoutMs: number): Promise<void>;
   /** The database's side of GET /ready. */

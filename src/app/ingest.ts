@@ -3,7 +3,7 @@
 // meters it.
 import { createHash } from 'node:crypto';
 import type { MessagePort } from 'node:worker_threads';
-import type { ReadScheduleInput, ReadScheduleOutput } from './read-schedule.js';
+import type { ReadScheduleInput } from './read-schedule.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { riskObjectJsonHead } from '../domain/risk-object/from-ingest.js';
 import type { StagedChunks } from '../store/objects.js';
@@ -128,7 +128,7 @@ export async function ingestJob(
   let written = false;
   try {
     const read = await recordingProgress(deps, job.id, count, rowsRead,
-      () => deps.compute<ReadScheduleOutput>('read-schedule', input, [bytes.buffer as ArrayBuffer, channel.port2 as unknown as ArrayBuffer]));
+      () => deps.compute('read-schedule', input, [bytes.buffer as ArrayBuffer, channel.port2]));
     if (!read.ok) return read;
     // The posts cross on a port of their own: the last may come after the task's answer.
     await arrived(read.value.streamed);

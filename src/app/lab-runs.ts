@@ -69,7 +69,7 @@ export async function submitRun(
   // A lane that checks a spec against its pinned inputs does so in a compute thread, before the run is owned or metered.
   const lane = labLane(spec.model);
   if (lane?.admit && exposure.object_id === undefined && (await deps.labRuns.result(id)) === undefined) {
-    const admitted = await deps.compute<unknown>('lab-run', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir, admit: true } satisfies LabRunTaskInput);
+    const admitted = await deps.compute('lab-run', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir, admit: true });
     if (!admitted.ok) return admitted;
   }
   await deps.labRuns.addOwner({
@@ -186,7 +186,7 @@ export async function labRunJob(
   if (!lane) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));
   const count = new ProgressCount();
   const input: LabRunTaskInput = { model, spec: { ...spec, exposure }, feedsDir: deps.config.feedsDir, progress: count.buffer };
-  const result = await recordingProgress(deps, job.id, count, laneProgress(lane), () => deps.compute<string>('lab-run', input));
+  const result = await recordingProgress(deps, job.id, count, laneProgress(lane), () => deps.compute('lab-run', input));
   if (!result.ok) return result;
   await deps.labRuns.putResult(runId, model, result.value);
   return ok({ run_id: runId, links: { self: `/runs/${runId}` } });

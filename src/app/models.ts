@@ -233,7 +233,7 @@ export async function composeModel(
   }
   const description = typeof doc.description === 'string' ? doc.description : null;
   const task: ModelValidationInput = { name, version, description, composition, feedsDir: deps.config.feedsDir };
-  const out = await deps.compute<ModelValidationOutput>('model-validation', task);
+  const out = await deps.compute('model-validation', task);
   if (!out.ok) return out;
   const v = out.value;
   if (!v.passed) {
@@ -363,7 +363,7 @@ export async function modelRunJob(
   }
 
   const input: PriceTaskInput = { objectId, terms, window: null, feedsDir: deps.config.feedsDir };
-  const computed = await deps.compute<string>('price', input);
+  const computed = await deps.compute('price', input);
   if (!computed.ok) {
     // What stops the price stops the run, as the model cannot run against this object.
     return refused({ ...computed.refusal, code: 'unrunnable_object', message: `Model ${model.name} ${model.version} cannot run against object ${objectId}: ${computed.refusal.message}` });

@@ -57,7 +57,7 @@ export async function priceJob(
   const priced = await deps.objects.get(objectId, job.accountId);
   if (!priced) return refused(refusal(404, 'not_found', `Object ${objectId} no longer exists.`));
   const input: PriceTaskInput = { objectId, terms: termsOf(priced), window, feedsDir: deps.config.feedsDir };
-  const computed = await deps.compute<string>('price', input);
+  const computed = await deps.compute('price', input);
   if (!computed.ok) return computed;
   const document = JSON.parse(computed.value) as PriceDocument & { id: string };
   // Written under compare-and-set, and only while the object holds exactly the terms priced: a

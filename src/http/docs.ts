@@ -13,7 +13,7 @@ import { labModelsPage } from './lab-models-page.js';
 import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName } from './contract.js';
 import * as schema from './schemas/docs.js';
-import type { HostDirectory } from './servers.js';
+import type { HostDirectory } from './host-directory.js';
 import { TOOLS } from './mcp/tools.js';
 import { exchangeProviderProtocol } from '../schemas.js';
 

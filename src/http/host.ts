@@ -2,6 +2,7 @@
 // error envelope. Route modules only parse, call one domain or job function, and serialize.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
@@ -18,7 +19,7 @@ import type { Services } from '../services.js';
 import { secretDigest } from '../store/accounts.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { RateDecision } from '../store/rate-counters.js';
-import { UNMATCHED_ROUTE, UNREADABLE_ROUTE } from '../telemetry/metrics.js';
+import { UNMATCHED_ROUTE, UNREADABLE_ROUTE, type HttpSeries } from '../telemetry/metrics.js';
 import { isWellFormedRequestId, newRequestId, REQUEST_ID_HEADER, requestIdOf } from '../telemetry/request-ids.js';
 import { parseTraceparent, startSpan } from '../telemetry/trace-context.js';
 import { currentWork, runAs, type Work } from '../telemetry/work.js';
@@ -104,39 +105,127 @@ function asWork(handler: (request: IncomingMessage, response: ServerResponse) =>
 /** Longest path segment a route parameter takes; ids are far shorter. Longer answers 414. */
 export const MAX_PARAM_LENGTH = 200;
 
-export async function createHost(options: HostOptions): Promise<FastifyInstance> {
-  const { services, name } = options;
-  const { timeouts } = services.config;
-  const edge = new Edge(services);
-  // The request being answered on each connection, until its answer is written: a shutdown answers
-  // those it cannot wait for, and a parser refusal on the same connection reuses its RateLimit headers.
-  const inFlight = new Set<FastifyReply>();
-  const onConnection = new Map<Duplex, { reply: FastifyReply; admitted: Promise<unknown> }>();
+/**
+ * The host's routes as the edge reads them outside routing: the methods served on a path (405 with
+ * Allow) and whether a path is public under some method (its auth before routing). Filled as routes
+ * are registered; read once they all are (`complete`).
+ */
+class ServedRoutes {
+  /** A second router, used only to answer 405 with Allow and to know a path's auth before routing. */
+  readonly lookup = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
+  readonly publicPaths = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH });
+  private readonly served = new Set<HTTPMethod>();
+  private complete = false;
+
+  constructor(private readonly defaultAuth: AuthMode, private readonly list: RouteInfo[] | undefined) {}
+
+  add(route: { method: string | string[]; url: string; config?: unknown }): void {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
+    const auth = (route.config as { auth?: AuthMode } | undefined)?.auth ?? this.defaultAuth;
+    for (const method of methods) {
+      if (!METHODS.includes(method)) continue;
+      this.served.add(method);
+      if (method !== 'HEAD') this.list?.push({ method, path: route.url, auth });
+      try {
+        this.lookup.on(method, route.url, () => {}, { auth });
+        if (auth !== 'key') this.publicPaths.on(method, route.url, () => {});
+      } catch {
+        // HEAD twins of GET routes are registered once.
+      }
+    }
+  }
+
+  /** Every route is registered: parser refusals that can read the path use the table from now on. */
+  completed(): void {
+    this.complete = true;
+  }
+
+  /** The methods served on a path. */
+  methodsOf(path: string): HTTPMethod[] {
+    return this.complete ? METHODS.filter((m) => this.lookup.find(m, path) !== null) : [];
+  }
+
+  /** The methods this host serves on any path. */
+  servedMethods(): HTTPMethod[] {
+    return this.complete ? METHODS.filter((m) => this.served.has(m)) : [];
+  }
+
+  /** A path's auth before routing: none when it is public under some method. */
+  authOfPath(path: string): AuthMode {
+    return this.complete && METHODS.some((m) => this.publicPaths.find(m, path) !== null) ? 'none' : this.defaultAuth;
+  }
+}
+
+/**
+ * The request being answered on each connection, until its answer is written: a shutdown answers
+ * those it cannot wait for, and a parser refusal on the same connection reuses its RateLimit headers.
+ */
+class RequestsInFlight {
+  readonly replies = new Set<FastifyReply>();
+  readonly onConnection = new Map<Duplex, { reply: FastifyReply; admitted: Promise<unknown> }>();
+  /** Connections a parser refusal is being written on. */
+  readonly refused = new WeakSet<Duplex>();
+
   /** Tracks a request from the start of its edge (`admitted`: the edge's check) to its answer. */
-  const track = (reply: FastifyReply, admitted: Promise<unknown>) => {
+  track(reply: FastifyReply, admitted: Promise<unknown>): Promise<unknown> {
     const socket = reply.request.raw.socket;
     const entry = { reply, admitted: admitted.catch(() => {}) };
-    inFlight.add(reply);
-    onConnection.set(socket, entry);
+    this.replies.add(reply);
+    this.onConnection.set(socket, entry);
     reply.raw.once('close', () => {
-      inFlight.delete(reply);
-      if (onConnection.get(socket) === entry) onConnection.delete(socket);
+      this.replies.delete(reply);
+      if (this.onConnection.get(socket) === entry) this.onConnection.delete(socket);
     });
     return admitted;
+  }
+}
+
+/** What the pieces of one host share. */
+interface HostState {
+  readonly name: HostName;
+  readonly services: Services;
+  readonly defaultAuth: AuthMode;
+  readonly edge: Edge;
+  readonly routes: ServedRoutes;
+  readonly inFlight: RequestsInFlight;
+  readonly series: HttpSeries;
+  /** One line per request at info (the host's Fastify logger keeps to warnings and errors). */
+  readonly access: Logger;
+  /** Set once the host begins to close: requests that still arrive (on a kept-alive connection) are refused 503. */
+  closing: boolean;
+}
+
+export async function createHost(options: HostOptions): Promise<FastifyInstance> {
+  const { services, name } = options;
+  const state: HostState = {
+    name, services, defaultAuth: options.defaultAuth, edge: new Edge(services),
+    routes: new ServedRoutes(options.defaultAuth, options.routes), inFlight: new RequestsInFlight(),
+    series: services.metrics.http(name), access: services.log.child({ host: name }), closing: false,
   };
-  // Connections a parser refusal is being written on.
-  const refused = new WeakSet<Duplex>();
-  // Set once the host begins to close: requests that still arrive (on a kept-alive connection) are refused 503.
-  let closing = false;
-  // Filled once routes are registered; parser refusals that can read the path use it.
-  let methodsOf: (path: string) => HTTPMethod[] = () => [];
-  let servedMethods: () => HTTPMethod[] = () => [];
-  const servedSet = new Set<HTTPMethod>();
-  let authOfPath: (path: string) => AuthMode = () => options.defaultAuth;
-  const series = services.metrics.http(name);
-  // One line per request at info (the host's Fastify logger keeps to warnings and errors).
-  const access = services.log.child({ host: name });
-  const app = Fastify<Server>({
+  const app = fastifyFor(state);
+  app.addHook('onRoute', (route) => state.routes.add(route));
+  app.setReplySerializer((payload) => canonicalJson(payload));
+  app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    void answerConnect(state, request, socket).catch(() => socket.destroy());
+  });
+  // A request with an Expect other than 100-continue still goes through the edge, then 417.
+  app.server.on('checkExpectation', asWork((request, response) => app.routing(request, response), () => state.closing));
+  readJsonBodies(app);
+  answerFaults(app, state);
+  edgeHooks(app, state);
+  idempotencyHooks(app, services);
+  app.decorate('callerOf', (authorization: string | undefined, ip: string) => state.edge.callerOf(authorization, ip));
+  app.decorate('refuseInFlight', (answer: Refusal) => refuseInFlight(state, ApiError.of(answer)));
+  await options.register(app);
+  state.routes.completed();
+  return app;
+}
+
+/** The host's Fastify over its own Node server, with the edge's answers to what never reaches a route. */
+function fastifyFor(state: HostState): FastifyInstance {
+  const { services, name, edge, inFlight } = state;
+  const { timeouts } = services.config;
+  return Fastify<Server>({
     serverFactory: (handler) => createServer({
       // Node answers an HTTP/1.1 request without Host itself, with an empty 400; the edge answers it
       // in the envelope instead (onRequest below).
@@ -147,20 +236,20 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
-    }, asWork(handler, () => closing)),
+    }, asWork(handler, () => state.closing)),
     clientErrorHandler: (connectionError: Error, socket: Duplex) => {
       const error = connectionError as ParserError;
       // One answer a connection: Node may report a second fault on a connection already answered
       // (a late request's timeout firing again), which must not be counted or answered again.
-      if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable || refused.has(socket)) return;
-      refused.add(socket);
-      void answerUnreadable(error, socket).catch(() => socket.destroy());
+      if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable || inFlight.refused.has(socket)) return;
+      inFlight.refused.add(socket);
+      void answerUnreadable(state, error, socket).catch(() => socket.destroy());
     },
     frameworkErrors: (error, request, reply) => {
       // Fastify's own refusals before routing (a path that is not valid percent-encoding, a
       // parameter over MAX_PARAM_LENGTH): the edge runs first, then the refusal in the envelope.
       reply.header(REQUEST_ID_HEADER, request.id);
-      void track(reply, edge.admit(request, reply, options.defaultAuth))
+      void inFlight.track(reply, edge.admit(request, reply, state.defaultAuth))
         .then(() => { throw error; })
         .catch((e: unknown) => sendError(reply, toApiError(e)));
     },
@@ -183,105 +272,82 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, verbose: true }, plugins: [textFormats] },
     schemaErrorFormatter: (faults, part) => schemaRefusal(faults, part),
   });
+}
 
-  // A second router, used only to answer 405 with Allow and to know a path's auth before routing.
-  const lookup = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
-  const publicPaths = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH });
-  app.addHook('onRoute', (route) => {
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
-    const auth = (route.config as { auth?: AuthMode } | undefined)?.auth ?? options.defaultAuth;
-    for (const method of methods) {
-      if (!METHODS.includes(method)) continue;
-      servedSet.add(method);
-      if (method !== 'HEAD') options.routes?.push({ method, path: route.url, auth });
-      try {
-        lookup.on(method, route.url, () => {}, { auth });
-        if (auth !== 'key') publicPaths.on(method, route.url, () => {});
-      } catch {
-        // HEAD twins of GET routes are registered once.
-      }
-    }
-  });
-
-  app.setReplySerializer((payload) => canonicalJson(payload));
-
-  // Node's parser refused the request. When the head is whole (an unknown or lower-case method),
-  // the edge's order still holds: agent, then key, then path. Otherwise the answer is counted
-  // against the client address (or, when the refusal falls on a request already admitted, such as
-  // a body that is malformed or late, carries that request's RateLimit headers), and a client over
-  // its limit is answered 429 as on any route.
-  async function answerUnreadable(error: ParserError, socket: Duplex) {
-    let apiError = parserRefusal(error, timeouts);
-    let rate: Record<string, string> = {};
-    const ip = addressOf(socket);
-    const head = error.code === 'HPE_INVALID_METHOD' ? rawHead(error.rawPacket) : undefined;
-    const requestId = isWellFormedRequestId(head?.headers[REQUEST_ID_HEADER]) ? head.headers[REQUEST_ID_HEADER] : newRequestId();
-    if (head) {
-      const path = head.path.split('?')[0]!;
-      const allowed = methodsOf(path);
-      try {
-        rate = await edge.admitHeaders(head.headers, ip, allowed.length > 0 ? authOfPath(path) : options.defaultAuth);
-        apiError = allowed.length > 0
-          ? ApiError.of(refusal(405, 'method_not_allowed', `${head.method.slice(0, 20)} is not a method served on ${path}; allowed: ${allowed.join(', ')} (methods are upper case)`, undefined, { allow: allowed.join(', ') }))
-          : ApiError.of(refusals.notFound(`No route ${head.method.slice(0, 20)} ${path}`));
-      } catch (e) {
-        apiError = toApiError(e);
-      }
-    } else {
-      const admitted = onConnection.get(socket);
-      if (admitted) {
-        // The parser may refuse the body in the same turn it handed the head over: the edge's
-        // check of that request is still running.
-        await within(COUNT_WAIT_MS, admitted.admitted, undefined);
-        rate = rateHeadersOfReply(admitted.reply);
-      } else {
-        try {
-          rate = await within(COUNT_WAIT_MS, edge.countAddress(ip), {});
-        } catch (e) {
-          // Over the limit: 429. A counter that cannot be read (the database is away, or slow to
-          // answer) leaves the parser's refusal as it is, without the headers of a count that did not happen.
-          if (e instanceof ApiError) apiError = e;
-        }
-      }
-    }
-    writeRawRefusal(socket, apiError, { ...rate, [REQUEST_ID_HEADER]: requestId });
-    services.metrics.unreadable(name, apiError.status);
-    access.info({ reqId: requestId, method: head?.method.slice(0, 20), route: UNREADABLE_ROUTE, status: apiError.status }, 'request');
-  }
-
-  // CONNECT (a request to open a tunnel): Node hands it to a 'connect' listener and, without one,
-  // drops the connection unanswered. No host is a proxy: after the edge (agent; a key when one is
-  // sent, or the path's own rule for a path served here) it is answered 405 with the methods served
-  // on the path named, or, for any other target, the methods this host serves.
-  async function answerConnect(request: IncomingMessage, socket: Duplex) {
-    const started = performance.now();
-    const requestId = requestIdOf(request.headers[REQUEST_ID_HEADER]);
-    const target = request.url ?? '';
-    const path = target.startsWith('/') ? target.split('?')[0]! : undefined;
-    const onPath = path === undefined ? [] : methodsOf(path);
-    const allowed = onPath.length > 0 ? onPath : servedMethods();
-    let apiError = ApiError.of(refusal(405, 'method_not_allowed',
-      `CONNECT is not served here (no host of this service is a proxy); ${onPath.length > 0 ? `allowed on ${path}` : 'methods this host serves'}: ${allowed.join(', ')}`,
-      undefined, { allow: allowed.join(', ') }));
-    let rate: Record<string, string> = {};
+// Node's parser refused the request. When the head is whole (an unknown or lower-case method),
+// the edge's order still holds: agent, then key, then path. Otherwise the answer is counted
+// against the client address (or, when the refusal falls on a request already admitted, such as
+// a body that is malformed or late, carries that request's RateLimit headers), and a client over
+// its limit is answered 429 as on any route.
+async function answerUnreadable(state: HostState, error: ParserError, socket: Duplex) {
+  const { edge, routes, services, name, access, defaultAuth } = state;
+  let apiError = parserRefusal(error, services.config.timeouts);
+  let rate: Record<string, string> = {};
+  const ip = addressOf(socket);
+  const head = error.code === 'HPE_INVALID_METHOD' ? rawHead(error.rawPacket) : undefined;
+  const requestId = isWellFormedRequestId(head?.headers[REQUEST_ID_HEADER]) ? head.headers[REQUEST_ID_HEADER] : newRequestId();
+  if (head) {
+    const path = head.path.split('?')[0]!;
+    const allowed = routes.methodsOf(path);
     try {
-      rate = await edge.admitHeaders(request.headers, addressOf(socket), onPath.length > 0 ? authOfPath(path!) : 'optional');
+      rate = await edge.admitHeaders(head.headers, ip, allowed.length > 0 ? routes.authOfPath(path) : defaultAuth);
+      apiError = allowed.length > 0
+        ? ApiError.of(refusal(405, 'method_not_allowed', `${head.method.slice(0, 20)} is not a method served on ${path}; allowed: ${allowed.join(', ')} (methods are upper case)`, undefined, { allow: allowed.join(', ') }))
+        : ApiError.of(refusals.notFound(`No route ${head.method.slice(0, 20)} ${path}`));
     } catch (e) {
       apiError = toApiError(e);
     }
-    writeRawRefusal(socket, apiError, { ...rate, [REQUEST_ID_HEADER]: requestId });
-    // Measured and logged as any request is; never routed, so under the unmatched route's label.
-    series.observe(UNMATCHED_ROUTE, 'CONNECT', apiError.status, (performance.now() - started) / 1000);
-    access.info({ reqId: requestId, method: 'CONNECT', route: UNMATCHED_ROUTE, status: apiError.status }, 'request');
+  } else {
+    const admitted = state.inFlight.onConnection.get(socket);
+    if (admitted) {
+      // The parser may refuse the body in the same turn it handed the head over: the edge's
+      // check of that request is still running.
+      await within(COUNT_WAIT_MS, admitted.admitted, undefined);
+      rate = rateHeadersOfReply(admitted.reply);
+    } else {
+      try {
+        rate = await within(COUNT_WAIT_MS, edge.countAddress(ip), {});
+      } catch (e) {
+        // Over the limit: 429. A counter that cannot be read (the database is away, or slow to
+        // answer) leaves the parser's apiError as it is, without the headers of a count that did not happen.
+        if (e instanceof ApiError) apiError = e;
+      }
+    }
   }
-  app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    void answerConnect(request, socket).catch(() => socket.destroy());
-  });
+  writeRawRefusal(socket, apiError, { ...rate, [REQUEST_ID_HEADER]: requestId });
+  services.metrics.unreadable(name, apiError.status);
+  access.info({ reqId: requestId, method: head?.method.slice(0, 20), route: UNREADABLE_ROUTE, status: apiError.status }, 'request');
+}
 
-  // A request with an Expect other than 100-continue still goes through the edge, then 417.
-  app.server.on('checkExpectation', asWork((request, response) => app.routing(request, response), () => closing));
+// CONNECT (a request to open a tunnel): Node hands it to a 'connect' listener and, without one,
+// drops the connection unanswered. No host is a proxy: after the edge (agent; a key when one is
+// sent, or the path's own rule for a path served here) it is answered 405 with the methods served
+// on the path named, or, for any other target, the methods this host serves.
+async function answerConnect(state: HostState, request: IncomingMessage, socket: Duplex) {
+  const { edge, routes, series, access } = state;
+  const started = performance.now();
+  const requestId = requestIdOf(request.headers[REQUEST_ID_HEADER]);
+  const target = request.url ?? '';
+  const path = target.startsWith('/') ? target.split('?')[0]! : undefined;
+  const onPath = path === undefined ? [] : routes.methodsOf(path);
+  const allowed = onPath.length > 0 ? onPath : routes.servedMethods();
+  let apiError = ApiError.of(refusal(405, 'method_not_allowed',
+    `CONNECT is not served here (no host of this service is a proxy); ${onPath.length > 0 ? `allowed on ${path}` : 'methods this host serves'}: ${allowed.join(', ')}`,
+    undefined, { allow: allowed.join(', ') }));
+  let rate: Record<string, string> = {};
+  try {
+    rate = await edge.admitHeaders(request.headers, addressOf(socket), onPath.length > 0 ? routes.authOfPath(path!) : 'optional');
+  } catch (e) {
+    apiError = toApiError(e);
+  }
+  writeRawRefusal(socket, apiError, { ...rate, [REQUEST_ID_HEADER]: requestId });
+  // Measured and logged as any request is; never routed, so under the unmatched route's label.
+  series.observe(UNMATCHED_ROUTE, 'CONNECT', apiError.status, (performance.now() - started) / 1000);
+  access.info({ reqId: requestId, method: 'CONNECT', route: UNMATCHED_ROUTE, status: apiError.status }, 'request');
+}
 
-  // An empty JSON body is no body (POST /signup allows one); anything else must parse.
+/** An empty JSON body is no body (POST /signup allows one); anything else must parse. */
+function readJsonBodies(app: FastifyInstance): void {
   // JSON is the only body most routes read; routes that read others add their own parser.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -300,7 +366,10 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     }
     done(null, value);
   });
+}
 
+/** What is thrown while answering, and a path no route serves (405 with Allow, or 404), answered in the envelope. */
+function answerFaults(app: FastifyInstance, state: HostState): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     // The client is gone (its body aborted, or the parser refused the rest of it and answered on the
     // connection): nobody is left to answer, and a reset from the client is not the database's.
@@ -319,7 +388,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((m) => lookup.find(m, path) !== null);
+    const allowed = METHODS.filter((m) => state.routes.lookup.find(m, path) !== null);
     if (allowed.length > 0) {
       return sendError(reply, ApiError.of(refusal(405, 'method_not_allowed',
         `${request.method} is not served on ${path}; allowed: ${allowed.join(', ')}`, undefined,
@@ -327,12 +396,18 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     }
     return sendError(reply, ApiError.of(refusals.notFound(`No route ${request.method} ${path}`)));
   });
+}
 
+/**
+ * The edge's hooks: every request admitted (agent, key, rate limit) and checked before its route,
+ * refused while the host closes, and measured, logged and its span ended once answered.
+ */
+function edgeHooks(app: FastifyInstance, state: HostState): void {
   app.addHook('onRequest', async (request, reply) => {
     // On every answer, the edge's refusals included (they are written onto this reply).
     reply.header(REQUEST_ID_HEADER, request.id);
-    await track(reply, edge.admit(request, reply, authModeOf(request, publicPaths, options.defaultAuth)));
-    if (closing) {
+    await state.inFlight.track(reply, state.edge.admit(request, reply, authModeOf(request, state.routes.publicPaths, state.defaultAuth)));
+    if (state.closing) {
       reply.header('connection', 'close');
       throw ApiError.of(refusals.shuttingDown());
     }
@@ -351,7 +426,7 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     }
   });
 
-  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('preClose', async () => { state.closing = true; });
 
   // The request's measure and its access line, once its answer is written: route templates only
   // (bounded label values), the account when a key named one (never the key itself).
@@ -359,45 +434,36 @@ export async function createHost(options: HostOptions): Promise<FastifyInstance>
     const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
-    series.observe(route, request.method, status, ms / 1000);
-    if (access.isLevelEnabled('info')) access.info({ reqId: request.id, method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, account: request.caller?.accountId }, 'request');
+    state.series.observe(route, request.method, status, ms / 1000);
+    if (state.access.isLevelEnabled('info')) state.access.info({ reqId: request.id, method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, account: request.caller?.accountId }, 'request');
     const span = (request.raw as RequestWithWork)[WORK]?.span;
     if (span?.isRecording()) {
       span.updateName(`${request.method} ${route}`);
-      span.setAttributes({ 'http.request.method': request.method, 'http.route': route, 'http.response.status_code': status, 'catrisk.host': name, 'catrisk.request_id': request.id });
+      span.setAttributes({ 'http.request.method': request.method, 'http.route': route, 'http.response.status_code': status, 'catrisk.host': state.name, 'catrisk.request_id': request.id });
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     }
     done();
   });
+}
 
-  idempotencyHooks(app, services);
-  app.decorate('callerOf', (authorization: string | undefined, ip: string) => edge.callerOf(authorization, ip));
-  app.decorate('refuseInFlight', async (answer: Refusal) => {
-    const apiError = ApiError.of(answer);
-    const waiting = [...inFlight].filter((reply) => !(reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed));
-    await Promise.all(waiting.map(async (reply) => {
-      // A request still in the edge's check (its key being looked up) has no RateLimit headers yet:
-      // the answer is counted against the client address, unless the counter does not answer at once.
-      let rate = rateHeadersOfReply(reply);
-      if (rate.ratelimit === undefined) {
-        rate = await within(250, edge.countAddress(reply.request.ip).catch((e: unknown) => (e instanceof ApiError ? rateHeadersOf(e) : {})), {});
-      }
-      if (reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed) return;
-      // Written by hand: the route's own hooks (an idempotency key's release) may wait on what is
-      // stalled. The route's later answer, if it comes, finds the reply taken.
-      reply.hijack();
-      writeRefusal(reply.raw, apiError, { ...rate, connection: 'close' });
-    }));
-    return waiting.length;
-  });
-
-  await options.register(app);
-  const served = METHODS.filter((m) => servedSet.has(m));
-  servedMethods = () => served;
-  methodsOf = (path) => METHODS.filter((m) => lookup.find(m, path) !== null);
-  authOfPath = (path) => (METHODS.some((m) => publicPaths.find(m, path) !== null) ? 'none' : options.defaultAuth);
-  return app;
+/** Answers the requests in flight that have not begun their answer with the refusal (see FastifyInstance.refuseInFlight). */
+async function refuseInFlight(state: HostState, refusal: ApiError): Promise<number> {
+  const waiting = [...state.inFlight.replies].filter((reply) => !(reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed));
+  await Promise.all(waiting.map(async (reply) => {
+    // A request still in the edge's check (its key being looked up) has no RateLimit headers yet:
+    // the answer is counted against the client address, unless the counter does not answer at once.
+    let rate = rateHeadersOfReply(reply);
+    if (rate.ratelimit === undefined) {
+      rate = await within(250, state.edge.countAddress(reply.request.ip).catch((e: unknown) => (e instanceof ApiError ? rateHeadersOf(e) : {})), {});
+    }
+    if (reply.raw.headersSent || reply.raw.writableEnded || reply.raw.destroyed) return;
+    // Written by hand: the route's own hooks (an idempotency key's release) may wait on what is
+    // stalled. The route's later answer, if it comes, finds the reply taken.
+    reply.hijack();
+    writeRefusal(reply.raw, refusal, { ...rate, connection: 'close' });
+  }));
+  return waiting.length;
 }
 
 export function sendError(reply: FastifyReply, error: ApiError) {

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { labModels, readRun, submitRun } from '../app/lab-runs.js';
 import { statusRetryAfter } from '../app/jobs.js';
 import { callerOf } from './api/accounts.js';
-import type { HostDirectory } from './servers.js';
+import type { HostDirectory } from './host-directory.js';
 import { runTable, type OrdPerspective, type OrdTable } from '../app/exports.js';
 import { answer } from './answer.js';
 import { negotiate, sendExport } from './negotiate.js';

@@ -1,7 +1,8 @@
 // Starts the five hosts, each its own HTTP listener, in one process.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { createHost, type AuthMode, type HostName, type RouteInfo } from './host.js';
+import { HostDirectory } from './host-directory.js';
 import { apiRoutes } from './api/index.js';
 import { dataroomRoutes } from './dataroom.js';
 import { docsRoutes } from './docs.js';
@@ -19,25 +20,6 @@ interface HostPlan {
   what: string;
   index: string;
   register: (app: FastifyInstance, services: Services) => void;
-}
-
-/**
- * Where each host listens, filled in as the hosts start, so one host can link to another with an
- * absolute URL (a relative link would resolve against the wrong host).
- */
-export class HostDirectory {
-  private readonly ports = new Map<HostName, number>();
-
-  listening(name: HostName, port: number) {
-    this.ports.set(name, port);
-  }
-
-  /** The base URL of a host, reached by the name the caller used for this one. */
-  baseUrl(name: HostName, request: FastifyRequest): string {
-    const port = this.ports.get(name);
-    const hostname = request.hostname || '127.0.0.1';
-    return `${request.protocol}://${hostname}${port === undefined ? '' : `:${port}`}`;
-  }
 }
 
 function plans(services: Services, contractHosts: readonly ContractHost[], directory: HostDirectory): HostPlan[] {

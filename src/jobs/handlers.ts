@@ -1,5 +1,6 @@
 // One handler per verb that runs as a job, each the verb's use case in src/app/.
-import type { Services } from '../services.js';
+import type { AppDeps } from '../app/deps.js';
+import type { ServiceMetrics } from '../telemetry/metrics.js';
 import type { Result } from '../kernel/result.js';
 import { unwrap } from '../kernel/result.js';
 import { analyseJob } from '../app/analyse.js';
@@ -19,20 +20,24 @@ import type { JobHandler, JobInput } from './worker.js';
  * A use case as a job handler. Its refusal unwinds as the carrier, which the worker records on the
  * job as the error envelope's body (and does not retry); this is the one place a job's Result is read.
  */
-function handler<I>(useCase: (services: Services, job: JobInput & { input: I }) => Promise<Result<unknown>>, services: Services): JobHandler {
-  return async (job) => unwrap(await useCase(services, job as JobInput & { input: I }));
+function handler<I>(useCase: (deps: AppDeps, job: JobInput & { input: I }) => Promise<Result<unknown>>, deps: AppDeps): JobHandler {
+  return async (job) => unwrap(await useCase(deps, job as JobInput & { input: I }));
 }
 
-export function jobHandlers(services: Services): ReadonlyMap<string, JobHandler> {
+/** The series the handlers move: lab runs and webhook deliveries by outcome. */
+type JobMetrics = Pick<ServiceMetrics, 'labRun' | 'webhookDelivery'>;
+
+/** Every verb's handler over the use cases' deps (the process's services satisfy them). */
+export function jobHandlers(deps: AppDeps, metrics: JobMetrics): ReadonlyMap<string, JobHandler> {
   return new Map<string, JobHandler>([
-    ['ingest', handler(ingestJob, services)],
-    ['backtest', handler(backtestJob, services)],
-    ['lab_run', countingLabRuns(handler(labRunJob, services), services)],
-    ['price', handler(priceJob, services)],
-    ['model_run', handler(modelRunJob, services)],
-    ['package', handler(packageJob, services)],
-    ['analyse', handler(analyseJob, services)],
-    ['webhook_delivery', countingDeliveries(handler(deliveryJob, services), services)],
+    ['ingest', handler(ingestJob, deps)],
+    ['backtest', handler(backtestJob, deps)],
+    ['lab_run', countingLabRuns(handler(labRunJob, deps), metrics)],
+    ['price', handler(priceJob, deps)],
+    ['model_run', handler(modelRunJob, deps)],
+    ['package', handler(packageJob, deps)],
+    ['analyse', handler(analyseJob, deps)],
+    ['webhook_delivery', countingDeliveries(handler(deliveryJob, deps), metrics)],
   ]);
 }
 
@@ -43,29 +48,29 @@ function modelLabel(model: unknown): string {
 }
 
 /** Lab runs by model and outcome: succeeded, refused (the run's refusal), error (it may be tried again). */
-function countingLabRuns(run: JobHandler, services: Services): JobHandler {
+function countingLabRuns(run: JobHandler, metrics: JobMetrics): JobHandler {
   return async (job) => {
     const model = modelLabel(job.input.model);
     try {
       const result = await run(job);
-      services.metrics.labRun(model, 'succeeded');
+      metrics.labRun(model, 'succeeded');
       return result;
     } catch (error) {
-      services.metrics.labRun(model, error instanceof ApiError && error.status < 500 ? 'refused' : 'error');
+      metrics.labRun(model, error instanceof ApiError && error.status < 500 ? 'refused' : 'error');
       throw error;
     }
   };
 }
 
 /** Webhook delivery attempts by the outcome the delivery job answers (delivered, retry_queued, given_up, ...). */
-function countingDeliveries(deliver: JobHandler, services: Services): JobHandler {
+function countingDeliveries(deliver: JobHandler, metrics: JobMetrics): JobHandler {
   return async (job) => {
     try {
       const result = await deliver(job);
-      services.metrics.webhookDelivery(String((result as { outcome?: unknown } | undefined)?.outcome ?? 'error'));
+      metrics.webhookDelivery(String((result as { outcome?: unknown } | undefined)?.outcome ?? 'error'));
       return result;
     } catch (error) {
-      services.metrics.webhookDelivery('error');
+      metrics.webhookDelivery('error');
       throw error;
     }
   };

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { unwrap, type Result } from '../kernel/result.js';
-import type { ComputeTask } from '../app/deps.js';
+import type { TaskInput, TaskName, TaskOutput, TaskTransfers } from '../app/deps.js';
 import type { VerifiedFile, VerifiedFiles } from '../feeds/store.js';
 
 let pool: Piscina | undefined;
@@ -73,10 +73,12 @@ export function abortingTasksWith<T>(signal: AbortSignal, work: () => T): T {
  * cross threads). When the caller's signal (or that of the job it runs for) fires, piscina
  * terminates the thread and the task rejects with an AbortError.
  */
-export async function compute<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<Result<T>> {
+export async function compute<K extends TaskName>(
+  task: K, input: TaskInput<K>, transferList?: TaskTransfers, signal = abandonment.getStore(),
+): Promise<Result<TaskOutput<K>>> {
   inFlight += 1;
   try {
-    return await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as Result<T>;
+    return await computePool().run({ task, input }, { ...(transferList ? { transferList } : {}), ...(signal ? { signal } : {}) }) as Result<TaskOutput<K>>;
   } finally {
     inFlight -= 1;
   }
@@ -99,6 +101,8 @@ export async function computeAnswers(timeoutMs: number): Promise<void> {
 }
 
 /** compute, with a refusal made in the thread thrown here again as the carrier. */
-export async function runTask<T>(task: ComputeTask, input: unknown, transferList?: ArrayBuffer[], signal = abandonment.getStore()): Promise<T> {
-  return unwrap(await compute<T>(task, input, transferList, signal));
+export async function runTask<K extends TaskName>(
+  task: K, input: TaskInput<K>, transferList?: TaskTransfers, signal = abandonment.getStore(),
+): Promise<TaskOutput<K>> {
+  return unwrap(await compute(task, input, transferList, signal));
 }

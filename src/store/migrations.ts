@@ -15,8 +15,36 @@ export interface MigrateOptions {
   readonly sealingKeys?: readonly SealKey[];
 }
 
-const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string, Migration> => ({
-  '0001_foundation': {
+/** What a migration is handed besides the database: the dialect its DDL is written for, and the start's options. */
+export interface MigrationContext {
+  readonly dialect: Dialect;
+  readonly options: MigrateOptions;
+}
+
+/**
+ * One migration: its version, the name Kysely records in its migration table when it is applied
+ * (so a released name never changes: a renamed migration would run again), and its change.
+ */
+export interface MigrationRecord {
+  readonly version: number;
+  readonly name: string;
+  up(db: Kysely<any>, context: MigrationContext): Promise<void>;
+}
+
+/**
+ * Versions no migration carries: no migration numbered 0011 or 0016 was ever written (the history
+ * of this module holds none). Numbers 0011 to 0018 were handed out ahead of time to features built
+ * side by side (0013 and 0014 were written on branches that held only 0001 to 0010), and the
+ * features holding 0011 and 0016 released no migration. A gap is never filled afterwards: Kysely
+ * applies migrations in name order and refuses one that sorts before the last applied, so a new
+ * migration takes the number after the last.
+ */
+export const SKIPPED_VERSIONS: readonly number[] = [11, 16];
+
+/** Every migration, in order. */
+export const MIGRATIONS: readonly MigrationRecord[] = [
+  {
+    version: 1, name: '0001_foundation',
     async up(db: Kysely<any>) {
       await db.schema.createTable('accounts')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -65,8 +93,9 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
         .execute();
     },
   },
-  '0002_uploads_and_objects': {
-    async up(db: Kysely<any>) {
+  {
+    version: 2, name: '0002_uploads_and_objects',
+    async up(db: Kysely<any>, { dialect }: MigrationContext) {
       // Uploaded bytes live in the database so a worker on another machine can read them.
       await db.schema.createTable('uploads')
         .addColumn('sha256', 'text', (c) => c.primaryKey())
@@ -85,7 +114,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.createIndex('objects_account').on('objects').column('account_id').execute();
     },
   },
-  '0003_structures_and_backtests': {
+  {
+    version: 3, name: '0003_structures_and_backtests',
     async up(db: Kysely<any>) {
       await db.schema.createTable('structures')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -106,7 +136,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
         .execute();
     },
   },
-  '0004_lab_runs': {
+  {
+    version: 4, name: '0004_lab_runs',
     async up(db: Kysely<any>) {
       // A finished run, stored once under its content address and read back by every submission
       // of an equivalent spec.
@@ -127,8 +158,9 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
         .execute();
     },
   },
-  '0005_object_versions_chunks_and_usage_keys': {
-    async up(db: Kysely<any>) {
+  {
+    version: 5, name: '0005_object_versions_chunks_and_usage_keys',
+    async up(db: Kysely<any>, { dialect }: MigrationContext) {
       // Every write of an object is a compare-and-set on its version (lost updates were possible).
       await db.schema.alterTable('objects').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
       await db.schema.alterTable('objects').addColumn('size', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
@@ -158,21 +190,24 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.createIndex('usage_once').on('usage').columns(['account_id', 'unit', 'subject_id']).unique().execute();
     },
   },
-  '0006_api_keys_by_account': {
+  {
+    version: 6, name: '0006_api_keys_by_account',
     async up(db: Kysely<any>) {
       // GET /account reads an account's keys in creation order; without this every read scanned
       // every key of every account (2.7 ms at 10,000 accounts on SQLite, 19 us with it).
       await db.schema.createIndex('api_keys_account').on('api_keys').columns(['account_id', 'created_at', 'id']).execute();
     },
   },
-  '0007_job_times': {
+  {
+    version: 7, name: '0007_job_times',
     async up(db: Kysely<any>) {
       // When a job first started and when it ended; jobs from before stay null (never guessed).
       await db.schema.alterTable('jobs').addColumn('started_at', 'text').execute();
       await db.schema.alterTable('jobs').addColumn('finished_at', 'text').execute();
     },
   },
-  '0008_list_summaries_and_indexes': {
+  {
+    version: 8, name: '0008_list_summaries_and_indexes',
     async up(db: Kysely<any>) {
       // Lists show a few members of each document without reading it: kept in columns, written
       // with the document, and filled here for documents stored before (each read once, one at a time).
@@ -216,7 +251,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.createIndex('lab_run_owners_list').on('lab_run_owners').columns(['account_id', 'created_at', 'run_id']).execute();
     },
   },
-  '0009_job_progress_and_cancellation': {
+  {
+    version: 9, name: '0009_job_progress_and_cancellation',
     async up(db: Kysely<any>) {
       // How far a running job has got (JSON: fraction and sentence), and a cancel asked for: the
       // error body the job ends with, stored on the row so a worker in any process sees it.
@@ -224,8 +260,9 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.alterTable('jobs').addColumn('cancellation', 'text').execute();
     },
   },
-  '0010_idempotency_keys': {
-    async up(db: Kysely<any>) {
+  {
+    version: 10, name: '0010_idempotency_keys',
+    async up(db: Kysely<any>, { dialect }: MigrationContext) {
       // An Idempotency-Key of an account: the request it was first sent with (a digest) and, once
       // answered, the answer replayed to every repeat until the key expires.
       await db.schema.createTable('idempotency_keys')
@@ -243,7 +280,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
     },
   },
-  '0012_packages': {
+  {
+    version: 12, name: '0012_packages',
     async up(db: Kysely<any>) {
       // A submission pack, stored once per account under the content address of what it was
       // built from (object version, price run, backtest, documents), as the canonical JSON served.
@@ -257,7 +295,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
         .execute();
     },
   },
-  '0013_models': {
+  {
+    version: 13, name: '0013_models',
     async up(db: Kysely<any>) {
       // The registry's composed models: immutable documents addressed by their composition, each
       // belonging to the account that composed it; a name's versions are unique within the account.
@@ -273,7 +312,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
         .execute();
     },
   },
-  '0014_coding_budget': {
+  {
+    version: 14, name: '0014_coding_budget',
     async up(db: Kysely<any>) {
       // The daily row budget of exposure coding: rows each account has sent on each UTC day.
       await db.schema.createTable('coding_budget')
@@ -284,7 +324,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
         .execute();
     },
   },
-  '0015_monitoring': {
+  {
+    version: 15, name: '0015_monitoring',
     async up(db: Kysely<any>) {
       // A structure recorded as in force (an assertion about a transaction executed elsewhere), with
       // the last measurement stored so a newly pinned snapshot can be compared with it.
@@ -339,7 +380,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.alterTable('jobs').addColumn('not_before', 'bigint').execute();
     },
   },
-  '0017_exchange': {
+  {
+    version: 17, name: '0017_exchange',
     async up(db: Kysely<any>) {
       // Model-exchange listings: what the provider wrote (credentials apart) as canonical JSON, the
       // state, and the connector's credentials sealed (AES-256-GCM) with the id of the key that sealed them.
@@ -366,8 +408,9 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
         .execute();
     },
   },
-  '0018_object_digests': {
-    async up(db: Kysely<any>) {
+  {
+    version: 18, name: '0018_object_digests',
+    async up(db: Kysely<any>, { dialect }: MigrationContext) {
       // Each object version's location digest for accumulation (coordinates, exact values, own
       // currencies in flat arrays; H3 cells once an accumulation has computed them), written with
       // the version so an accumulation never parses a location. Filled here for the current version
@@ -399,8 +442,9 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       }
     },
   },
-  '0019_webhook_secrets_sealed': {
-    async up(db: Kysely<any>) {
+  {
+    version: 19, name: '0019_webhook_secrets_sealed',
+    async up(db: Kysely<any>, { options }: MigrationContext) {
       // Webhook signing secrets were kept as issued; they are sealed as exchange credentials are
       // (domain/sealing.ts: AES-256-GCM, the webhook's id as additional data, the key's id beside).
       // The secrets stored before are sealed here under the environment's sealing key, so no
@@ -421,7 +465,8 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.alterTable('monitoring_webhooks').dropColumn('secret').execute();
     },
   },
-  '0020_job_origin': {
+  {
+    version: 20, name: '0020_job_origin',
     async up(db: Kysely<any>) {
       // Where a job came from: the request id its logs name, and the trace its outbound calls pass on.
       await db.schema.alterTable('jobs').addColumn('request_id', 'text').execute();
@@ -429,7 +474,13 @@ const migrationsFor = (dialect: Dialect, options: MigrateOptions): Record<string
       await db.schema.alterTable('jobs').addColumn('tracestate', 'text').execute();
     },
   },
-});
+];
+
+/** The migrations as Kysely's provider hands them over, by name, each given the context. */
+function migrationsFor(dialect: Dialect, options: MigrateOptions): Record<string, Migration> {
+  const context: MigrationContext = { dialect, options };
+  return Object.fromEntries(MIGRATIONS.map((m): [string, Migration] => [m.name, { up: (db) => m.up(db, context) }]));
+}
 
 /** Applies every migration, or those up to `target` (tests build an older database that way). */
 export async function migrate(db: Kysely<any>, dialect: Dialect, target?: string, options: MigrateOptions = {}): Promise<string[]> {

@@ -15,7 +15,7 @@ import { digestOfDocument, readDigest, withCells } from '../../src/domain/accumu
 import dispatch from '../../src/jobs/threads/dispatch.js';
 import { canonicalJson } from '../../src/kernel/canonical-json.js';
 import type { Result } from '../../src/kernel/result.js';
-import type { ComputeTask } from '../../src/app/deps.js';
+import type { TaskInput, TaskName, TaskOutput } from '../../src/app/deps.js';
 import { accumulatedFromJson, figuresOf } from '../support/accumulation-reference.js';
 import { eachDialect } from '../support/service.js';
 import { withDeps } from './support.js';
@@ -51,11 +51,11 @@ eachDialect('accumulation reads the digests written with each version and answer
     const handedBackFor = () => handedBack.map(([i]) => i);
     const deps = {
       ...base, objects: base.objects,
-      compute: async <T>(task: ComputeTask, input: unknown) => {
+      compute: async <K extends TaskName>(task: K, input: TaskInput<K>) => {
         const out = await dispatch({ task, input } as never) as Result<AccumulationTaskOutput>;
         if (out.ok) handedBack = [...out.value.completed];
         await meanwhile?.();
-        return out as Result<T>;
+        return out as Result<TaskOutput<K>>;
       },
     };
     const db = (base.objects as unknown as { db: Kysely<any> }).db;

@@ -7,7 +7,7 @@ import { accumulate } from '../../src/app/accumulation.js';
 import { requestAnalyse } from '../../src/app/analyse.js';
 import { unwrap, type Result } from '../../src/kernel/result.js';
 import dispatch from '../../src/jobs/threads/dispatch.js';
-import type { ComputeTask } from '../../src/app/deps.js';
+import type { TaskInput, TaskName, TaskOutput } from '../../src/app/deps.js';
 import { eachDialect } from '../support/service.js';
 import { withDeps } from './support.js';
 
@@ -19,7 +19,7 @@ const bare = (id: string, n: number) => ({
 eachDialect('an accumulation over more than 1,000,000 locations is refused before any is read', async (dialect) => {
   await withDeps(dialect, async (base) => {
     // The accumulation's compute task run in this process, as a compute thread runs it.
-    const deps = { ...base, objects: base.objects, compute: async <T>(task: ComputeTask, input: unknown) => dispatch({ task, input } as never) as Promise<Result<T>> };
+    const deps = { ...base, objects: base.objects, compute: async <K extends TaskName>(task: K, input: TaskInput<K>) => dispatch({ task, input } as never) as Promise<Result<TaskOutput<K>>> };
     const accountId = (unwrap(await signup(deps, {})) as { id: string }).id;
     const other = (unwrap(await signup(deps, {})) as { id: string }).id;
     await deps.objects.insert(accountId, bare('obj_000000000000000000000001', 500_001));

@@ -1,38 +1,13 @@
 // The layer rules (docs/architecture.md), read from the import lines of every module under src/.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
-
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+import { importsOf, sources, SRC } from './source-files.js';
 
 /** Node modules that only compute (no file, network, process or thread access). */
 const PURE_NODE = new Set(['assert', 'assert/strict', 'buffer', 'crypto', 'string_decoder', 'util']);
-
-interface ModuleImport { readonly file: string; readonly specifier: string; readonly line: number; readonly typeOnly: boolean }
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    return e.isDirectory() ? sources(path) : e.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** Every static import, export-from and dynamic import of a module (type-only ones too). */
-export function importsOf(file: string, text: string): ModuleImport[] {
-  const found: ModuleImport[] = [];
-  const pattern = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;(])import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
-  for (const m of text.matchAll(pattern)) {
-    const specifier = m[1] ?? m[2] ?? m[3]!;
-    const start = m.index + m[0].search(/\S/);
-    // `import type` and `export type` vanish from the built code; `import { type X }` may not.
-    const typeOnly = /^(?:import|export)\s+type\s/.test(m[0].slice(m[0].search(/\S/)));
-    found.push({ file, specifier, line: text.slice(0, start).split('\n').length, typeOnly });
-  }
-  return found;
-}
 
 /**
  * Route modules: they read the request, call one use case of app/ and write the answer. The tool
@@ -102,7 +77,7 @@ export function violations(file: string, text: string): string[] {
 }
 
 test('every module of src/ keeps to its layer\'s imports', () => {
-  const files = sources(SRC);
+  const files = sources();
   assert.ok(files.length > 50, `read ${files.length} modules under ${SRC}`);
   const found = files.flatMap((f) => violations(f, readFileSync(f, 'utf8')));
   assert.deepEqual(found, []);

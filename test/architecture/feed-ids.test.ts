@@ -1,7 +1,7 @@
 // Only the feed catalog (src/feeds/catalog.ts) reads meaning from a feed id: no other module checks
 // an id's prefix, suffix or part, and no other module holds a fragment of a pinned feed id.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -65,10 +65,17 @@ export function idReadings(text: string, fragments: readonly string[], ids: read
   return found;
 }
 
-const pinned = readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+/** The pinned feed ids: the feeds folder's subfolders, read when the test runs, so a missing folder fails it by name. */
+function pinnedIds(): string[] {
+  if (!existsSync(FEEDS_DIR)) {
+    assert.fail(`no feeds folder at ${FEEDS_DIR}: this check reads the pinned feed ids from it; set CATRISK_FEEDS_DIR to the folder that holds the pinned snapshots`);
+  }
+  return readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+}
 
 test('no module but the feed catalog reads meaning from a feed id', () => {
-  assert.ok(pinned.length > 50);
+  const pinned = pinnedIds();
+  assert.ok(pinned.length > 50, `${pinned.length} pinned feeds under ${FEEDS_DIR} (CATRISK_FEEDS_DIR): the check needs the pinned snapshots`);
   const fragments = idFragments(pinned);
   const offences = sources(SRC).flatMap((file) => {
     const rel = relative(SRC, file).split('\\').join('/');

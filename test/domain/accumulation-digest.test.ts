@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { latLngToCell } from 'h3-js';
-import { Accumulator, amountUnits, decimalUnits, NO_CELL } from '../../src/domain/accumulation/accumulate.js';
-import { CELLS_NOT_COMPUTED, DigestingSink, DigestScanner, digestOfDocument, digestUnits, readDigest, withCells } from '../../src/domain/accumulation/digest.js';
+import { Accumulator } from '../../src/domain/accumulation/accumulate.js';
+import { amountUnits, decimalUnits } from '../../src/domain/accumulation/amounts.js';
+import { CELLS_NOT_COMPUTED, NO_CELL, DigestingSink, DigestScanner, digestOfDocument, digestUnits, readDigest, withCells } from '../../src/domain/accumulation/digest.js';
 import { LocationArray } from '../../src/domain/exposure/location-sink.js';
 import { readSchedule } from '../../src/domain/exposure/read-schedule.js';
 import { unwrap } from '../../src/kernel/result.js';

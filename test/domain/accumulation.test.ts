@@ -2,7 +2,8 @@
 // billion, a polygon region; the country of a point from the offline borders, at named places.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Accumulator, decimalUnits } from '../../src/domain/accumulation/accumulate.js';
+import { Accumulator } from '../../src/domain/accumulation/accumulate.js';
+import { decimalUnits } from '../../src/domain/accumulation/amounts.js';
 import { countryAlpha2, countryAlpha3 } from '../../src/domain/country.js';
 import type { ScheduleLocation } from '../../src/domain/exposure/types.js';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after } from 'node:test';
 import { closeComputePool, computePool, runTask } from '../../src/jobs/threads.js';
-import type { ReadScheduleInput, ReadScheduleOutput } from '../../src/app/read-schedule.js';
+import type { ReadScheduleInput } from '../../src/app/read-schedule.js';
 import { Worker, type JobHandler } from '../../src/jobs/worker.js';
 import type { JobStore } from '../../src/store/jobs.js';
 import { eachDialect } from '../support/service.js';
@@ -28,7 +28,7 @@ function longRead() {
   let running!: (task: { settled: Promise<unknown> }) => void;
   const started = new Promise<{ settled: Promise<unknown> }>((resolve) => { running = resolve; });
   const handler: JobHandler = async () => {
-    const task = runTask<ReadScheduleOutput>('read-schedule', readInput(100_000));
+    const task = runTask('read-schedule', readInput(100_000));
     running({ settled: task.then((out) => ({ resolved: out.locations }), (error: unknown) => error) });
     await task;
     return { read: true };
@@ -51,14 +51,14 @@ async function until(what: string, check: () => Promise<boolean> | boolean) {
 }
 
 async function assertPoolUsable() {
-  const out = await runTask<ReadScheduleOutput>('read-schedule', readInput(3));
+  const out = await runTask('read-schedule', readInput(3));
   assert.equal(out.locations, 3, 'the pool runs tasks after the abort');
 }
 
 async function runningJob(jobs: JobStore, accountId: string, handler: JobHandler) {
   // A thread already up: a task handed to a thread still starting waits in piscina's queue, where
   // an abort only drops it, and the thread would end only when its 30 s idle timeout ran out.
-  await runTask<ReadScheduleOutput>('read-schedule', readInput(3));
+  await runTask('read-schedule', readInput(3));
   const job = await jobs.create({ accountId, verb: 'ingest', subject: {}, input: {} });
   const worker = new Worker(jobs, new Map([['ingest', handler]]), { concurrency: 1, leaseMs: 900, pollMs: 20, maxAttempts: 3, log: silent });
   worker.start();

@@ -4,19 +4,16 @@
 // converted: every figure is a list of {currency, ...}. Pure.
 import { cellToLatLng, getHexagonAreaAvg, latLngToCell } from 'h3-js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { formatUnits, minorUnits, UNIT_DECIMALS } from '../exposure/minor-units.js';
+import { formatUnits, minorUnits } from '../exposure/minor-units.js';
 import { PERIL_CODES, type ScheduleLocation } from '../exposure/types.js';
 import { gateContains, type Gate } from '../tracks/gate.js';
 import { readRegion } from '../triggers/read.js';
 import { Faults } from '../triggers/faults.js';
 import { regionBox } from '../triggers/feed.js';
 import type { GeoPoint } from '../geo.js';
-import type { LocationDigest } from './digest.js';
+import { amountUnits } from './amounts.js';
+import { NO_CELL, type LocationDigest } from './digest.js';
 
-/** H3 resolution of the concentration cells (average hexagon about 5.16 km², edge about 1.4 km). */
-export const DEFAULT_H3_RESOLUTION = 7;
-/** A location without a cell in its digest (see digest.ts). */
-export const NO_CELL = 0xffffffff;
 /** The cells listed with their objects, per currency. */
 export const TOP_CELLS = 10;
 
@@ -41,27 +38,6 @@ interface Cell { value: Sum; locations: number; objects: Map<number, { locations
 interface RegionTally { region: unknown; gate: Gate; minLat: number; maxLat: number; declaredBy: number[]; objects: Map<number, Sums> }
 
 const NO_CURRENCY = '';
-const SCALE = 10 ** UNIT_DECIMALS;
-
-/** A decimal amount ("1200000.50") in ten-thousandths, or null when it is not one. */
-export function decimalUnits(text: unknown): bigint | null {
-  if (typeof text !== 'string') return null;
-  const m = /^(-?)(\d+)(?:\.(\d{1,4}))?$/.exec(text);
-  if (!m) return null;
-  const units = BigInt(m[2]!) * BigInt(SCALE) + BigInt((m[3] ?? '').padEnd(UNIT_DECIMALS, '0'));
-  return m[1] ? -units : units;
-}
-
-const DECIMAL = /^-?\d{1,9}(?:\.\d{1,4})?$/;
-/**
- * The same, as a number when the amount is below a billion (its ten-thousandths then fit a double
- * exactly and the product rounds to them), else as a bigint: most amounts skip bigint arithmetic.
- */
-export function amountUnits(text: unknown): number | bigint | null {
-  if (typeof text !== 'string') return null;
-  if (DECIMAL.test(text)) return Math.round(Number(text) * SCALE);
-  return decimalUnits(text);
-}
 
 /** An exact sum of ten-thousandths: a double while it stays below 2^52, carried into a bigint beyond. */
 class Sum {

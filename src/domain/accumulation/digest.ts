@@ -18,9 +18,12 @@ import { perilCode } from '../list-summaries.js';
 import { ObjectScanner } from '../risk-object/object-scan.js';
 import type { ScheduleLocation } from '../exposure/types.js';
 import type { LocationSink, Settled } from '../exposure/location-sink.js';
-import { amountUnits, DEFAULT_H3_RESOLUTION, NO_CELL } from './accumulate.js';
+import { amountUnits } from './amounts.js';
 
-export { NO_CELL };
+/** H3 resolution of the concentration cells (average hexagon about 5.16 km², edge about 1.4 km). */
+export const DEFAULT_H3_RESOLUTION = 7;
+/** A location without a cell in its digest. */
+export const NO_CELL = 0xffffffff;
 
 /**
  * Bumped whenever what a digest holds, or how accumulation reads a location, changes. 2: the cells

@@ -2,7 +2,7 @@
 // occupancy and construction codes, year built), the rows ingest flagged, and duplicate locations.
 // Fed a batch of locations at a time. Pure.
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { decimalUnits } from '../accumulation/accumulate.js';
+import { decimalUnits } from '../accumulation/amounts.js';
 import { formatUnits, minorUnits } from '../exposure/minor-units.js';
 import type { ScheduleLocation } from '../exposure/types.js';
 

@@ -397,32 +397,72 @@ export class ScheduleTable<L = ScheduleLocation[]> {
 
   // ---- records ------------------------------------------------------------------------------
 
+  /**
+   * One record read by the layout: a header again, a totals row, a note line, or a location,
+   * placed in the sink (settled, or pending the file's currency). The fidelity notes keep the
+   * order of the steps below.
+   */
   private record(line: number, cells: readonly string[]): void {
     if (isBlank(cells)) return;
     const layout = this.layout;
     if (layout === null) return;
-    const f = this.fidelity;
-
-    if (this.options.header === 'detect') {
-      const again = this.headerAgain(cells, layout);
-      if (again === 'same') {
-        f.row(line, 'repeated header row skipped');
-        return;
-      }
-      if (again !== null) {
-        f.row(line, 'header row with a different layout; columns read by it from here on');
-        this.useLayout(again, line);
-        return;
-      }
-    }
-
-    // Totals row by label: in the ref cell, or (ref empty, no coordinates: "Total Plaza" with a
-    // position is an address) in any text cell, whichever column the broker had room in.
+    if (this.options.header === 'detect' && this.headerRow(line, cells, layout)) return;
     const ref = cellOf(cells, layout, 'ref') ?? '';
     const latText = cellOf(cells, layout, 'latitude') ?? '';
     const lonText = cellOf(cells, layout, 'longitude') ?? '';
     const pairText = cellOf(cells, layout, 'coordinates') ?? '';
     const located = latText !== '' || lonText !== '' || pairText !== '';
+    const values = this.moneyCells(cells, layout);
+    if (this.labelledTotalsRow(line, cells, layout, ref, located, values)) return;
+    if (!this.hasLocationData(cells, layout)) {
+      this.fidelity.row(line, 'row has no location data; skipped');
+      this.statementLine(line, cells);
+      return;
+    }
+    if (this.unlabelledTotalsRow(line, ref, located, values)) return;
+
+    const location = this.locationOf(line, cells, layout, this.locationRef(line, ref, layout), latText, lonText, pairText);
+    const rowCurrencies = this.bookMoney(values, line);
+    this.readRowDetails(line, cells, layout, location);
+    const own = this.rowCurrency(line, cells, layout, rowCurrencies);
+    // Settled now when the request declared a currency or the row states its own (a row stating
+    // several keeps none); otherwise it waits for the end of the file.
+    const settled = this.declared ?? own;
+    this.checkStatedTotal(line, values.units, settled);
+    this.sums.add(values.units);
+    if (settled === undefined) {
+      this.pendingAmounts.push(line, values.units, values.finelyRounded);
+      this.sink.addPending(location);
+    } else {
+      const code = settled ?? undefined;
+      location.values = this.settleValues(values.units, values.finelyRounded, code, code !== undefined);
+      if (code !== undefined) location.currency = code;
+      this.sink.add(location);
+    }
+    this.sampleCells(line, cells, layout);
+  }
+
+  /** A repeated header (skipped) or a header with another layout (read by from here on): true when the record was one. */
+  private headerRow(line: number, cells: readonly string[], layout: Layout): boolean {
+    const again = this.headerAgain(cells, layout);
+    if (again === 'same') {
+      this.fidelity.row(line, 'repeated header row skipped');
+      return true;
+    }
+    if (again !== null) {
+      this.fidelity.row(line, 'header row with a different layout; columns read by it from here on');
+      this.useLayout(again, line);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Totals row by label: in the ref cell, or (ref empty, no coordinates: "Total Plaza" with a
+   * position is an address) in any text cell, whichever column the broker had room in. True when
+   * the record was one (disclosed and excluded).
+   */
+  private labelledTotalsRow(line: number, cells: readonly string[], layout: Layout, ref: string, located: boolean, values: MoneyCells): boolean {
     let label: string | null = null;
     let kind: TotalsKind | null = ref === '' ? null : totalsLabelKind(ref);
     if (kind !== null) label = ref;
@@ -437,80 +477,76 @@ export class ScheduleTable<L = ScheduleLocation[]> {
         }
       }
     }
-    const values = this.moneyCells(cells, layout);
-    if (label !== null && kind !== null) {
-      const check = this.sums.check(values.units, 1);
-      const tail = values.units.size === 0 ? '' : check.matched ? '; its values equal the sum of the rows above' : '; its values do not equal the sum of the rows above';
-      f.row(line, `${kind === 'subtotal' && !/^sub/i.test(label) ? 'subtotal' : 'totals'} row ('${label}') excluded${tail}`);
-      this.totalsRow(line, kind, label, values.units, check);
-      this.sums.closeBlock();
-      return;
-    }
+    if (label === null || kind === null) return false;
+    const check = this.sums.check(values.units, 1);
+    const tail = values.units.size === 0 ? '' : check.matched ? '; its values equal the sum of the rows above' : '; its values do not equal the sum of the rows above';
+    this.fidelity.row(line, `${kind === 'subtotal' && !/^sub/i.test(label) ? 'subtotal' : 'totals'} row ('${label}') excluded${tail}`);
+    this.totalsRow(line, kind, label, values.units, check);
+    this.sums.closeBlock();
+    return true;
+  }
 
-    // Only the ref column (or nothing mapped) filled: a note or footer line, not a location.
+  /** Whether a mapped cell other than the ref is filled: a record with only a ref (or nothing mapped) is a note or footer line. */
+  private hasLocationData(cells: readonly string[], layout: Layout): boolean {
     const refIndex = layout.indexOf.ref;
-    let mapped = false;
     for (const index of layout.mapped) {
-      if (index !== refIndex && (cells[index] ?? '').trim() !== '') {
-        mapped = true;
-        break;
-      }
+      if (index !== refIndex && (cells[index] ?? '').trim() !== '') return true;
     }
-    if (!mapped) {
-      f.row(line, 'row has no location data; skipped');
-      this.statementLine(line, cells);
-      return;
-    }
+    return false;
+  }
 
+  /**
+   * Totals row without a label: no ref, no coordinates, each value the sum of its column, whatever
+   * its other cells say. True when the record was one (disclosed and excluded).
+   */
+  private unlabelledTotalsRow(line: number, ref: string, located: boolean, values: MoneyCells): boolean {
+    if (ref !== '' || values.units.size === 0 || located) return false;
+    const check = this.sums.check(values.units, 2);
+    if (!check.matched) return false;
+    this.fidelity.row(line, 'row with no ref whose values equal the sum of the rows above read as a totals row; excluded');
+    this.totalsRow(line, 'total', null, values.units, check);
+    this.sums.closeBlock();
+    return true;
+  }
+
+  /** A location's ref, with a note when it is missing or repeats an earlier line's; null without a ref column. */
+  private locationRef(line: number, ref: string, layout: Layout): string | null {
+    if (layout.indexOf.ref < 0) return null;
+    if (ref === '') {
+      this.fidelity.row(line, 'no ref');
+      return null;
+    }
+    const earlier = this.refs.get(ref);
+    if (earlier !== undefined) this.fidelity.row(line, `ref '${ref}' repeats line ${earlier}`);
+    else this.refs.set(ref, line);
+    return ref;
+  }
+
+  /** A location's address, coordinates, codes, year and storeys, each cell's faults noted; its values not yet read. */
+  private locationOf(
+    line: number, cells: readonly string[], layout: Layout, ref: string | null, latText: string, lonText: string, pairText: string,
+  ): ScheduleLocation {
+    const f = this.fidelity;
     const address: AddressAsGiven = {};
     for (const part of ADDRESS_PARTS) {
       const text = cellOf(cells, layout, part);
       if (text !== undefined && text !== '') address[part] = text;
     }
-    const occupancyText = cellOf(cells, layout, 'occupancy') ?? '';
-    const constructionText = cellOf(cells, layout, 'construction') ?? '';
-    const yearText = cellOf(cells, layout, 'year_built') ?? '';
-
-    // Totals row without a label: no ref, no coordinates, each value the sum of its column,
-    // whatever its other cells say.
-    if (ref === '' && values.units.size > 0 && !located) {
-      const check = this.sums.check(values.units, 2);
-      if (check.matched) {
-        f.row(line, 'row with no ref whose values equal the sum of the rows above read as a totals row; excluded');
-        this.totalsRow(line, 'total', null, values.units, check);
-        this.sums.closeBlock();
-        return;
-      }
-    }
-
-    // A location.
-    let locationRef: string | null = null;
-    if (refIndex >= 0) {
-      if (ref === '') f.row(line, 'no ref');
-      else {
-        locationRef = ref;
-        const earlier = this.refs.get(ref);
-        if (earlier !== undefined) f.row(line, `ref '${ref}' repeats line ${earlier}`);
-        else this.refs.set(ref, line);
-      }
-    }
-
     const coordinates = readLocationCoordinates(latText, lonText, pairText, layout.indexOf.coordinates >= 0);
     for (const reason of coordinates.reasons) f.row(line, reason);
     const { latitude, longitude } = coordinates.value;
-    const occupancy = codeOccupancy(occupancyText, this.options.oed);
+    const occupancy = codeOccupancy(cellOf(cells, layout, 'occupancy') ?? '', this.options.oed);
     if (occupancy.reason !== undefined) f.row(line, occupancy.reason);
-    const construction = codeConstruction(constructionText, this.options.oed);
+    const construction = codeConstruction(cellOf(cells, layout, 'construction') ?? '', this.options.oed);
     if (construction.reason !== undefined) f.row(line, construction.reason);
 
-    const yearBuilt = readYearBuilt(yearText);
+    const yearBuilt = readYearBuilt(cellOf(cells, layout, 'year_built') ?? '');
     for (const reason of yearBuilt.reasons) f.row(line, reason);
     const storeysText = cellOf(cells, layout, 'storeys');
     const storeys = storeysText === undefined ? undefined : readStoreys(storeysText);
     for (const reason of storeys?.reasons ?? []) f.row(line, reason);
-    const rowCurrencies = this.bookMoney(values, line);
     const location: ScheduleLocation = {
-      ref: locationRef,
+      ref,
       address,
       latitude,
       longitude,
@@ -520,10 +556,15 @@ export class ScheduleTable<L = ScheduleLocation[]> {
       values: { total: null },
     };
     if (storeys !== undefined) location.storeys = storeys.value;
+    return location;
+  }
+
+  /** The rest of a location's cells: its business-interruption days, OED identifiers and perils covered. */
+  private readRowDetails(line: number, cells: readonly string[], layout: Layout, location: ScheduleLocation): void {
     const daysText = cellOf(cells, layout, 'bi_period_days');
     if (daysText !== undefined) {
       const days = readDays(daysText);
-      for (const reason of days.reasons) f.row(line, reason);
+      for (const reason of days.reasons) this.fidelity.row(line, reason);
       location.bi_period_days = days.value;
     }
     let oed: OedIdentifiers | undefined;
@@ -543,8 +584,14 @@ export class ScheduleTable<L = ScheduleLocation[]> {
         location.perils_covered = perilText;
       }
     }
+  }
 
-    // The currency the row's own cells state.
+  /**
+   * The currency a row's own cells state (its money cells' and its currency cell's): the one code,
+   * null when they state several, undefined when none.
+   */
+  private rowCurrency(line: number, cells: readonly string[], layout: Layout, rowCurrencies: string[]): string | null | undefined {
+    const f = this.fidelity;
     const currencyText = cellOf(cells, layout, 'currency');
     if (currencyText !== undefined && currencyText !== '') {
       const token = this.currencyCell(currencyText);
@@ -559,33 +606,26 @@ export class ScheduleTable<L = ScheduleLocation[]> {
     }
     const distinct = rowCurrencies.length <= 1 || rowCurrencies.every((c) => c === rowCurrencies[0]) ? rowCurrencies.slice(0, 1) : [...new Set(rowCurrencies)].sort();
     if (distinct.length > 1) f.row(line, `values in several currencies (${distinct.join(', ')})`);
-    // Settled now when the request declared a currency or the row states its own (a row stating
-    // several keeps none); otherwise it waits for the end of the file.
-    const own = distinct.length === 0 ? undefined : distinct.length === 1 ? distinct[0] : null;
-    const settled = this.declared ?? own;
+    return distinct.length === 0 ? undefined : distinct.length === 1 ? distinct[0] : null;
+  }
 
-    const stated = values.units.get('tiv');
-    if (stated !== undefined) {
-      let partSum: bigint | null = null;
-      for (const part of COVERAGE_PARTS) {
-        const amount = values.units.get(part);
-        if (amount !== undefined) partSum = (partSum ?? 0n) + amount;
-      }
-      if (partSum !== null && partSum !== stated) {
-        const digits = minorUnits(settled ?? undefined);
-        f.row(line, `stated total ${formatUnits(stated, digits)} differs from the sum of parts ${formatUnits(partSum, digits)}; total is the stated total`);
-      }
+  /** Notes a stated total that differs from the sum of its parts (the stated total is kept). */
+  private checkStatedTotal(line: number, units: ReadonlyMap<MoneyField, bigint>, settled: string | null | undefined): void {
+    const stated = units.get('tiv');
+    if (stated === undefined) return;
+    let partSum: bigint | null = null;
+    for (const part of COVERAGE_PARTS) {
+      const amount = units.get(part);
+      if (amount !== undefined) partSum = (partSum ?? 0n) + amount;
     }
-    this.sums.add(values.units);
-    if (settled === undefined) {
-      this.pendingAmounts.push(line, values.units, values.finelyRounded);
-      this.sink.addPending(location);
-    } else {
-      const code = settled ?? undefined;
-      location.values = this.settleValues(values.units, values.finelyRounded, code, code !== undefined);
-      if (code !== undefined) location.currency = code;
-      this.sink.add(location);
+    if (partSum !== null && partSum !== stated) {
+      const digits = minorUnits(settled ?? undefined);
+      this.fidelity.row(line, `stated total ${formatUnits(stated, digits)} differs from the sum of parts ${formatUnits(partSum, digits)}; total is the stated total`);
     }
+  }
+
+  /** Samples the unmapped columns' cells, and notes values beyond the header's columns. */
+  private sampleCells(line: number, cells: readonly string[], layout: Layout): void {
     for (let i = 0; i < layout.columns.length; i++) {
       const handle = this.unmapped[i];
       if (handle != null && handle.open) FidelityLog.sample(handle, (cells[i] ?? '').trim());
@@ -593,7 +633,7 @@ export class ScheduleTable<L = ScheduleLocation[]> {
     if (cells.length > layout.columns.length) {
       let extra = 0;
       for (let i = layout.columns.length; i < cells.length; i++) if ((cells[i] ?? '').trim() !== '') extra++;
-      if (extra > 0) f.row(line, `${extra} value(s) beyond the header's ${layout.columns.length} columns ignored`);
+      if (extra > 0) this.fidelity.row(line, `${extra} value(s) beyond the header's ${layout.columns.length} columns ignored`);
     }
   }
 

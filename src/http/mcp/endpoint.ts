@@ -12,7 +12,7 @@ import type { Services } from '../../services.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { envelope } from '../errors.js';
 import { toApiError } from '../host.js';
-import type { HostDirectory } from '../servers.js';
+import type { HostDirectory } from '../host-directory.js';
 import * as schema from '../schemas/mcp.js';
 
 // The protocol SDK is loaded by the first tool call, not by every process that serves the API.

@@ -4,31 +4,50 @@
 // 0.55 CPU seconds; the schedule reader's own modules take about 0.04 s).
 import { ApiError } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
-import type { AccumulationTaskInput } from '../../app/accumulation.js';
-import type { AnalyseTaskInput } from '../../app/analyse.js';
-import type { BacktestTaskInput } from '../../app/backtest.js';
-import type { LabRunTaskInput } from '../../app/lab-runs.js';
-import type { PriceTaskInput } from '../../app/price.js';
-import type { ModelValidationInput } from '../../app/models.js';
-import type { ReadScheduleInput } from '../../app/read-schedule.js';
+import type { TaskInput, TaskName, TaskOutput } from '../../app/deps.js';
 import { referenceStore, threadStore } from './feed-stores.js';
 
-type Task =
-  | { task: 'read-schedule'; input: ReadScheduleInput }
-  | { task: 'backtest'; input: BacktestTaskInput }
-  | { task: 'lab-run'; input: LabRunTaskInput }
-  | { task: 'price'; input: PriceTaskInput }
-  | { task: 'model-validation'; input: ModelValidationInput }
-  | { task: 'analyse'; input: AnalyseTaskInput }
-  | { task: 'accumulation'; input: AccumulationTaskInput }
-  // GET /ready: a thread that answers is up (no module is loaded for it).
-  | { task: 'ping'; input: null };
+/** One message a thread is handed: a task's name and its input. */
+export type TaskMessage = { [K in TaskName]: { task: K; input: TaskInput<K> } }[TaskName];
+
+/** How each task runs in a thread; typed by the task map, so each runner takes its task's input and answers its output. */
+const RUNNERS: { [K in TaskName]: (input: TaskInput<K>) => Promise<Result<TaskOutput<K>>> } = {
+  'read-schedule': async (input) => {
+    const { readScheduleTask } = await import('../../app/read-schedule.js');
+    return readScheduleTask(input, await referenceStore(input.feedsDir));
+  },
+  backtest: async (input) => {
+    const { backtestTask } = await import('../../app/backtest.js');
+    return backtestTask(input, await threadStore(input.feedsDir));
+  },
+  'lab-run': async (input) => {
+    const { labRunTask } = await import('../../app/lab-runs.js');
+    return labRunTask(input, await threadStore(input.feedsDir));
+  },
+  price: async (input) => {
+    const { priceTask } = await import('../../app/price.js');
+    return priceTask(input, await threadStore(input.feedsDir));
+  },
+  'model-validation': async (input) => {
+    const { modelValidationTask } = await import('../../app/models.js');
+    return modelValidationTask(input, await threadStore(input.feedsDir));
+  },
+  analyse: async (input) => {
+    const { analyseTask } = await import('../../app/analyse.js');
+    return analyseTask(input, await threadStore(input.feedsDir));
+  },
+  accumulation: async (input) => {
+    const { accumulationTask } = await import('../../app/accumulation.js');
+    return accumulationTask(input);
+  },
+  ping: async () => ok(null),
+};
 
 /**
  * The task's Result, its refusal sent back as the body a failed job records (an ApiError, thrown or
  * answered, does not survive the crossing: a thread clones it as a bare Error).
  */
-export default async function dispatch(message: Task): Promise<Result<unknown>> {
+export default async function dispatch(message: TaskMessage): Promise<Result<unknown>> {
   try {
     const result = await run(message);
     return result.ok ? result : refused(ApiError.of(result.refusal).toBody());
@@ -38,37 +57,8 @@ export default async function dispatch(message: Task): Promise<Result<unknown>> 
   }
 }
 
-async function run(message: Task): Promise<Result<unknown>> {
-  switch (message.task) {
-    case 'read-schedule': {
-      const { readScheduleTask } = await import('../../app/read-schedule.js');
-      return readScheduleTask(message.input, await referenceStore(message.input.feedsDir));
-    }
-    case 'backtest': {
-      const { backtestTask } = await import('../../app/backtest.js');
-      return backtestTask(message.input, await threadStore(message.input.feedsDir));
-    }
-    case 'lab-run': {
-      const { labRunTask } = await import('../../app/lab-runs.js');
-      return labRunTask(message.input, await threadStore(message.input.feedsDir));
-    }
-    case 'price': {
-      const { priceTask } = await import('../../app/price.js');
-      return priceTask(message.input, await threadStore(message.input.feedsDir));
-    }
-    case 'model-validation': {
-      const { modelValidationTask } = await import('../../app/models.js');
-      return modelValidationTask(message.input, await threadStore(message.input.feedsDir));
-    }
-    case 'analyse': {
-      const { analyseTask } = await import('../../app/analyse.js');
-      return analyseTask(message.input, await threadStore(message.input.feedsDir));
-    }
-    case 'accumulation': {
-      const { accumulationTask } = await import('../../app/accumulation.js');
-      return accumulationTask(message.input);
-    }
-    case 'ping': return ok(null);
-    default: throw new Error(`unknown compute task ${String((message as { task: unknown }).task)}`);
-  }
+function run<K extends TaskName>(message: { task: K; input: TaskInput<K> }): Promise<Result<TaskOutput<K>>> {
+  const runner = Object.hasOwn(RUNNERS, message.task) ? RUNNERS[message.task] as (input: TaskInput<K>) => Promise<Result<TaskOutput<K>>> : undefined;
+  if (!runner) throw new Error(`unknown compute task ${String(message.task)}`);
+  return runner(message.input);
 }
