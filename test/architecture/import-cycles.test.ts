@@ -7,19 +7,6 @@ import { relative } from 'node:path';
 import { test } from 'node:test';
 import { importsOf, moduleOf, sources, SRC } from './source-files.js';
 
-/**
- * The one circle still being opened: triggers, backtest and pricing, closed by type imports (each
- * design owns its replay and fitted view). A cycle among these modules only is let pass while the
- * circle is opened; the test also checks one remains, so once it is gone this entry goes, and with
- * it this list.
- */
-const KNOWN_CIRCLES: ReadonlyArray<readonly string[]> = [
-  [
-    'domain/backtest/artifact.ts', 'domain/backtest/years.ts', 'domain/pricing/fitted-view.ts', 'domain/triggers/cat-in-a-box.ts',
-    'domain/triggers/design.ts', 'domain/triggers/index-series.ts', 'domain/triggers/index.ts', 'domain/triggers/track-gate.ts',
-  ],
-];
-
 /** The modules of each circle (a component of more than one module, or a module importing itself), sorted. */
 export function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   // Tarjan's algorithm, iterative: a deep import chain must not overflow the stack.
@@ -77,12 +64,7 @@ test('src/ has no import cycle, type imports and re-exports counted', () => {
   const graph = importGraph();
   assert.ok(graph.size > 50, `read ${graph.size} modules under ${SRC}`);
   const found = circles(graph);
-  const within = (cycle: readonly string[], known: readonly string[]) => cycle.every((m) => known.includes(m));
-  const unexpected = found.filter((c) => !KNOWN_CIRCLES.some((k) => within(c, k))).map((c) => `a cycle through ${c.join(', ')}`);
-  assert.deepEqual(unexpected, []);
-  const opened = KNOWN_CIRCLES.filter((k) => !found.some((c) => within(c, k)))
-    .map((k) => `no cycle left among ${k.join(', ')}: strike it from KNOWN_CIRCLES`);
-  assert.deepEqual(opened, []);
+  assert.deepEqual(found.map((c) => `a cycle through ${c.join(', ')}`), []);
 });
 
 test('a cycle is found whatever its length, and only a cycle', () => {
