@@ -8,7 +8,7 @@ import { DEFAULT_REFUSED_AGENTS } from '../../src/config.js';
 import { VERB_ROUTES } from '../../src/http/api/verbs.js';
 import { closeHosts } from '../../src/http/servers.js';
 import { head, rawRequest, type RawAnswer } from '../support/raw-http.js';
-import { call, eachDialect, envelopeFaults, sharedService, signup, startService, USER_AGENT } from '../support/service.js';
+import { call, clearOfRateWindowReset, eachDialect, envelopeFaults, sharedService, signup, startService, USER_AGENT } from '../support/service.js';
 
 eachDialect('anonymous default-library agents get 403 forbidden before any route runs', async (dialect) => {
   const svc = await sharedService(dialect);
@@ -65,6 +65,7 @@ eachDialect('a path served under other methods answers 405 with Allow', async (d
 eachDialect('rate limits per key: 429 rate_limited with Retry-After, headers on every answer', async (dialect) => {
   const svc = await startService(dialect, { CATRISK_RATE_LIMIT: '3', CATRISK_ADDRESS_RATE_LIMIT: '1000', CATRISK_RATE_WINDOW_SECONDS: '60' });
   try {
+    await clearOfRateWindowReset(60, 15_000);
     const a = await signup(svc.api);
     const b = await signup(svc.api);
     const answers = [];
@@ -394,6 +395,7 @@ eachDialect('a known path under a method it is not served with answers 405 with 
 eachDialect('the parser\'s own refusals (400, 408, 431) carry RateLimit headers counted per client address, and 429 past the limit', async (dialect) => {
   const svc = await startService(dialect, { CATRISK_ADDRESS_RATE_LIMIT: '8', CATRISK_REQUEST_TIMEOUT_MS: '1500', CATRISK_HEADERS_TIMEOUT_MS: '1000' });
   try {
+    await clearOfRateWindowReset(60, 15_000);
     const policy = /^"default";q=8;w=60$/;
     const cases: Array<[string, Array<string | { waitMs: number }>, number, string]> = [
       ['garbage request line', ['\x01\x02 nonsense\r\n\r\n'], 400, 'invalid_request'],

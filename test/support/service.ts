@@ -196,3 +196,14 @@ export async function expectRefusals(base: string, key: string, cases: ReadonlyA
     assert.deepEqual(envelopeFaults(answer), [], path);
   }
 }
+
+/**
+ * Waits, when the rate limiter's fixed window (aligned to the clock: src/store/rate-counters.ts)
+ * has less than `needMs` left, until the next one opens: a test that reads exact remaining counts
+ * must not straddle a window's reset.
+ */
+export async function clearOfRateWindowReset(windowSeconds = 60, needMs = 20_000): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
