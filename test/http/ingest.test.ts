@@ -3,6 +3,9 @@
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, sharedService, signup, USER_AGENT, waitForJob } from '../support/service.js';
 import { form, smallSchedule } from '../support/schedules.js';
+import { head, rawRequest } from '../support/raw-http.js';
+
+const USER_AGENT_LINE = `User-Agent: ${USER_AGENT}`;
 import { riskObjectViolations } from '../../src/schemas.js';
 
 eachDialect('ingest refusals answered on the request', async (dialect) => {
@@ -291,4 +294,26 @@ eachDialect('a body sent chunked, without Content-Length, is read the same; past
   assert.equal(over.status, 413, over.text);
   assert.equal(over.body.error.code, 'payload_too_large');
   assert.deepEqual(envelopeFaults(over), []);
+});
+
+eachDialect('a body declared far past the limit is refused 413 at once, before a byte of it arrives; one a little over is read to its end first, so its sender reads the answer', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const lines = (length: number) => [USER_AGENT_LINE, `Authorization: Bearer ${key}`, 'Content-Type: multipart/form-data; boundary=x', `Content-Length: ${length}`];
+  // 10 GB declared, none of it sent: answered without waiting for the body.
+  const far = await rawRequest(svc.api, [head('POST /ingest HTTP/1.1', ...lines(10_000_000_000))], 5_000);
+  assert.equal(far.status, 413, far.text);
+  assert.equal(far.body.error.code, 'payload_too_large');
+  assert.equal(far.headers.connection, 'close');
+  // 40 MB declared and sent in pieces: the answer comes once the last piece is in, on an open socket.
+  const piece = Buffer.alloc(4_000_000, 0x41);
+  const pieces: Array<string | Buffer | { waitMs: number }> = [head('POST /ingest HTTP/1.1', ...lines(40_000_000))];
+  for (let i = 0; i < 10; i += 1) pieces.push({ waitMs: 40 }, piece);
+  const sending = Date.now();
+  const near = await rawRequest(svc.api, pieces, 20_000);
+  // Not before the last piece was sent (ten waits of 40 ms): the body was read, not cut off.
+  assert.ok(Date.now() - sending >= 400, `answered after ${Date.now() - sending} ms`);
+  assert.equal(near.status, 413, near.text);
+  assert.equal(near.body.error.code, 'payload_too_large');
+  assert.match(near.body.error.message, /40000000 bytes/);
 });
