@@ -32,10 +32,6 @@ async function serve(withHosts: boolean) {
   // SIGHUP looks at once (after `catrisk feeds add`, say) instead of at the next interval.
   const watch = startFeedWatch(services);
   process.on('SIGHUP', () => void watch.rescan());
-  for (const host of hosts) process.stdout.write(JSON.stringify({ host: host.name, url: host.url }) + '\n');
-  if (!withHosts) process.stdout.write(JSON.stringify({ worker: services.worker?.owner }) + '\n');
-  if (metrics) process.stdout.write(JSON.stringify({ metrics: metrics.url }) + '\n');
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -62,6 +58,10 @@ async function serve(withHosts: boolean) {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // Ready lines last: a supervisor that signals as soon as it reads one finds the handlers in place.
+  for (const host of hosts) process.stdout.write(JSON.stringify({ host: host.name, url: host.url }) + '\n');
+  if (!withHosts) process.stdout.write(JSON.stringify({ worker: services.worker?.owner }) + '\n');
+  if (metrics) process.stdout.write(JSON.stringify({ metrics: metrics.url }) + '\n');
 }
 
 async function migrateOnly() {
