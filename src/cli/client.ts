@@ -129,6 +129,8 @@ export interface RequestOptions {
   form?: FormData;
   accept?: string;
   idempotencyKey?: string;
+  /** An entity tag the write is conditional on (If-Match). */
+  ifMatch?: string;
 }
 
 /** Longest wait for one answer; a job is waited for by polling, never by one long request. */
@@ -142,6 +144,7 @@ export async function request(method: string, url: string, options: RequestOptio
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: options.accept ?? 'application/json' };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  if (options.ifMatch !== undefined) headers['if-match'] = options.ifMatch;
   let body: string | FormData | undefined;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);

@@ -2,7 +2,7 @@
 // arguments are read by node:util's parseArgs (strict: an unknown option is a usage error).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configDir, endpointOf, readLogin, usageFailure, type Endpoint } from './client.js';
-import { FORMATS, jsonText, tableText, type Format } from './output.js';
+import { FORMATS, idText, jsonText, tableText, type Format } from './output.js';
 import type { ProgressSink } from './progress.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -52,7 +52,7 @@ export const COMMON_HELP = [
   '  --url URL          the API (default: $CATRISK_URL, else the URL stored at login, else http://127.0.0.1:8080)',
   '  --lab-url URL      the model lab (default: $CATRISK_LAB_URL, else stored, else http://127.0.0.1:8084)',
   '  --config DIR       where the login is kept (default: $XDG_CONFIG_HOME/catrisk, else ~/.config/catrisk)',
-  '  --format FORMAT    json (default), table or csv',
+  '  --format FORMAT    json (default), table, csv, or id (the ids the answer names, one a line)',
 ];
 
 export function usageOf(command: Command): string {
@@ -114,5 +114,11 @@ function timeoutOf(text: string | undefined, wait: boolean): number | undefined 
 
 /** Prints a JSON document as json or table; csv is the command's own to fetch. */
 export function print(context: Context, document: unknown): void {
+  if (context.format === 'id') {
+    const ids = idText(document);
+    if (ids === undefined) throw usageFailure('The answer names no id: use --format json or table.');
+    context.out(ids);
+    return;
+  }
   context.out(context.format === 'table' ? tableText(document) : jsonText(document));
 }

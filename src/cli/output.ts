@@ -1,7 +1,8 @@
 // What a command prints on stdout: the document as the API gave it (json), a summary a person
-// reads (table), or the CSV the API serves for it (csv, fetched by the command).
+// reads (table), the CSV the API serves for it (csv, fetched by the command), or the ids it names
+// (id), one a line, for a shell to keep: STR=$(catrisk structure OBJ --format id).
 
-export const FORMATS = ['json', 'csv', 'table'] as const;
+export const FORMATS = ['json', 'csv', 'table', 'id'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function jsonText(document: unknown): string {
@@ -99,4 +100,30 @@ function listOf(doc: any): { header: string[]; rows: unknown[][] } | undefined {
   const items = arrays[0]![1] as Record<string, unknown>[];
   const header = [...new Set(items.flatMap((i) => Object.keys(i).filter((k) => typeof i[k] !== 'object' || i[k] === null)))];
   return { header, rows: items.map((i) => header.map((h) => i[h])) };
+}
+
+/** The last segment of a resource's path: /backtests/bt_1 → bt_1. */
+const idOfPath = (path: unknown) => (typeof path === 'string' ? path.split('/').filter(Boolean).pop() : undefined);
+
+/**
+ * The ids a document names, one a line: a finished job's result (the objects an ingest made, the
+ * backtest, price or run it wrote), any other job's own id, a resource's id, or a list's items'.
+ * Undefined when it names none.
+ */
+export function idText(doc: any): string | undefined {
+  if (!doc || typeof doc !== 'object') return undefined;
+  const lines = (ids: unknown[]) => {
+    const kept = ids.filter((i): i is string => typeof i === 'string' && i !== '');
+    return kept.length > 0 ? kept.join('\n') + '\n' : undefined;
+  };
+  const isJob = typeof doc.verb === 'string' && typeof doc.status === 'string' && doc.links?.self?.startsWith('/jobs/');
+  if (isJob) {
+    const r = doc.status === 'succeeded' ? doc.result : undefined;
+    if (r && Array.isArray(r.objects)) return lines(r.objects.map((o: any) => o?.id));
+    const made = r ? (r.run_id ?? r.id ?? idOfPath(r.links?.self)) : undefined;
+    return lines([made ?? doc.id]);
+  }
+  if (typeof doc.id === 'string') return lines([doc.id]);
+  const list = Object.values(doc).find((v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x?.id === 'string'));
+  return list ? lines((list as any[]).map((x) => x.id)) : undefined;
 }

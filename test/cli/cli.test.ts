@@ -80,12 +80,27 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
   ok(table, 'job table');
   assert.match(table.stdout, new RegExp(`${objectId}\\s+${objectPath}`));
 
-  // Terms on the object (over HTTP: the command line has no PATCH), then structures cut from it.
-  assert.equal((await call(svc.api, 'PATCH', objectPath, { key, body: ACCEPTANCE_BODIES.earthquake })).status, 200);
-  const own = await catrisk(['structure', objectId, ...c]);
+  // Terms written from a file, then structures cut from the object.
+  const termsFile = join(scratch, 'object-terms.json');
+  writeFileSync(termsFile, JSON.stringify(ACCEPTANCE_BODIES.earthquake));
+  const written = await catrisk(['terms', objectId, '--file', termsFile, ...c]);
+  ok(written, 'terms');
+  assert.deepEqual(JSON.parse(written.stdout).trigger, (await call(svc.api, 'GET', objectPath, { key })).body.trigger);
+  assert.deepEqual(JSON.parse(written.stdout).trigger.payout, (ACCEPTANCE_BODIES.earthquake as any).trigger.payout);
+  // A stale version is refused as the API refuses it: exit 1, the envelope's code on stderr.
+  const stale = await catrisk(['terms', objectId, '--file', termsFile, '--if-match', '"v0"', ...c]);
+  assert.equal(stale.code, 1);
+  assert.match(stale.stderr, /error 412 precondition_failed/);
+  const missingFile = await catrisk(['terms', objectId, ...c]);
+  assert.equal(missingFile.code, 2);
+  assert.match(missingFile.stderr, /--file FILE/);
+  // --format id: the structure's id alone, for a shell to keep.
+  const own = await catrisk(['structure', objectId, '--format', 'id', ...c]);
   ok(own, 'structure');
-  const structure = JSON.parse(own.stdout);
-  assert.match(structure.id, /^str_/);
+  assert.match(own.stdout, /^str_[0-9a-z]+\n$/);
+  const structure = (await call(svc.api, 'GET', `/structures/${own.stdout.trim()}`, { key })).body;
+  assert.equal(structure.id, own.stdout.trim());
+  assert.equal(structure.object_id, objectId);
   const terms = join(scratch, 'terms.json');
   writeFileSync(terms, JSON.stringify({ financial_structure: { currency: 'USD', limit: 20_000_000, attachment: 0 } }));
   const varied = await catrisk(['structure', objectId, '--terms', terms, '--format', 'table', ...c]);
@@ -135,6 +150,27 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
   const ept = await catrisk(['lab', 'run', spec, '--wait', '--format', 'csv', ...c]);
   ok(ept, 'lab run csv');
   assert.deepEqual(Object.keys((parse(ept.stdout, { columns: true }) as object[])[0]!), ['SummaryId', 'EPCalc', 'EPType', 'ReturnPeriod', 'Loss']);
+
+  // Every ORD table of a run with terms, written into a folder: gul, il and ri.
+  const withTerms = join(scratch, 'spec-terms.json');
+  writeFileSync(withTerms, JSON.stringify({ model: 'oasislmf-windstorm', samples: 0, exposure: { points: [{ lat: 52.74, lon: -0.91, value: 1_000_000 }] }, terms: { policy: { place_deductible: 1000 }, reinsurance: { quota_share: { ceded_share: 0.3 } } } }));
+  const termsRun = await catrisk(['lab', 'run', withTerms, '--wait', '--format', 'id', ...c]);
+  ok(termsRun, 'lab run with terms');
+  assert.match(termsRun.stdout, /^run_[0-9a-f]+\n$/);
+  const out = join(scratch, 'tables');
+  const exported = await catrisk(['export', termsRun.stdout.trim(), '--all', out, '--format', 'id', ...c]);
+  ok(exported, 'export --all');
+  const names = exported.stdout.trim().split('\n').map((f) => f.slice(out.length + 1)).sort();
+  assert.deepEqual(names, ['gul', 'il', 'ri'].flatMap((p) => ['alt', 'elt', 'ept', 'plt'].map((t) => `${t}_${p}.csv`)).sort());
+  const runPath = `/runs/${termsRun.stdout.trim()}`;
+  for (const [table, perspective] of [['elt', 'il'], ['ept', 'gul'], ['plt', 'ri']]) {
+    const served = await fetch(`${svc.urls.lab}${runPath}?format=csv&table=${table}&perspective=${perspective}`, { headers: { authorization: `Bearer ${key}`, 'user-agent': 'catrisk-tests/1.0' } });
+    assert.equal(readFileSync(join(out, `${table}_${perspective}.csv`), 'utf8'), await served.text(), `${table}_${perspective}`);
+  }
+  // A run without terms has its ground-up tables only.
+  const gulOnly = await catrisk(['export', run.id, '--all', join(scratch, 'gul-only'), '--format', 'id', ...c]);
+  ok(gulOnly, 'export gul only');
+  assert.equal(gulOnly.stdout.trim().split('\n').length, 4);
 
   // Any path, as the API answers it.
   const listed = await catrisk(['get', '/objects', '--format', 'table', ...c]);

@@ -1,8 +1,10 @@
 // catrisk lab run SPEC.json: a model lab run (POST {lab}/runs). The run's job lives on the API host
 // and carries the progress; the finished run is read back from the lab.
-import { readFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { keyOf, refusedFailure, request, urlOf, usageFailure } from '../client.js';
 import { print, type Command } from '../command.js';
+import { jsonFile } from '../json-file.js';
 import { isEnded, waitFor } from '../progress.js';
 import { csvAt } from './jobs.js';
 
@@ -25,12 +27,7 @@ export const labRun: Command = {
   async run(context) {
     const key = keyOf(context.endpoint);
     const path = context.positionals[0]!;
-    let spec: unknown;
-    try {
-      spec = JSON.parse(await readFile(path, 'utf8'));
-    } catch (error) {
-      throw usageFailure(`cannot read ${path} as JSON: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`);
-    }
+    const spec = await jsonFile(path);
     const submitted = await request('POST', urlOf(context.endpoint.lab, '/runs'), {
       key, body: spec, idempotencyKey: context.values['idempotency-key'] as string | undefined,
     });
@@ -51,5 +48,48 @@ export const labRun: Command = {
       return;
     }
     print(context, run);
+  },
+};
+
+// The lab's ORD tables and perspectives (GET {lab}/runs/{id}?format=csv): the client imports nothing
+// of the service, so they are named here as docs/lab.md states them.
+const ORD_TABLES = ['ept', 'elt', 'plt', 'alt'] as const;
+const PERSPECTIVES = ['gul', 'il', 'ri'] as const;
+
+export const exportRun: Command = {
+  name: ['export'],
+  args: 'RUN',
+  summary: 'Write every ORD table of a finished lab run as CSV files into a folder (as oq engine --export-outputs does).',
+  help: [
+    '  --all DIR          the folder to write (made when missing): <table>_<perspective>.csv, each table',
+    '                     for each perspective the run has (il and ri need a spec with terms)',
+    '',
+    'Prints the files written, one a line. RUN is the run\'s id, /runs/<id> or its URL.',
+  ],
+  options: { all: { type: 'string' } },
+  positionals: 1,
+  refuses: ({ format }) => (format === 'csv' ? 'catrisk export writes CSV files; --format says how their list is printed (json, table or id).' : undefined),
+  async run(context) {
+    const key = keyOf(context.endpoint);
+    const dir = context.values.all;
+    if (typeof dir !== 'string' || dir === '') throw usageFailure('catrisk export needs --all DIR: the folder the tables are written into.');
+    const given = context.positionals[0]!;
+    const runUrl = /^https?:\/\//.test(given) ? given : urlOf(context.endpoint.lab, given.startsWith('/') ? given : `/runs/${encodeURIComponent(given)}`);
+    const run = (await request('GET', runUrl, { key })).json;
+    if (run?.status !== 'succeeded') throw refusedFailure({ status: 409, code: 'run_not_succeeded', message: `Run ${run?.id ?? given} is ${run?.status ?? 'not readable'}: its tables exist once it has succeeded.` });
+    // il and ri exist when the spec has terms (the lab refuses them otherwise).
+    const perspectives = PERSPECTIVES.filter((p) => p === 'gul' || (run.spec?.terms !== undefined && run.spec?.terms !== null));
+    await mkdir(dir, { recursive: true });
+    const files: Array<{ table: string; perspective: string; file: string; bytes: number }> = [];
+    for (const perspective of perspectives) {
+      for (const table of ORD_TABLES) {
+        const csv = await csvAt(`${runUrl}?${new URLSearchParams({ format: 'csv', table, perspective })}`, key);
+        const file = join(dir, `${table}_${perspective}.csv`);
+        await writeFile(file, csv);
+        files.push({ table, perspective, file, bytes: Buffer.byteLength(csv) });
+      }
+    }
+    if (context.format === 'id') context.out(files.map((f) => f.file).join('\n') + '\n');
+    else print(context, { run: run.id, files });
   },
 };

@@ -1,23 +1,9 @@
 // catrisk structure OBJECT_ID: cut a structure from an object (the object's own terms, or the
 // blocks a terms file varies); catrisk backtest STRUCTURE_ID: replay it over pinned history.
-import { readFile } from 'node:fs/promises';
 import { keyOf, request, urlOf, usageFailure } from '../client.js';
+import { jsonFile } from '../json-file.js';
 import { print, type Command } from '../command.js';
 import { backtestCsv, followJob } from './jobs.js';
-
-async function jsonFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw usageFailure(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw usageFailure(`${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
 
 export const structure: Command = {
   name: ['structure'],
@@ -26,7 +12,7 @@ export const structure: Command = {
   help: [
     '  --terms FILE       JSON varying trigger, financial_structure and/or period (default: the object\'s own terms)',
     '',
-    'Prints the structure; its id is what catrisk backtest takes.',
+    'Prints the structure; its id (--format id prints it alone) is what catrisk backtest takes.',
   ],
   options: { terms: { type: 'string' } },
   positionals: 1,
