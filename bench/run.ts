@@ -369,7 +369,7 @@ async function quakeBench() {
     let aggregate: unknown = null;
     for (let k = 0; k < 5; k++) {
       const t = performance.now();
-      const result = runScenarioQuake(read.value, points, { functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench' } }) as { aggregate: unknown };
+      const result = runScenarioQuake(read.value, points, { functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench', sha256: 'bench' } }) as { aggregate: unknown };
       times.push(performance.now() - t);
       aggregate = result.aggregate;
     }
@@ -385,7 +385,7 @@ async function quakeBench() {
     const times: number[] = [];
     for (let k = 0; k < 5; k++) {
       const t = performance.now();
-      runScenarioQuake(read.value, europe, { functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench' } });
+      runScenarioQuake(read.value, europe, { functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench', sha256: 'bench' } });
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
@@ -442,7 +442,7 @@ async function quakeHistoricalBench() {
     const runs = count === 2000 ? 1 : 5;
     for (let k = 0; k < runs; k++) {
       t = performance.now();
-      const result = runHistoricalQuake(read.value, points, { map, functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench' } }) as { aggregate: unknown };
+      const result = runHistoricalQuake(read.value, points, { map, functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench', sha256: 'bench' } }) as { aggregate: unknown };
       times.push(performance.now() - t);
       aggregate = result.aggregate;
     }
@@ -477,7 +477,7 @@ async function esrm20Bench() {
     const points = [0, 10, 30].map((km) => ({ lat: lat + km / KM_PER_DEG, lon, value: 1 }));
     const read = readScenarioSpec({ rupture: { magnitude: r.magnitude, lat, lon, depth_km, strike: r.strike % 360, dip: r.dip, rake: r.rake }, exposure: { points } });
     if (!read.ok) { print({ bench: `ESRM20 ${id}`, refused: read.refusal.details }); continue; }
-    const result = runScenarioQuake(read.value, points, { functions, vulnerabilityData: { feed_id: 'gem-vulnerability-europe', version: 'bench' } }) as any;
+    const result = runScenarioQuake(read.value, points, { functions, vulnerabilityData: { feed_id: 'gem-vulnerability-europe', version: 'bench', sha256: 'bench' } }) as any;
     const c = r.corners;
     const esrmLength = haversineKm({ latitude: c.topLeft.lat, longitude: c.topLeft.lon }, { latitude: c.topRight.lat, longitude: c.topRight.lon });
     print({

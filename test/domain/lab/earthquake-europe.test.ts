@@ -75,7 +75,7 @@ test('a European scenario runs on the Kotha 2020 tree; its median is the central
   // A rupture written for the test: M6.3 normal faulting at 9 km in central Italy, one place 12 km off.
   const read = readScenarioSpec({ rupture: { magnitude: 6.3, lat: 42.34, lon: 13.38, depth_km: 9, strike: 140, mechanism: 'normal' }, exposure: { points: [{ lat: 42.44, lon: 13.42, value: 100, vs30: 400 }] } });
   assert.ok(read.ok);
-  const result = runScenarioQuake(read.value, (read.value.exposure as { points: ScenarioPlace[] }).points, { functions, vulnerabilityData: { feed_id: 'gem-vulnerability-europe', version: 'pinned' } }) as any;
+  const result = runScenarioQuake(read.value, (read.value.exposure as { points: ScenarioPlace[] }).points, { functions, vulnerabilityData: { feed_id: 'gem-vulnerability-europe', version: 'pinned', sha256: 'pinned' } }) as any;
   assert.equal(result.tectonic_region.region, 'europe_shallow_crust');
   assert.equal(result.ground_motion.logic_tree.length, 15);
   assert.match(result.ground_motion.logic_tree_note, /ESHM20/);

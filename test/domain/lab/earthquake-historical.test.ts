@@ -18,7 +18,7 @@ import type { VulnerabilityFunction } from '../../../src/domain/lab/lanes/earthq
 import { rawFile } from '../../support/feeds.js';
 
 const NORTHRIDGE = 'usgs-shakemap-northridge-1994';
-const data = { feed_id: 'gem-vulnerability-europe', version: 'pinned' };
+const data = { feed_id: 'gem-vulnerability-europe', version: 'pinned', sha256: 'pinned' };
 const spec = (over: Record<string, unknown> = {}) => ({ model: 'openquake-historical-eq', event: 'northridge-1994', exposure: { points: [{ lat: 34.2, lon: -118.5, value: 1_000_000 }] }, ...over });
 
 async function inputs(feedId = NORTHRIDGE) {

@@ -80,7 +80,7 @@ test('an interface rupture in the scenario lane runs on BC Hydro 2016 interface,
   const e = events.get('official20100227063411530_30')!;
   const read = readScenarioSpec({ rupture: { magnitude: 8, lat: e.latitude, lon: e.longitude, depth_km: e.depth_km, strike: 15, dip: 15, rake: 90 }, exposure: { points: [{ lat: e.latitude, lon: e.longitude + 0.65, value: 100 }] } });
   assert.ok(read.ok);
-  const result = runScenarioQuake(read.value, (read.value.exposure as { points: ScenarioPlace[] }).points, { functions: await structuralVulnerabilityOf(), vulnerabilityData: { feed_id: 'gem-vulnerability-europe', version: 'pinned' } }) as any;
+  const result = runScenarioQuake(read.value, (read.value.exposure as { points: ScenarioPlace[] }).points, { functions: await structuralVulnerabilityOf(), vulnerabilityData: { feed_id: 'gem-vulnerability-europe', version: 'pinned', sha256: 'pinned' } }) as any;
   assert.equal(result.tectonic_region.region, 'subduction_interface');
   assert.equal(result.tectonic_region.margin.id, 'chile');
   assert.match(result.tectonic_region.basis, /by location, depth and mechanism/);

@@ -70,6 +70,12 @@ export function planarRupture(input: RuptureInput): PlanarRupture {
   const vertical = width * sinDip;
   const centred = Math.max(input.depth_km - vertical / 2, 0);
   const ztor = crustal ? Math.min(centred, SEISMOGENIC_FLOOR_KM - vertical) : centred;
+  return placedPlane(input, length, width, ztor);
+}
+
+/** The plane of a given size and top depth through the hypocentre, dipping to the right of the strike. */
+export function placedPlane(input: RuptureInput, length: number, width: number, ztor: number): PlanarRupture {
+  const sinDip = Math.sin(input.dip * RAD);
   // Down-dip distance from the top edge to the hypocentre's depth, and its horizontal offset.
   const downDip = (input.depth_km - ztor) / sinDip;
   const horizontal = downDip * Math.cos(input.dip * RAD);

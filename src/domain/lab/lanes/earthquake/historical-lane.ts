@@ -20,7 +20,7 @@ import { imtName } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION } from './fields.js';
 import { fieldLosses, round } from './field-losses.js';
 import { imtReading, readingBasis, sampleShakeMap, shakeMapExtent, type ImtReading, type ShakeMap } from './shakemap.js';
-import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
+import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type InputIdentity, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
 export const HISTORICAL_EVENTS = [
   'northridge-1994', 'loma-prieta-1989', 'nisqually-2001', 'south-napa-2014', 'ridgecrest-2019',
@@ -99,7 +99,7 @@ export interface HistoricalPlace {
 export interface HistoricalOptions {
   readonly map: ShakeMap;
   readonly functions: ReadonlyMap<string, VulnerabilityFunction>;
-  readonly vulnerabilityData: { readonly feed_id: string; readonly version: string };
+  readonly vulnerabilityData: InputIdentity;
   readonly seed?: number;
   readonly fields?: number;
 }
@@ -151,8 +151,10 @@ export function runHistoricalQuake(spec: HistoricalSpec, places: readonly Histor
   const figures = fieldLosses(lnIm, modeled.map((m) => m.value), fieldCount, fn);
   const extent = shakeMapExtent(options.map);
 
+  const { feed_id, version, sha256, files_read } = options.map.identity;
   return {
     lane: 'historical_earthquake',
+    inputs: [{ input: 'vulnerability', ...options.vulnerabilityData }, { input: 'shakemap', feed_id, version, sha256, ...(files_read && { files_read }) }],
     event: spec.event,
     shakemap: {
       ...options.map.identity,

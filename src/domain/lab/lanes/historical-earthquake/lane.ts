@@ -5,7 +5,7 @@ import { placesOf, type LabLocation } from '../../engine/places.js';
 import { labLane, modelOf } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
-import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
+import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityInput, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
 import {
   HISTORICAL_EVENTS, HISTORICAL_FIELDS, HISTORICAL_PLACES_MAX, missingInput, readHistoricalSpec, runHistoricalQuake, runnableEvents,
   type HistoricalPlace, type HistoricalSpec, type ShakeMapPins,
@@ -80,7 +80,7 @@ export const historicalEarthquake = labLane({
     progress?.(0, places.length);
     const result = runHistoricalQuake(spec as unknown as HistoricalSpec, places, {
       map: shakemap.value, functions: vulnerability.value,
-      vulnerabilityData: { feed_id: vulnerability.snapshot.feed_id, version: vulnerability.snapshot.version },
+      vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
     });
     progress?.(places.length, places.length);
     return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
@@ -90,10 +90,11 @@ export const historicalEarthquake = labLane({
 
   result: {
     type: 'object',
-    required: ['lane', 'model', 'event', 'shakemap', 'ground_motion', 'vulnerability', 'places', 'aggregate', 'unmodeled', 'frequency', 'licence'],
+    required: ['lane', 'model', 'inputs', 'event', 'shakemap', 'ground_motion', 'vulnerability', 'places', 'aggregate', 'unmodeled', 'frequency', 'licence'],
     properties: {
       lane: { const: 'historical_earthquake' },
       model: { type: 'object' },
+      inputs: { type: 'array', description: 'Every pinned input read: feed id, version, SHA-256 and the files read.' },
       event: { enum: [...HISTORICAL_EVENTS] },
       shakemap: { type: 'object', description: 'The ShakeMap read: its snapshot, product and the basis of its standard deviations.' },
       ground_motion: { type: 'object' },

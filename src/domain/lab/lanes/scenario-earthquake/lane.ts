@@ -6,7 +6,8 @@ import { labLane, modelOf } from '../../lane.js';
 import { OBJECT_EXPOSURE } from '../places-exposure.js';
 import { DEEPEST_HYPOCENTRE_KM } from '../earthquake/logic-tree.js';
 import { TECTONIC_REGION_RULE } from '../earthquake/tectonic-regions.js';
-import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
+import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityInput, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
+import { ASPECT_RATIO_MAX, DEFAULT_ASPECT_RATIO, DEFAULT_PLACEMENT, LOWER_SEISMOGENIC_DEPTH_MAX_KM, PLACEMENTS } from '../earthquake/rupture-placement.js';
 import {
   DEFAULT_VS30, MAGNITUDE_RANGE, MECHANISM_DEFAULTS, SCENARIO_FIELDS, SCENARIO_PLACES_MAX, SCENARIO_REACH_KM, VS30_RANGE,
   readScenarioSpec, runScenarioQuake, type ScenarioPlace, type ScenarioSpec,
@@ -18,8 +19,10 @@ export const scenarioEarthquake = labLane({
   id: 'openquake-scenario-eq',
   lane: 'scenario-earthquake',
   engine: 'openquake',
-  version: 'scenario-eq-1.0.0-r1',
-  revision: 'r1',
+  // r2: the plane placed by OpenQuake's point-rupture rule by default (r1's 20 km layer rule on request);
+  // each place reports PGA and the curve's measure per GMPE, for the weighted tree and over the fields.
+  version: 'scenario-eq-1.1.0-r2',
+  revision: 'r2',
   label: 'Scenario earthquake computed by this service in the manner of the OpenQuake engine\'s scenario calculator: ground-motion models implemented from their papers and checked against OpenQuake\'s verification tables, seeded correlated ground-motion fields, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
   members: {
     rupture: {
@@ -36,9 +39,13 @@ export const scenarioEarthquake = labLane({
           dip: { type: 'number' },
           rake: { type: 'number' },
           mechanism: { enum: Object.keys(MECHANISM_DEFAULTS) },
+          placement: { enum: [...PLACEMENTS], default: DEFAULT_PLACEMENT },
+          aspect_ratio: { type: 'number', exclusiveMinimum: 0, maximum: ASPECT_RATIO_MAX, default: DEFAULT_ASPECT_RATIO },
+          upper_seismogenic_depth_km: { type: 'number', minimum: 0, maximum: LOWER_SEISMOGENIC_DEPTH_MAX_KM, default: 0 },
+          lower_seismogenic_depth_km: { type: 'number', exclusiveMinimum: 0, maximum: LOWER_SEISMOGENIC_DEPTH_MAX_KM },
         },
       },
-      description: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_RULE}), strike? (degrees, default 0), dip? (default by mechanism: ${byMechanism('dip')}), rake? (default by mechanism: ${byMechanism('rake')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake)}`,
+      description: `{magnitude (${MAGNITUDE_RANGE[0]} to ${MAGNITUDE_RANGE[1]}), lat, lon, depth_km (0 to ${DEEPEST_HYPOCENTRE_KM}; tectonic region ${TECTONIC_REGION_RULE}), strike? (degrees, default 0), dip? (default by mechanism: ${byMechanism('dip')}), rake? (default by mechanism: ${byMechanism('rake')}; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake), placement? (${PLACEMENTS.join(' | ')}, default ${DEFAULT_PLACEMENT}: OpenQuake's point-rupture plane, WC1994 area split by aspect_ratio? (default ${DEFAULT_ASPECT_RATIO}), kept between upper_seismogenic_depth_km? (default 0) and lower_seismogenic_depth_km? (default none: no floor), hypocentre at the centre; seismogenic_layer_20km: revision r1's rule, Wells and Coppersmith (1994) area and width kept between the surface and 20 km, and takes none of the three)}`,
     },
     vulnerability: VULNERABILITY_MEMBER,
   },
@@ -76,7 +83,7 @@ export const scenarioEarthquake = labLane({
     progress?.(0, places.length);
     const result = runScenarioQuake(spec as ScenarioSpec, places, {
       functions: vulnerability.value,
-      vulnerabilityData: { feed_id: vulnerability.snapshot.feed_id, version: vulnerability.snapshot.version },
+      vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
     });
     progress?.(places.length, places.length);
     return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
@@ -86,15 +93,17 @@ export const scenarioEarthquake = labLane({
 
   result: {
     type: 'object',
-    required: ['lane', 'model', 'rupture', 'tectonic_region', 'ground_motion', 'vulnerability', 'places', 'aggregate', 'unmodeled', 'frequency', 'licence'],
+    required: ['lane', 'model', 'inputs', 'rupture', 'tectonic_region', 'ground_motion', 'vulnerability', 'places', 'aggregate', 'unmodeled', 'frequency', 'licence'],
     properties: {
       lane: { const: 'scenario_earthquake' },
       model: { type: 'object' },
-      rupture: { type: 'object', description: 'The rupture with its defaults filled in.' },
+      inputs: { type: 'array', description: 'Every pinned input read: feed id, version, SHA-256 and the files read.' },
+      rupture: { type: 'object', description: 'The rupture with its defaults filled in, its size and the placement rule used.' },
+      rules: { type: 'object', description: 'Which rules of the run are OpenQuake\'s (file and function named) and which are this service\'s.' },
       tectonic_region: { type: 'object', description: 'The region chosen and why.' },
-      ground_motion: { type: 'object', description: 'The logic tree, fields, seed and spatial correlation.' },
+      ground_motion: { type: 'object', description: 'The logic tree, fields, seed, spatial correlation and what each place reports.' },
       vulnerability: { type: 'object' },
-      places: { type: 'array', description: 'Per place: ground motion and loss percentiles over the fields.' },
+      places: { type: 'array', description: 'Per place: distances, PGA and the curve\'s measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields.' },
       aggregate: { type: ['object', 'null'], description: 'The portfolio\'s loss over the fields (null when no place is modeled).' },
       unmodeled: { type: 'object' },
       frequency: { type: 'string', description: 'One event: no annual figure.' },
