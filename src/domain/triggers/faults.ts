@@ -153,7 +153,8 @@ export type FaultRefusal = Refusal & { readonly details: readonly string[] };
 export function faultAnswer(v: StructureValidation, verb: 'structure' | 'backtest' | 'price'): FaultRefusal | null {
   const pick = (faults: readonly StructureFault[], code: string, lead: string): FaultRefusal | null =>
     faults.length === 0 ? null : {
-      ...refusal(422, code, `${lead}: ${faults.map((x) => x.fault).join(', ')}`),
+      // In words (the details name each fault's code and path): "the trigger block is missing".
+      ...refusal(422, code, `${lead}: ${[...new Set(faults.map((x) => x.message))].join('; ')}`),
       details: faults.map((x) => `${x.fault} at ${x.path || '(terms)'}: ${x.message}`),
     };
   // A price is refused on its job with one code, whatever stops its terms from being replayed.

@@ -55,15 +55,17 @@ test('the replay and the price take the checked structure; the refusals of fault
   assert.ok(!outside.ok);
   assert.equal(outside.refusal.status, 422);
   assert.equal(outside.refusal.code, 'unbacktestable_structure');
-  assert.equal(outside.refusal.message, 'the structure cannot be backtested: window_outside_period_of_record');
+  // The message says it in words; the details name the fault's code and path.
+  assert.match(outside.refusal.message, /^the structure cannot be backtested: window 1800 to 1850 is outside usgs-comcat-m6-california's period of record \(.* years \d{4} to \d{4}\); it is refused, never clipped$/);
+  assert.match(outside.refusal.details![0]!, /^window_outside_period_of_record at window: /);
   const bare = structuredClone(body) as Json;
   delete bare.financial_structure;
   assert.deepEqual(faultAnswer(validateStructure(bare), 'price'), {
-    status: 422, code: 'unpriceable_object', message: 'the object cannot be priced: block_missing',
+    status: 422, code: 'unpriceable_object', message: 'the object cannot be priced: the financial_structure block is missing',
     details: ['block_missing at financial_structure: the financial_structure block is missing'],
   });
   assert.deepEqual(faultAnswer(validateStructure(bare), 'structure'), {
-    status: 422, code: 'invalid_structure', message: 'the structure cannot be cut: block_missing',
+    status: 422, code: 'invalid_structure', message: 'the structure cannot be cut: the financial_structure block is missing',
     details: ['block_missing at financial_structure: the financial_structure block is missing'],
   });
 });
