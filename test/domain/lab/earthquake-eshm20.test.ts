@@ -321,3 +321,51 @@ test('a run on ESHM20\'s fault-source branch: faults floated, the missing backgr
   assert.ok(r.sample.ruptures > 0);
   assert.equal(r.unmodeled.count, 0);
 });
+
+test('the rate of ruptures reaching Istanbul on the area-source branch: the lane\'s count against the sources\' rates times their area within 200 km, computed here', async () => {
+  const p = await pinned();
+  const fn = p.functions.get('CR/LFINF+CDM+DUM/H4/RES')!;
+  const istanbul = { lat: 41.01, lon: 28.97 };
+  const years = 2000;
+  const r = runEshm20({
+    source: { kind: 'area_sources', model: p.area, file: ESHM20_INPUTS.area_sources.file },
+    gmpeTree: p.gmpeTree, places: [{ index: 0, ...istanbul, value: 1_000_000 }], buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: fn, branches: 1, yearsPerBranch: years,
+  }) as any;
+  // Independent: each source's rate of M >= 5 (10^(a - 5b) - 10^(a - b Mmax)) times the share of its
+  // polygon's area within 200 km of the place (every source's ruptures are points, so Rjb is the
+  // epicentral distance), the share measured on a 0.02-degree latitude-longitude grid weighted by
+  // cos(latitude), not the lane's 10 km projected grid.
+  const rad = Math.PI / 180;
+  const km = (lat: number, lon: number) => 2 * 6371.0088 * Math.asin(Math.sqrt(Math.sin((lat - istanbul.lat) * rad / 2) ** 2 + Math.cos(lat * rad) * Math.cos(istanbul.lat * rad) * Math.sin((lon - istanbul.lon) * rad / 2) ** 2));
+  const inside = (lon: number, lat: number, ring: readonly (readonly [number, number])[]) => {
+    let odd = false;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if ((yi > lat) !== (yj > lat) && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) odd = !odd;
+    }
+    return odd;
+  };
+  let expected = 0;
+  for (const s of p.area.area) {
+    const lats = s.polygon.map((v) => v[1]);
+    const lons = s.polygon.map((v) => v[0]);
+    if (Math.min(...lats) > istanbul.lat + 2 || Math.max(...lats) < istanbul.lat - 2 || Math.min(...lons) > istanbul.lon + 2.7 || Math.max(...lons) < istanbul.lon - 2.7) continue;
+    let [all, near] = [0, 0];
+    for (let lat = Math.min(...lats) + 0.01; lat < Math.max(...lats); lat += 0.02) {
+      for (let lon = Math.min(...lons) + 0.01; lon < Math.max(...lons); lon += 0.02) {
+        if (!inside(lon, lat, s.polygon)) continue;
+        const w = Math.cos(lat * rad);
+        all += w;
+        if (km(lat, lon) <= 200) near += w;
+      }
+    }
+    if (all > 0 && near > 0) expected += (near / all) * (10 ** (s.mfd.a - 5 * s.mfd.b) - 10 ** (s.mfd.a - s.mfd.b * s.mfd.max_mag));
+  }
+  const rate = r.sample.ruptures_reaching_places / years;
+  // Tolerance: 4 Poisson standard errors, plus 3% for the lane's 10 km grid against the fine one at
+  // the 200 km circle's edge and the sources' borders.
+  const tolerance = 4 * Math.sqrt(expected / years) + 0.03 * expected;
+  assert.ok(expected > 1, `${expected}`);
+  assert.ok(Math.abs(rate - expected) < tolerance, `lane ${rate}/year vs ${expected}/year ± ${tolerance}`);
+});

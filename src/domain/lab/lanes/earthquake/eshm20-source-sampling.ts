@@ -145,6 +145,8 @@ export function sampleEshm20Sources(input: Eshm20SamplingInput): RuptureSample {
     assumptions: [
       `Ruptures from ESHM20's published ${input.kind === 'area_sources' ? 'area-source' : 'fault-source'} branch (${input.file}), one branch of ESHM20's weighted source-model logic tree, not the weighted model: the ${counts.area + counts.faults} sources within reach of a place, their truncated Gutenberg-Richter rates at or above M ${MINIMUM_MAGNITUDE}, ${total.toPrecision(6)} a year.`,
       `Every sampled branch keeps the source branch's rates and draws its ESHM20 ground-motion branch by weight.`,
+      'OpenQuake\'s rules (its hazard library, openquake/hazardlib): truncated GR bins (mfd/truncated_gr.py), area sources as grids of point sources (source/area.py), a point\'s rupture and PointMSR (source/point.py, scalerel/point.py), Leonard 2014 (scalerel/leonard2014.py), floating fault ruptures (source/simple_fault.py), Poisson occurrences (calc/stochastic.py).',
+      `Ours (ESHM20's job settings are not pinned): MFD bins of ${DISCRETISATION.mfd_bin}, a ${DISCRETISATION.area_km} km area grid laid in a flat projection about each polygon's mean vertex, a ${DISCRETISATION.fault_mesh_km} km fault mesh with each floating rupture on its trace's chord, no rupture below M ${MINIMUM_MAGNITUDE}, sources kept within a box ${input.reachKm} km round each place.`,
     ],
     warnings: warningsOf(input, used),
   };
