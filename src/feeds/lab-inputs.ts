@@ -22,6 +22,7 @@ import { parseEsriFloatGrid } from './parsers/esri-float-grid.js';
 import { parseShakemapGridXml } from './parsers/shakemap-grid-xml.js';
 import { parseNrmlPlaneRupture, type NrmlPlaneRupture } from './parsers/nrml-rupture.js';
 import { parseEsrm20Losses, type Esrm20LossRow } from './parsers/esrm20-losses.js';
+import { parseNrmlSourceModel } from './parsers/nrml-source-model.js';
 
 /** A reader of feeds/ as a lane names it: the value from the input's snapshots, and what it adds to a snapshot's listed facts. */
 export interface LabInputReader<R extends LabReader> {
@@ -38,6 +39,7 @@ export const LAB_INPUT_READERS: { readonly [R in LabReader]: LabInputReader<R> }
   'structural-vulnerability': { read: (store, s) => structuralVulnerability(store, one(s)), facts: NO_FACTS },
   'quake-catalog': { read: (store, s) => quakeCatalog(store, one(s)), facts: NO_FACTS },
   'gmpe-logic-tree': { read: (store, s, pin) => gmpeLogicTree(store, one(s), pin!.file!), facts: NO_FACTS },
+  'source-model': { read: async (store, s, pin) => parseNrmlSourceModel((await store.readFile(one(s), pin!.file!)).toString('utf8')), facts: NO_FACTS },
   'shakemap': { read: (store, s) => shakeMap(store, one(s)), facts: async (_store, s) => ({ holds: shakeMapProduct(s) }) },
   'track-archive': { read: (store, s) => trackArchive(store, one(s)), facts: NO_FACTS },
   'impact-calibration': { read: (store, s) => tcCalibration(store, one(s)), facts: NO_FACTS },

@@ -7,8 +7,9 @@ import { FEEDS_DIR, manifestOf } from '../support/feeds.js';
 import { feedClass, feedEntry, floodMapFacts } from '../../src/feeds/catalog.js';
 
 /**
- * Pinned with no catalog family, so no hazard route reads them: for the lab (model data, among them
- * ESHM20's source-model branches, pinned ahead of the lane that reads them), and the federal
+ * Pinned with no catalog family, so no hazard route reads them: for the lab (model data the lanes
+ * pin by id and version, among them ESHM20's source-model branches, which the probabilistic European
+ * and Turkish lane reads through its own pins), and the federal
  * disturbance events and Purdue's major-outage table, pinned ahead of the state outage index that
  * will read them.
  */

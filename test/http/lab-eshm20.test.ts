@@ -1,7 +1,8 @@
 // The probabilistic European and Turkish earthquake lane over real HTTP on the lab host: listed by
 // GET /models with its version, pinned inputs, eleven building classes and caps; a run by points as a
-// job with progress (10,000 sample years over 20 branches; a place in Paris is beyond the site
-// model and counted unmodeled; the demonstration source model and the CC BY-NC-SA licence stated);
+// job with progress (10,000 sample years over 20 branches on ESHM20's area-source branch, named with
+// its sha256; a place in Riyadh is beyond every source and counted unmodeled; the CC BY-NC-SA
+// licence stated);
 // the same spec read back as one run; refusals on the request (422 invalid_request) and on the job
 // for a stored schedule of more than 500 places.
 import assert from 'node:assert/strict';
@@ -10,11 +11,11 @@ import { form } from '../support/schedules.js';
 import { manifestOf } from '../support/feeds.js';
 
 const MODEL = 'openquake-eshm20-eq';
-// Places written for the test: Istanbul, Izmir, Paris (outside the demonstration grid).
+// Places written for the test: Istanbul, Izmir, Riyadh (over 600 km from every ESHM20 source).
 const POINTS = [
   { lat: 41.01, lon: 28.97, value: 1_000_000 },
   { lat: 38.42, lon: 27.14, value: 2_000_000 },
-  { lat: 48.86, lon: 2.35, value: 5_000_000 },
+  { lat: 24.71, lon: 46.68, value: 5_000_000 },
 ];
 
 eachDialect('GET /models lists the probabilistic European and Turkish lane: version, pinned inputs, eleven building classes, caps', async (dialect) => {
@@ -25,7 +26,7 @@ eachDialect('GET /models lists the probabilistic European and Turkish lane: vers
   const model = models.body.models.find((m: any) => m.id === MODEL);
   assert.ok(model, 'listed');
   assert.equal(model.lane, 'eshm20-earthquake');
-  assert.equal(model.version, 'eshm20-demonstration-1.0.0-r1');
+  assert.equal(model.version, 'eshm20-sources-2.0.0-r2');
   const classes = model.pinned_inputs.building_classes;
   assert.equal(classes.length, 11);
   assert.deepEqual(classes.find((c: any) => c.id === 'rc_infilled_frame_moderate_code_4').taxonomy, 'CR/LFINF+CDM+DUM/H4/RES');
@@ -33,12 +34,15 @@ eachDialect('GET /models lists the probabilistic European and Turkish lane: vers
   assert.equal(model.pinned_inputs.catalog.version, manifestOf('usgs-comcat-m6-turkey').version);
   assert.equal(model.pinned_inputs.gmpe_logic_tree.file, 'gmpe_logic_tree_5br_shallow_default.xml');
   assert.equal(model.pinned_inputs.gmpe_logic_tree.sha256_file, manifestOf('esrm20-scenario-events').files.find((f: any) => f.name === 'gmpe_logic_tree_5br_shallow_default.xml').sha256);
-  assert.deepEqual([model.caps.places_max, model.caps.sample_years, model.caps.branches, model.caps.site_model_reach_km], [500, 10_000, 20, 5]);
-  assert.match(model.spec.source_model, /not ESHM20/);
+  assert.equal(model.pinned_inputs.area_sources.sha256_file, manifestOf('efehr-eshm20-source-model-branches').files.find((f: any) => f.name === 'asm_ver12e_winGT_fs017_lo_abgrs_maxmag_upp.xml').sha256);
+  assert.equal(model.pinned_inputs.fault_sources.file, 'fs_ver09e_model_aGR_SRL_ML_fMthr.xml');
+  assert.deepEqual([model.caps.places_max, model.caps.sample_years, model.caps.branches, model.caps.site_model_reach_km], [500, 10_000, 20, 200]);
+  assert.match(model.spec.source_branches, /one branch of ESHM20's weighted source-model tree, not the weighted model/);
+  assert.match(model.spec.source_model, /optional, default eshm20_area_sources: .*catalog_demonstration/);
   assert.match(model.label, /CC BY-NC-SA/);
 });
 
-eachDialect('a run by points: a job with progress, lab-metrics/1 over 10,000 years, Paris unmodeled, the demonstration and licence stated', async (dialect) => {
+eachDialect('a run by points: a job with progress, lab-metrics/1 over 10,000 years on ESHM20\'s area sources, Riyadh unmodeled, the inputs\' sha256 and the licence stated', async (dialect) => {
   const svc = await sharedService(dialect);
   const { key } = await signup(svc.api);
   const first = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, building_class: 'rc_infilled_frame_moderate_code_4', exposure: { points: POINTS } } });
@@ -55,7 +59,7 @@ eachDialect('a run by points: a job with progress, lab-metrics/1 over 10,000 yea
   assert.equal(r.model.id, MODEL);
   assert.deepEqual([r.sample.branches, r.sample.years_per_branch, r.sample.sample_years], [20, 500, 10_000]);
   assert.equal(r.branches.length, 20);
-  assert.deepEqual(r.unmodeled, { count: 1, places: [{ index: 2, reason: 'farther than 5 km from the site model\'s grid' }] });
+  assert.deepEqual(r.unmodeled, { count: 1, places: [{ index: 2, reason: 'farther than 200 km from every source of the ESHM20 branch' }] });
   const m = r.metrics;
   assert.equal(m.schema, 'lab-metrics/1');
   assert.equal(m.periods, 10_000);
@@ -64,7 +68,9 @@ eachDialect('a run by points: a job with progress, lab-metrics/1 over 10,000 yea
   assert.equal(m.exceedance.aep.at(-1).return_period, 1000);
   assert.ok(m.exceedance.aep.at(-1).tvar >= m.exceedance.aep.at(-1).loss);
   assert.equal(m.blocks.count, 10);
-  assert.match(r.demonstration, /not ESHM20/);
+  assert.equal(r.demonstration, undefined);
+  assert.equal(r.source_model_choice, 'eshm20_area_sources');
+  assert.equal(r.inputs.area_sources.sha256_file, manifestOf('efehr-eshm20-source-model-branches').files.find((f: any) => f.name === 'asm_ver12e_winGT_fs017_lo_abgrs_maxmag_upp.xml').sha256);
   assert.match(r.licence, /CC BY-NC-SA 4\.0/);
   assert.equal(r.inputs.gmpe_logic_tree.file, 'gmpe_logic_tree_5br_shallow_default.xml');
   // The exceedance chart and the ORD exceedance table are drawn from the metrics.

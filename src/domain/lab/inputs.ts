@@ -6,6 +6,7 @@ import type { EventCatalog, Storm } from '../hazard/records.js';
 import type { PiwindModel, GridExtent } from './lanes/windstorm-piwind/piwind-model.js';
 import type { VulnerabilityFunction } from './lanes/earthquake/vulnerability.js';
 import type { GmpeLogicTree } from './lanes/earthquake/eshm20-backbone.js';
+import type { SourceModel } from './lanes/earthquake/eshm20-sources.js';
 import type { ShakeMap } from './lanes/earthquake/shakemap.js';
 import type { Calibration } from './lanes/tropical-cyclone/impact-functions.js';
 import type { DepthMap, MapIdentity } from './lanes/flood/depth-map.js';
@@ -45,6 +46,8 @@ export interface LabInputReaders {
   'structural-vulnerability': { value: ReadonlyMap<string, VulnerabilityFunction>; facts: object };
   'quake-catalog': { value: QuakeCatalog; facts: object };
   'gmpe-logic-tree': { value: GmpeLogicTree; facts: object };
+  /** An NRML 0.4 source model's area and simple-fault sources (one file of the pin). */
+  'source-model': { value: SourceModel; facts: object };
   'shakemap': { value: ShakeMap; facts: { holds: string | null } };
   'track-archive': { value: { readonly storms: readonly Storm[] }; facts: object };
   'impact-calibration': { value: Calibration; facts: object };

@@ -1,9 +1,12 @@
 // The probabilistic European and Turkish earthquake lane's engine over the pinned inputs (read
-// through the feed store): the b-value recomputed independently from the raw catalog, the ESHM20
-// GMPE logic tree as pinned, the smoothed seismicity against a direct sum of kernels, the truncated
-// Gutenberg-Richter law, the eleven building classes, unmodeled counting at the site model's 5 km,
-// determinism, and the loss aggregation on a hand-made constant curve (AAL = mean year loss, OEP and
-// AEP by their definitions) exact. Engine tests run smaller samples (branches x years) than the lane.
+// through the feed store): a run on ESHM20's own area-source branch (the branch named, its rate
+// recomputed from the file, rupture counts, a place beyond every source unmodeled) and on the fault
+// branch; the catalog-derived fallback model: the b-value recomputed independently from the raw
+// catalog, the smoothed seismicity against a direct sum of kernels, the truncated Gutenberg-Richter
+// law, unmodeled counting at its site model's 5 km; the ESHM20 GMPE logic tree as pinned, the eleven
+// building classes, determinism, and the loss aggregation on a hand-made constant curve (AAL = mean
+// year loss, OEP and AEP by their definitions) exact. Engine tests run smaller samples (branches x
+// years) than the lane.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FeedStore } from '../../../src/feeds/store.js';
@@ -12,7 +15,9 @@ import { coverageBox } from '../../../src/feeds/manifest.js';
 import { canonicalJson } from '../../../src/kernel/canonical-json.js';
 import { FEEDS_DIR, rawFile, manifestOf } from '../../support/feeds.js';
 import { ESHM20_INPUTS } from '../../../src/domain/lab/lanes/eshm20-earthquake/lane.js';
-import { BUILDING_CLASSES, runEshm20, type Eshm20Input } from '../../../src/domain/lab/lanes/earthquake/eshm20-lane.js';
+import { BUILDING_CLASSES, runEshm20, type Eshm20Input, type Eshm20Source } from '../../../src/domain/lab/lanes/earthquake/eshm20-lane.js';
+import { parseNrmlSourceModel } from '../../../src/feeds/parsers/nrml-source-model.js';
+import { truncatedGrBins, type SourceModel } from '../../../src/domain/lab/lanes/earthquake/eshm20-sources.js';
 import {
   DEMO_SOURCE_MODEL, fitCatalog, nearestNodeKm, nodePosition, nodeShare, smoothedSeismicity, truncatedGrMagnitude, truncatedGrRate,
 } from '../../../src/domain/lab/lanes/earthquake/demo-source-model.js';
@@ -27,11 +32,23 @@ import { kotha2020 } from '../../../src/domain/hazard/gmpe/kotha20.js';
 const VULNERABILITY = 'gem-vulnerability-europe';
 const CATALOG = ESHM20_INPUTS.catalog.feed_id;
 const ESRM20 = ESHM20_INPUTS.gmpe_logic_tree.feed_id;
+const ESHM20 = ESHM20_INPUTS.area_sources.feed_id;
 
-let inputs: Promise<Omit<Eshm20Input, 'places' | 'buildingClass' | 'vulnerability'> & { functions: ReadonlyMap<string, VulnerabilityFunction> }> | undefined;
-function pinned() {
+interface Pinned {
+  functions: ReadonlyMap<string, VulnerabilityFunction>;
+  catalog: Extract<Eshm20Source, { kind: 'catalog_demonstration' }>['catalog'];
+  box: NonNullable<ReturnType<typeof coverageBox>>;
+  periodEnd: string;
+  gmpeTree: Eshm20Input['gmpeTree'];
+  area: SourceModel;
+  faults: SourceModel;
+}
+let inputs: Promise<Pinned> | undefined;
+function pinned(): Promise<Pinned> {
   inputs ??= (async () => {
-    const store = await FeedStore.open(FEEDS_DIR, { feeds: [VULNERABILITY, CATALOG, ESRM20] });
+    const store = await FeedStore.open(FEEDS_DIR, { feeds: [VULNERABILITY, CATALOG, ESRM20, ESHM20] });
+    const eshm20 = store.get(ESHM20)!;
+    const model = async (file: string) => parseNrmlSourceModel((await store.readFile(eshm20, file)).toString('utf8'));
     const catalog = store.get(CATALOG)!;
     const events = await eventCatalog(store, catalog);
     assert.equal(events.kind, 'quake');
@@ -41,10 +58,15 @@ function pinned() {
       box: coverageBox(catalog.manifest)!,
       periodEnd: (catalog.manifest.raw.period_of_record as { to: string }).to,
       gmpeTree: await gmpeLogicTree(store, store.get(ESRM20)!, ESHM20_INPUTS.gmpe_logic_tree.file),
+      area: await model(ESHM20_INPUTS.area_sources.file),
+      faults: await model(ESHM20_INPUTS.fault_sources.file),
     };
   })();
   return inputs;
 }
+
+/** The catalog-derived fallback as a run's source. */
+const demo = (p: Pinned): Eshm20Source => ({ kind: 'catalog_demonstration', catalog: p.catalog, box: p.box, periodEnd: p.periodEnd });
 
 /** The fields of one CSV line (quoted fields may hold commas). */
 function csvFields(line: string): string[] {
@@ -169,10 +191,10 @@ const PLACES: LabPlace[] = [
   { index: 4, lat: null, lon: null, value: 100 },
 ];
 
-test('a run: unmodeled places counted with reasons, seeded determinism byte for byte, the demonstration and the licence stated', async () => {
+test('a run on the fallback model: unmodeled places counted with reasons, seeded determinism byte for byte, the demonstration and the licence stated', async () => {
   const p = await pinned();
   const fn = p.functions.get('CR/LFINF+CDM+DUM/H4/RES')!;
-  const input: Eshm20Input = { ...p, places: PLACES, buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: fn, branches: 4, yearsPerBranch: 250 };
+  const input: Eshm20Input = { source: demo(p), gmpeTree: p.gmpeTree, places: PLACES, buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: fn, branches: 4, yearsPerBranch: 250 };
   const a = canonicalJson(runEshm20(input));
   assert.equal(canonicalJson(runEshm20(input)), a, 'the same input, the same bytes');
   assert.notEqual(canonicalJson(runEshm20({ ...input, seed: 1 })), a);
@@ -216,7 +238,7 @@ test('loss aggregation, a hand-made case: a constant curve makes every reaching 
   // Hand-made curve (not pinned data): mean loss ratio 0.01 at any ground motion above 1e-12 g.
   const flat: VulnerabilityFunction = { id: 'hand', imt: { kind: 'PGA' }, imls: [1e-12, 100], mean_lr: [0.01, 0.01], cov_lr: [0, 0] };
   const value = 1_000_000;
-  const r = runEshm20({ ...p, places: [{ index: 0, lat: 39.0, lon: 35.0, value }], buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: flat, branches: 4, yearsPerBranch: 250 }) as any;
+  const r = runEshm20({ source: demo(p), gmpeTree: p.gmpeTree, places: [{ index: 0, lat: 39.0, lon: 35.0, value }], buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: flat, branches: 4, yearsPerBranch: 250 }) as any;
   const m = r.metrics;
   const N = 1000;
   const L = value * 0.01;
@@ -241,4 +263,109 @@ test('loss aggregation, a hand-made case: a constant curve makes every reaching 
   // One 1,000-year block: its AAL is the AAL.
   assert.equal(m.blocks.count, 1);
   assert.equal(m.blocks.aal_by_block[0].aal, m.average_annual_loss.mean);
+});
+
+// Places written for the test: Istanbul, Izmir, Athens, Riyadh (over 600 km south of every ESHM20
+// source) and one without coordinates.
+const EUROPE: LabPlace[] = [
+  { index: 0, lat: 41.01, lon: 28.97, value: 1_000_000 },
+  { index: 1, lat: 38.42, lon: 27.14, value: 2_000_000 },
+  { index: 2, lat: 37.98, lon: 23.73, value: 1_500_000 },
+  { index: 3, lat: 24.71, lon: 46.68, value: 500_000 },
+  { index: 4, lat: null, lon: null, value: 100 },
+];
+
+test('a run on ESHM20\'s area-source branch: the branch named as one of a weighted tree, its rate from the file, Riyadh unmodeled', async () => {
+  const p = await pinned();
+  const fn = p.functions.get('CR/LFINF+CDM+DUM/H4/RES')!;
+  const source: Eshm20Source = { kind: 'area_sources', model: p.area, file: ESHM20_INPUTS.area_sources.file };
+  const input: Eshm20Input = { source, gmpeTree: p.gmpeTree, places: EUROPE, buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: fn, branches: 2, yearsPerBranch: 250 };
+  const a = canonicalJson(runEshm20(input));
+  assert.equal(canonicalJson(runEshm20(input)), a, 'the same input, the same bytes');
+  const r = JSON.parse(a);
+  assert.equal(r.demonstration, undefined);
+  assert.equal(r.source_model.file, ESHM20_INPUTS.area_sources.file);
+  assert.equal(r.source_model.name, 'as_model eshm20');
+  assert.match(r.source_model.logic_tree, /single branch of ESHM20's weighted source-model logic tree/);
+  assert.ok(r.metrics.warnings.some((w: string) => /one published branch of ESHM20's weighted logic tree/.test(w)));
+  assert.ok(r.metrics.assumptions.some((w: string) => /one branch of ESHM20's weighted source-model logic tree, not the weighted model/.test(w)));
+  assert.deepEqual(r.unmodeled, { count: 2, places: [{ index: 3, reason: 'farther than 200 km from every source of the ESHM20 branch' }, { index: 4, reason: 'no coordinates' }] });
+  assert.equal(r.source_model.sources.area, 375);
+  // The rate sampled: every source the lane finds within reach, its bins from M 5 (each bin's rate
+  // by hand: 10^(a - b(m - 0.05)) - 10^(a - b(m + 0.05))), summed; at most the whole branch's rate of
+  // M >= 5 computed from the file's a, b and Mmax directly (1e-9 relative).
+  const whole = p.area.area.reduce((s, x) => s + 10 ** (x.mfd.a - x.mfd.b * 5) - 10 ** (x.mfd.a - x.mfd.b * x.mfd.max_mag), 0);
+  const viaBins = p.area.area.reduce((s, x) => s + truncatedGrBins(x.mfd).filter((b) => b.mag >= 5).reduce((t, b) => t + b.rate, 0), 0);
+  assert.ok(Math.abs(viaBins / whole - 1) < 1e-9);
+  const rate = r.branches[0].rate_m_min;
+  assert.ok(rate > 0 && rate < whole, `${rate} of ${whole}`);
+  assert.ok(r.source_model.sources.within_reach > 10 && r.source_model.sources.within_reach < 375);
+  for (const br of r.branches) {
+    assert.equal(br.rate_m_min, rate);
+    assert.ok(Math.abs(br.ruptures - rate * 250) < 4 * Math.sqrt(rate * 250), `branch ${br.branch}: ${br.ruptures} ruptures at ${rate}/year`);
+  }
+  assert.ok(r.metrics.average_annual_loss.mean > 0);
+  const placeSum = r.metrics.places.reduce((s: number, x: any) => s + x.aal, 0);
+  assert.ok(Math.abs(placeSum / r.metrics.average_annual_loss.mean - 1) < 1e-9);
+});
+
+test('a run on ESHM20\'s fault-source branch: faults floated, the missing background said', async () => {
+  const p = await pinned();
+  const fn = p.functions.get('CR/LFINF+CDM+DUM/H4/RES')!;
+  const r = runEshm20({
+    source: { kind: 'fault_sources', model: p.faults, file: ESHM20_INPUTS.fault_sources.file },
+    gmpeTree: p.gmpeTree, places: EUROPE.slice(0, 3), buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: fn, branches: 2, yearsPerBranch: 250,
+  }) as any;
+  assert.equal(r.source_model.sources.simple_fault, 1003);
+  assert.ok(r.metrics.warnings.some((w: string) => /smoothed-seismicity background \(not pinned\)/.test(w)));
+  assert.ok(r.sample.ruptures > 0);
+  assert.equal(r.unmodeled.count, 0);
+});
+
+test('the rate of ruptures reaching Istanbul on the area-source branch: the lane\'s count against the sources\' rates times their area within 200 km, computed here', async () => {
+  const p = await pinned();
+  const fn = p.functions.get('CR/LFINF+CDM+DUM/H4/RES')!;
+  const istanbul = { lat: 41.01, lon: 28.97 };
+  const years = 2000;
+  const r = runEshm20({
+    source: { kind: 'area_sources', model: p.area, file: ESHM20_INPUTS.area_sources.file },
+    gmpeTree: p.gmpeTree, places: [{ index: 0, ...istanbul, value: 1_000_000 }], buildingClass: 'rc_infilled_frame_moderate_code_4', vulnerability: fn, branches: 1, yearsPerBranch: years,
+  }) as any;
+  // Independent: each source's rate of M >= 5 (10^(a - 5b) - 10^(a - b Mmax)) times the share of its
+  // polygon's area within 200 km of the place (every source's ruptures are points, so Rjb is the
+  // epicentral distance), the share measured on a 0.02-degree latitude-longitude grid weighted by
+  // cos(latitude), not the lane's 10 km projected grid.
+  const rad = Math.PI / 180;
+  const km = (lat: number, lon: number) => 2 * 6371.0088 * Math.asin(Math.sqrt(Math.sin((lat - istanbul.lat) * rad / 2) ** 2 + Math.cos(lat * rad) * Math.cos(istanbul.lat * rad) * Math.sin((lon - istanbul.lon) * rad / 2) ** 2));
+  const inside = (lon: number, lat: number, ring: readonly (readonly [number, number])[]) => {
+    let odd = false;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if ((yi > lat) !== (yj > lat) && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) odd = !odd;
+    }
+    return odd;
+  };
+  let expected = 0;
+  for (const s of p.area.area) {
+    const lats = s.polygon.map((v) => v[1]);
+    const lons = s.polygon.map((v) => v[0]);
+    if (Math.min(...lats) > istanbul.lat + 2 || Math.max(...lats) < istanbul.lat - 2 || Math.min(...lons) > istanbul.lon + 2.7 || Math.max(...lons) < istanbul.lon - 2.7) continue;
+    let [all, near] = [0, 0];
+    for (let lat = Math.min(...lats) + 0.01; lat < Math.max(...lats); lat += 0.02) {
+      for (let lon = Math.min(...lons) + 0.01; lon < Math.max(...lons); lon += 0.02) {
+        if (!inside(lon, lat, s.polygon)) continue;
+        const w = Math.cos(lat * rad);
+        all += w;
+        if (km(lat, lon) <= 200) near += w;
+      }
+    }
+    if (all > 0 && near > 0) expected += (near / all) * (10 ** (s.mfd.a - 5 * s.mfd.b) - 10 ** (s.mfd.a - s.mfd.b * s.mfd.max_mag));
+  }
+  const rate = r.sample.ruptures_reaching_places / years;
+  // Tolerance: 4 Poisson standard errors, plus 3% for the lane's 10 km grid against the fine one at
+  // the 200 km circle's edge and the sources' borders.
+  const tolerance = 4 * Math.sqrt(expected / years) + 0.03 * expected;
+  assert.ok(expected > 1, `${expected}`);
+  assert.ok(Math.abs(rate - expected) < tolerance, `lane ${rate}/year vs ${expected}/year ± ${tolerance}`);
 });

@@ -13,9 +13,22 @@
 //     below the catalog's M 6 floor) to the branch's Mmax, scaled so its rate of M >= 6 equals the
 //     catalog's.
 //   - The site model is the same grid: a place farther than 5 km from every node is unmodeled.
+//   - Each of the 20 sampled branches draws b (truncated normal), Mmax and the ESHM20 ground-motion
+//     branch; each sample year a Poisson number of ruptures at the branch's rate, each at a node
+//     drawn by its share (placed uniformly in the node's cell), with a truncated GR magnitude, a
+//     mechanism and a uniform strike, as a finite plane (hazard/gmpe/rupture.ts).
+// The lane's fallback (source_model catalog_demonstration) since it runs on ESHM20's own sources.
 // Pure: the catalog's events and box are handed in.
 import { haversineKm } from '../../../geo.js';
 import { estimateBValue, type BValueEstimate } from '../../../stats/gutenberg-richter.js';
+import { poissonDraw } from '../../../stats/compound-poisson.js';
+import { seededRandom, type SeededRandom } from '../../../stats/random.js';
+import { MAGNITUDE_SCALING, planarRupture, type Mechanism } from '../../../hazard/gmpe/rupture.js';
+import type { LabPlace } from '../../engine/places.js';
+import { normalSource } from './fields.js';
+import { MECHANISM_DEFAULTS } from './scenario-lane.js';
+import { gmpeBranchAt, type GmpeLogicTree } from './eshm20-backbone.js';
+import { weighted, type ModeledPlace, type RuptureSample, type SampledBranch } from './eshm20-sample.js';
 
 export interface Box {
   readonly min_latitude: number;
@@ -159,4 +172,129 @@ export function truncatedGrRate(rateRef: number, mRef: number, b: number, mmin: 
 export function truncatedGrMagnitude(u: number, b: number, mmin: number, mmax: number): number {
   const tail = 10 ** (-b * (mmax - mmin));
   return mmin - Math.log10(1 - u * (1 - tail)) / b;
+}
+
+export interface DemonstrationInput {
+  readonly places: readonly LabPlace[];
+  /** The ComCat catalog's events, its coverage box and the end of its period of record (YYYY-MM-DD). */
+  readonly catalog: readonly CatalogQuake[];
+  readonly box: Box;
+  readonly periodEnd: string;
+  readonly gmpeTree: GmpeLogicTree;
+  readonly branches: number;
+  readonly years: number;
+  readonly seed: number;
+}
+
+interface DemoBranch extends SampledBranch { b: number; mmax: number }
+
+/** The epistemic draws of every branch, from one stream: b (truncated normal), Mmax, the ESHM20 GMPE branch. */
+function sampleBranches(count: number, rng: SeededRandom, fit: CatalogFit, tree: GmpeLogicTree): DemoBranch[] {
+  const normal = normalSource(rng);
+  const { b, standardErrorAki } = fit.estimate;
+  const m = DEMO_SOURCE_MODEL;
+  return Array.from({ length: count }, (_, branch) => {
+    let z = normal();
+    while (Math.abs(z) > m.b_sigmas_max) z = normal();
+    const bValue = b + standardErrorAki * z;
+    const mmax = weighted(m.mmax, rng.uniform()).value;
+    const gmpe = gmpeBranchAt(tree, rng.uniform());
+    const rate = truncatedGrRate(fit.rate_at_mc, m.completeness_magnitude, bValue, m.mmin, mmax);
+    return { branch, b: bValue, mmax, gmpe, rate, draws: { b_value: bValue, mmax } };
+  });
+}
+
+const MECHANISMS: readonly Mechanism[] = DEMO_SOURCE_MODEL.mechanisms.map((m) => m.mechanism);
+
+/** Ruptures as columns, in branch then year order, each branch from its own stream. */
+function sampleRuptures(branches: readonly DemoBranch[], years: number, seed: number, grid: SmoothedGrid): RuptureSample['ruptures'] {
+  const rows: number[][] = [[], [], [], [], [], [], []];
+  const m = DEMO_SOURCE_MODEL;
+  for (const br of branches) {
+    const rng = seededRandom(BigInt(seed) * 1_000_003n + BigInt(br.branch + 1));
+    for (let y = 1; y <= years; y++) {
+      const n = poissonDraw(rng, br.rate);
+      for (let k = 0; k < n; k++) {
+        const node = nodePosition(grid, nodeAt(grid, rng.uniform()));
+        const lat = node.latitude + (rng.uniform() - 0.5) * grid.spacing;
+        const lon = node.longitude + (rng.uniform() - 0.5) * grid.spacing;
+        const mag = truncatedGrMagnitude(rng.uniform(), br.b, m.mmin, br.mmax);
+        const mech = MECHANISMS.indexOf(weighted(m.mechanisms, rng.uniform()).mechanism);
+        const strike = 360 * rng.uniform();
+        const cols = [br.branch * years + y, br.branch, lat, lon, mag, strike, mech];
+        for (let c = 0; c < cols.length; c++) rows[c]!.push(cols[c]!);
+      }
+    }
+  }
+  const [lats, lons, mags, strikes] = [rows[2]!, rows[3]!, rows[4]!, rows[5]!].map((c) => Float64Array.from(c)) as [Float64Array, Float64Array, Float64Array, Float64Array];
+  const mechanism = Uint8Array.from(rows[6]!);
+  return {
+    count: rows[0]!.length, period: Int32Array.from(rows[0]!), branch: Int32Array.from(rows[1]!),
+    plane: (r) => {
+      const { rake, dip } = MECHANISM_DEFAULTS[MECHANISMS[mechanism[r]!]!];
+      return planarRupture({ mag: mags[r]!, lat: lats[r]!, lon: lons[r]!, depth_km: m.hypocentral_depth_km, strike: strikes[r]!, dip, rake });
+    },
+  };
+}
+
+/** The site model: the source model's grid; a place farther than its reach from every node is unmodeled. */
+function siteModel(places: readonly LabPlace[], grid: SmoothedGrid): { modeled: ModeledPlace[]; unmodeled: { index: number; reason: string }[] } {
+  const reach = DEMO_SOURCE_MODEL.site_reach_km;
+  const modeled: ModeledPlace[] = [];
+  const unmodeled: { index: number; reason: string }[] = [];
+  for (const p of places) {
+    if (p.lat === null || p.lon === null) unmodeled.push({ index: p.index, reason: 'no coordinates' });
+    else if (nearestNodeKm(grid, p.lat, p.lon) > reach) unmodeled.push({ index: p.index, reason: `farther than ${reach} km from the site model's grid` });
+    else modeled.push({ index: p.index, lat: p.lat, lon: p.lon, value: p.value });
+  }
+  return { modeled, unmodeled };
+}
+
+/** The demonstration source model's ruptures over every sampled branch and year (see the header). */
+export function sampleDemonstration(input: DemonstrationInput): RuptureSample {
+  const m = DEMO_SOURCE_MODEL;
+  const fit = fitCatalog(input.catalog, input.periodEnd);
+  const epicentres = input.catalog.filter((e) => e.type === 'earthquake' && e.magnitude !== null && e.magnitude >= m.completeness_magnitude);
+  const grid = smoothedSeismicity(epicentres, input.box);
+  const { modeled, unmodeled } = siteModel(input.places, grid);
+  const branches = sampleBranches(input.branches, seededRandom(input.seed), fit, input.gmpeTree);
+  const demonstration = `Demonstration source model, not ESHM20: smoothed seismicity and a fitted Gutenberg-Richter law from the pinned ComCat Turkey catalog (the lane's fallback to ESHM20's own source branches); places more than ${m.site_reach_km} km from its grid are unmodeled.`;
+  const warnings = [demonstration];
+  if (unmodeled.length > 0) warnings.push(`${unmodeled.length} place${unmodeled.length === 1 ? ' is' : 's are'} unmodeled (no coordinates, or farther than ${m.site_reach_km} km from the site model's grid).`);
+  return {
+    ruptures: sampleRuptures(branches, input.years, input.seed, grid),
+    branches, modeled, unmodeled, demonstration, warnings,
+    sourceModel: sourceModelBlock(fit, grid, input.box),
+    siteModel: { grid: 'the source model\'s grid', spacing_deg: grid.spacing, reach_km: m.site_reach_km },
+    assumptions: [`Ruptures: a Poisson number per year at the branch's rate of M >= ${m.mmin}, each a finite plane (${MAGNITUDE_SCALING}) at ${m.hypocentral_depth_km} km hypocentral depth.`],
+  };
+}
+
+/** The result's account of the demonstration source model. */
+function sourceModelBlock(fit: CatalogFit, grid: SmoothedGrid, box: Box): Record<string, unknown> {
+  const m = DEMO_SOURCE_MODEL;
+  return {
+    kind: 'demonstration: smoothed seismicity from the pinned ComCat Turkey catalog, not ESHM20',
+    b_value: {
+      b: fit.estimate.b, standard_error: fit.estimate.standardErrorAki, events: fit.estimate.n, mean_magnitude: fit.estimate.meanMagnitude,
+      method: `Aki (1965) maximum likelihood with Utsu's binning correction, ΔM ${m.magnitude_bin}: b = log10(e) / (mean M - (Mc - ΔM/2)); standard error b / √N`,
+    },
+    completeness: { magnitude: m.completeness_magnitude, from: fit.from, to: fit.to, years: fit.years, basis: 'the query\'s M 6 floor; from 1964, as the catalog\'s manifest notes completeness of the M6 floor is weaker before about then' },
+    rate_at_completeness: fit.rate_at_mc,
+    magnitude_frequency: `doubly truncated Gutenberg-Richter from Mmin ${m.mmin} (extrapolated below the catalog's M 6 floor) to the branch's Mmax, scaled to the catalog's rate of M >= ${m.completeness_magnitude}`,
+    mmax: m.mmax,
+    b_alternatives: `b + standard error × z, z standard normal redrawn until |z| <= ${m.b_sigmas_max}`,
+    smoothing: {
+      epicentres: grid.epicentres,
+      basis: `every earthquake of M >= ${m.completeness_magnitude} in the catalog (its whole period), a Gaussian kernel of ${m.kernel_sigma_km} km standard deviation cut at ${m.kernel_cut_sigmas} standard deviations, normalised over the grid`,
+    },
+    grid: { box, spacing_deg: grid.spacing, nodes: grid.nLat * grid.nLon, placement: 'a rupture\'s epicentre is drawn uniformly in its node\'s cell' },
+    ruptures: {
+      hypocentral_depth_km: m.hypocentral_depth_km,
+      mechanisms: m.mechanisms.map((x) => ({ ...x, ...MECHANISM_DEFAULTS[x.mechanism] })),
+      strike: 'uniform 0 to 360 degrees',
+      magnitude_scaling: MAGNITUDE_SCALING,
+      tectonic_region: 'every rupture is taken as active shallow crust',
+    },
+  };
 }

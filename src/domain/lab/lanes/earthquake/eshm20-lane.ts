@@ -1,32 +1,28 @@
 // The probabilistic European and Turkish earthquake lane (SPEC: Model lab): an event-based engine in
-// the manner of OpenQuake's event-based risk calculator. 20 logic-tree branches are sampled (seeded)
-// from the epistemic alternatives (b-value, Mmax, ESHM20 ground-motion branch); each branch samples
-// 500 years of ruptures (20 x 500 = 10,000 sample years): a Poisson number per year at the branch's
-// rate, each at a grid node drawn by its smoothed-seismicity share (placed uniformly in the node's
-// cell), with a truncated Gutenberg-Richter magnitude, a mechanism and a uniform strike, as a finite
-// plane (hazard/gmpe/rupture.ts). Each rupture gets one ground-motion field at the places within
-// 200 km (Rjb): the branch's model mean, a between-event residual and Jayaram and Baker (2009)
-// correlated within-event residuals (fields.ts); loss by the building class's GEM vulnerability
-// function (mean loss ratio), through the loss engine's item ground up into its event loss table.
-// Metrics in lab-metrics/1 over the 10,000 years.
-//
-// The source and site models are the demonstration ones of demo-source-model.ts, not ESHM20: every
-// result says so. Pure: the catalog, the GMPE tree and the vulnerability function are handed in.
-import { poissonDraw } from '../../../stats/compound-poisson.js';
-import { seededRandom, type SeededRandom } from '../../../stats/random.js';
-import { distancesTo, MAGNITUDE_SCALING, planarRupture, type Mechanism } from '../../../hazard/gmpe/rupture.js';
+// the manner of OpenQuake's event-based risk calculator. 20 logic-tree branches are sampled (seeded),
+// each with 500 years of ruptures (20 x 500 = 10,000 sample years) from the run's source model:
+// by default ESHM20's own published area-source branch, or its fault-source branch
+// (eshm20-source-sampling.ts over eshm20-sources.ts: OpenQuake's rules for truncated GR rates, area
+// sources and floating fault ruptures), or the catalog-derived demonstration model kept as a
+// fallback (demo-source-model.ts). Each branch draws its ESHM20 ground-motion branch by weight. Each
+// rupture gets one ground-motion field at the places within 200 km (Rjb): the branch's model mean, a
+// between-event residual and Jayaram and Baker (2009) correlated within-event residuals (fields.ts);
+// loss by the building class's GEM vulnerability function (mean loss ratio), through the loss
+// engine's item ground up into its event loss table. Metrics in lab-metrics/1 over the 10,000 years.
+// Pure: the source model, the GMPE tree and the vulnerability function are handed in.
+import { seededRandom } from '../../../stats/random.js';
+import { distancesTo } from '../../../hazard/gmpe/rupture.js';
 import { imtName, type Gmpe, type GmpeContext, type Imt, type Site } from '../../../hazard/gmpe/types.js';
 import { computeMetrics } from '../../engine/metrics.js';
 import { EventLossTable, itemGroundUp, type Vulnerability } from '../../engine/loss-engine.js';
 import type { LabPlace } from '../../engine/places.js';
 import { correlationFactor, normalSource, SPATIAL_CORRELATION } from './fields.js';
-import { MECHANISM_DEFAULTS } from './scenario-lane.js';
 import { meanLossRatio, VULNERABILITY_LICENCE, type VulnerabilityFunction } from './vulnerability.js';
-import { BACKBONE_NOTE, backboneOf, gmpeBranchAt, type GmpeLogicTree } from './eshm20-backbone.js';
-import {
-  DEMO_SOURCE_MODEL, fitCatalog, nearestNodeKm, nodeAt, nodePosition, smoothedSeismicity, truncatedGrMagnitude, truncatedGrRate,
-  type Box, type CatalogQuake,
-} from './demo-source-model.js';
+import { BACKBONE_NOTE, backboneOf, type GmpeLogicTree } from './eshm20-backbone.js';
+import { sampleDemonstration, type Box, type CatalogQuake } from './demo-source-model.js';
+import { sampleEshm20Sources, type Eshm20SourceKind } from './eshm20-source-sampling.js';
+import type { SourceModel } from './eshm20-sources.js';
+import type { ModeledPlace, RuptureSample, SampledRuptures } from './eshm20-sample.js';
 
 export const ESHM20_BRANCHES = 20;
 export const ESHM20_YEARS_PER_BRANCH = 500;
@@ -67,15 +63,30 @@ export function readBuildingClass(spec: Readonly<Record<string, unknown>>, detai
   return found.id;
 }
 
+/** The source models a run may take: ESHM20's area-source branch (the default), its fault-source branch, or the catalog-derived fallback. */
+export const SOURCE_MODELS = ['eshm20_area_sources', 'eshm20_fault_sources', 'catalog_demonstration'] as const;
+export type SourceModelId = (typeof SOURCE_MODELS)[number];
+export const DEFAULT_SOURCE_MODEL: SourceModelId = 'eshm20_area_sources';
+
+/** source_model read (optional, one of the three), every fault named in details. */
+export function readSourceModel(spec: Readonly<Record<string, unknown>>, details: string[]): SourceModelId {
+  if (spec.source_model === undefined) return DEFAULT_SOURCE_MODEL;
+  const found = SOURCE_MODELS.find((s) => s === spec.source_model);
+  if (!found) details.push(`source_model must be one of ${SOURCE_MODELS.join(', ')}`);
+  return found ?? DEFAULT_SOURCE_MODEL;
+}
+
+/** Where the ruptures come from: one of ESHM20's published source branches, or the catalog-derived demonstration model. */
+export type Eshm20Source =
+  | { readonly kind: Eshm20SourceKind; readonly model: SourceModel; readonly file: string }
+  | { readonly kind: 'catalog_demonstration'; readonly catalog: readonly CatalogQuake[]; readonly box: Box; readonly periodEnd: string };
+
 export interface Eshm20Input {
   readonly places: readonly LabPlace[];
   readonly buildingClass: BuildingClassId;
   /** The class's pinned structural vulnerability function. */
   readonly vulnerability: VulnerabilityFunction;
-  /** The ComCat catalog's events, its coverage box and the end of its period of record (YYYY-MM-DD). */
-  readonly catalog: readonly CatalogQuake[];
-  readonly box: Box;
-  readonly periodEnd: string;
+  readonly source: Eshm20Source;
   readonly gmpeTree: GmpeLogicTree;
   readonly seed?: number;
   /** The engine's size (the lane always runs 20 x 500; smaller only in tests of the engine). */
@@ -85,98 +96,7 @@ export interface Eshm20Input {
   readonly onRuptures?: (done: number, total: number) => void;
 }
 
-interface SampledBranch {
-  branch: number;
-  b: number;
-  mmax: number;
-  gmpe: number;
-  rate_mmin: number;
-}
-
-function weighted<T extends { weight: number }>(choices: readonly T[], u: number): T {
-  let acc = 0;
-  for (const c of choices) { acc += c.weight; if (u < acc) return c; }
-  return choices[choices.length - 1]!;
-}
-
-/** The epistemic draws of every branch, from one stream: b (truncated normal), Mmax, the ESHM20 GMPE branch. */
-function sampleBranches(count: number, rng: SeededRandom, fit: ReturnType<typeof fitCatalog>, tree: GmpeLogicTree): SampledBranch[] {
-  const normal = normalSource(rng);
-  const { b, standardErrorAki } = fit.estimate;
-  const m = DEMO_SOURCE_MODEL;
-  return Array.from({ length: count }, (_, branch) => {
-    let z = normal();
-    while (Math.abs(z) > m.b_sigmas_max) z = normal();
-    const bValue = b + standardErrorAki * z;
-    const mmax = weighted(m.mmax, rng.uniform()).value;
-    const gmpe = gmpeBranchAt(tree, rng.uniform());
-    return { branch, b: bValue, mmax, gmpe, rate_mmin: truncatedGrRate(fit.rate_at_mc, m.completeness_magnitude, bValue, m.mmin, mmax) };
-  });
-}
-
-/** Ruptures as columns (one entry per sampled rupture, in branch then year order). */
-interface Ruptures {
-  count: number;
-  period: Int32Array;
-  branch: Int32Array;
-  lat: Float64Array;
-  lon: Float64Array;
-  mag: Float64Array;
-  strike: Float64Array;
-  mechanism: Uint8Array;
-}
-
-const MECHANISMS: readonly Mechanism[] = DEMO_SOURCE_MODEL.mechanisms.map((m) => m.mechanism);
-
-function sampleRuptures(branches: readonly SampledBranch[], years: number, seed: number, grid: ReturnType<typeof smoothedSeismicity>): Ruptures {
-  const rows: number[][] = [[], [], [], [], [], [], []];
-  const m = DEMO_SOURCE_MODEL;
-  for (const br of branches) {
-    // Each branch its own stream, so a branch's ruptures do not depend on the others'.
-    const rng = seededRandom(BigInt(seed) * 1_000_003n + BigInt(br.branch + 1));
-    for (let y = 1; y <= years; y++) {
-      const n = poissonDraw(rng, br.rate_mmin);
-      for (let k = 0; k < n; k++) {
-        const node = nodePosition(grid, nodeAt(grid, rng.uniform()));
-        const lat = node.latitude + (rng.uniform() - 0.5) * grid.spacing;
-        const lon = node.longitude + (rng.uniform() - 0.5) * grid.spacing;
-        const mag = truncatedGrMagnitude(rng.uniform(), br.b, m.mmin, br.mmax);
-        const mech = MECHANISMS.indexOf(weighted(m.mechanisms, rng.uniform()).mechanism);
-        const strike = 360 * rng.uniform();
-        const cols = [br.branch * years + y, br.branch, lat, lon, mag, strike, mech];
-        for (let c = 0; c < cols.length; c++) rows[c]!.push(cols[c]!);
-      }
-    }
-  }
-  return {
-    count: rows[0]!.length,
-    period: Int32Array.from(rows[0]!), branch: Int32Array.from(rows[1]!),
-    lat: Float64Array.from(rows[2]!), lon: Float64Array.from(rows[3]!), mag: Float64Array.from(rows[4]!),
-    strike: Float64Array.from(rows[5]!), mechanism: Uint8Array.from(rows[6]!),
-  };
-}
-
 const KM_PER_DEG = 111.19;
-
-interface ModeledPlace {
-  index: number;
-  lat: number;
-  lon: number;
-  value: number;
-}
-
-/** The site model: the source model's grid; a place farther than its reach from every node is unmodeled. */
-function siteModel(places: readonly LabPlace[], grid: ReturnType<typeof smoothedSeismicity>): { modeled: ModeledPlace[]; unmodeled: { index: number; reason: string }[] } {
-  const reach = DEMO_SOURCE_MODEL.site_reach_km;
-  const modeled: ModeledPlace[] = [];
-  const unmodeled: { index: number; reason: string }[] = [];
-  for (const p of places) {
-    if (p.lat === null || p.lon === null) unmodeled.push({ index: p.index, reason: 'no coordinates' });
-    else if (nearestNodeKm(grid, p.lat, p.lon) > reach) unmodeled.push({ index: p.index, reason: `farther than ${reach} km from the site model's grid` });
-    else modeled.push({ index: p.index, lat: p.lat, lon: p.lon, value: p.value });
-  }
-  return { modeled, unmodeled };
-}
 
 /** The ground motion's median and variability at the places one rupture reaches. */
 interface RuptureReach {
@@ -189,14 +109,11 @@ interface RuptureReach {
 }
 
 /** The hazard stage of one rupture: its plane, then its branch's model at each place within reach (Rjb). */
-function ruptureReach(ruptures: Ruptures, r: number, gmpe: Gmpe, modeled: readonly ModeledPlace[], imt: Imt, reach: RuptureReach): void {
-  const m = DEMO_SOURCE_MODEL;
-  const mech = MECHANISMS[ruptures.mechanism[r]!]!;
-  const { rake, dip } = MECHANISM_DEFAULTS[mech];
-  const rupture = planarRupture({ mag: ruptures.mag[r]!, lat: ruptures.lat[r]!, lon: ruptures.lon[r]!, depth_km: m.hypocentral_depth_km, strike: ruptures.strike[r]!, dip, rake });
+function ruptureReach(ruptures: SampledRuptures, r: number, gmpe: Gmpe, modeled: readonly ModeledPlace[], imt: Imt, reach: RuptureReach): void {
+  const rupture = ruptures.plane(r);
   // Screen by latitude first (a place more than reach + the rupture's extent north or south is out of reach).
   const extent = ESHM20_REACH_KM + rupture.length_km / 2 + rupture.width_km;
-  const ruptureCtx = { mag: rupture.mag, rake, dip, ztor: rupture.ztor_km, width: rupture.width_km, hypo_depth: m.hypocentral_depth_km };
+  const ruptureCtx = { mag: rupture.mag, rake: rupture.rake, dip: rupture.dip, ztor: rupture.ztor_km, width: rupture.width_km, hypo_depth: rupture.hypocentre.depth_km };
   let count = 0;
   for (let i = 0; i < modeled.length; i++) {
     const p = modeled[i]!;
@@ -227,7 +144,7 @@ interface RuptureLosses {
  * rupture reaches (a between-event draw, correlated within-event draws), each place's loss at it
  * through the class's vulnerability, and the rupture's losses into the event loss table.
  */
-function ruptureLosses(input: Eshm20Input, ruptures: Ruptures, gmpes: readonly Gmpe[], modeled: readonly ModeledPlace[], branchCount: number, seed: number): RuptureLosses {
+function ruptureLosses(input: Eshm20Input, ruptures: SampledRuptures, gmpes: readonly Gmpe[], modeled: readonly ModeledPlace[], branchCount: number, seed: number): RuptureLosses {
   const fn = input.vulnerability;
   const imt = fn.imt;
   const n = modeled.length;
@@ -264,27 +181,29 @@ function ruptureLosses(input: Eshm20Input, ruptures: Ruptures, gmpes: readonly G
   return out;
 }
 
+/** The ruptures of the run's source model, its branches' draws and the places it models. */
+function sampleOf(input: Eshm20Input, branches: number, years: number, seed: number): RuptureSample {
+  const common = { places: input.places, gmpeTree: input.gmpeTree, branches, years, seed };
+  const src = input.source;
+  return src.kind === 'catalog_demonstration'
+    ? sampleDemonstration({ ...common, catalog: src.catalog, box: src.box, periodEnd: src.periodEnd })
+    : sampleEshm20Sources({ ...common, model: src.model, kind: src.kind, file: src.file, reachKm: ESHM20_REACH_KM });
+}
+
 export function runEshm20(input: Eshm20Input): Record<string, unknown> {
   const seed = input.seed ?? ESHM20_SEED;
   const branchCount = input.branches ?? ESHM20_BRANCHES;
   const years = input.yearsPerBranch ?? ESHM20_YEARS_PER_BRANCH;
   const periods = branchCount * years;
-  const m = DEMO_SOURCE_MODEL;
 
-  const fit = fitCatalog(input.catalog, input.periodEnd);
-  const epicentres = input.catalog.filter((e) => e.type === 'earthquake' && e.magnitude !== null && e.magnitude >= m.completeness_magnitude);
-  const grid = smoothedSeismicity(epicentres, input.box);
-  const { modeled, unmodeled } = siteModel(input.places, grid);
-
-  const branches = sampleBranches(branchCount, seededRandom(seed), fit, input.gmpeTree);
-  const ruptures = sampleRuptures(branches, years, seed, grid);
+  const sample = sampleOf(input, branchCount, years, seed);
+  const { modeled, unmodeled, branches } = sample;
   const gmpes = branches.map((b) => backboneOf(input.gmpeTree.branches[b.gmpe]!));
-  const losses = ruptureLosses(input, ruptures, gmpes, modeled, branchCount, seed);
+  const losses = ruptureLosses(input, sample.ruptures, gmpes, modeled, branchCount, seed);
   const table = losses.table;
 
-  const demonstration = `Demonstration source model, not ESHM20: smoothed seismicity and a fitted Gutenberg-Richter law from the pinned ComCat Turkey catalog (the ESHM20 source and site models are not pinned); places more than ${m.site_reach_km} km from its grid are unmodeled.`;
-  const warnings = [demonstration, `Ground motion: ${BACKBONE_NOTE}.`];
-  if (unmodeled.length > 0) warnings.push(`${unmodeled.length} place${unmodeled.length === 1 ? ' is' : 's are'} unmodeled (no coordinates, or farther than ${m.site_reach_km} km from the site model's grid).`);
+  const warnings = [...sample.warnings, `Ground motion: ${BACKBONE_NOTE}.`];
+  if (unmodeled.length > 0 && sample.demonstration === undefined) warnings.push(`${unmodeled.length} place${unmodeled.length === 1 ? ' is' : 's are'} unmodeled (no coordinates, or beyond reach of every source).`);
   if (years < 1000 && periods >= 1000) warnings.push(`Each ${1000}-year block spans ${1000 / years} logic-tree branches of ${years} years: the block spread mixes epistemic and sampling variation.`);
   const metrics = computeMetrics({
     perspective: 'gul',
@@ -295,7 +214,7 @@ export function runEshm20(input: Eshm20Input): Record<string, unknown> {
     places: table.places((i) => modeled[i]!.index),
     assumptions: [
       `Sample years: ${branchCount} logic-tree branches sampled by weight (seed ${seed}), each with ${years} years; period p belongs to branch ⌈p / ${years}⌉.`,
-      `Ruptures: a Poisson number per year at the branch's rate of M >= ${m.mmin}, each a finite plane (${MAGNITUDE_SCALING}) at ${m.hypocentral_depth_km} km hypocentral depth.`,
+      ...sample.assumptions,
       'Each rupture is one event with one ground-motion field; events are numbered by their order of sampling.',
     ],
     warnings,
@@ -303,50 +222,21 @@ export function runEshm20(input: Eshm20Input): Record<string, unknown> {
 
   return {
     lane: 'probabilistic_earthquake_europe',
-    demonstration,
-    source_model: sourceModelBlock(fit, grid, input.box),
-    site_model: { grid: 'the source model\'s grid', spacing_deg: grid.spacing, reach_km: m.site_reach_km, vs30: SITE_VS30, vs30_basis: 'ESHM20\'s reference rock for every place: no site-condition data are pinned' },
+    ...(sample.demonstration !== undefined && { demonstration: sample.demonstration }),
+    source_model: sample.sourceModel,
+    site_model: { ...sample.siteModel, vs30: SITE_VS30, vs30_basis: 'ESHM20\'s reference rock for every place: no site-condition data are pinned' },
     ground_motion: groundMotionBlock(input, gmpes),
-    sample: { branches: branchCount, years_per_branch: years, sample_years: periods, ruptures: ruptures.count, ruptures_reaching_places: losses.reaching, events_with_loss: table.eventLosses.length, seed },
+    sample: { branches: branchCount, years_per_branch: years, sample_years: periods, ruptures: sample.ruptures.count, ruptures_reaching_places: losses.reaching, events_with_loss: table.eventLosses.length, seed },
     branches: branches.map((b) => ({
       branch: b.branch + 1, first_period: b.branch * years + 1, last_period: (b.branch + 1) * years,
-      b_value: b.b, mmax: b.mmax, gmpe_branch: input.gmpeTree.branches[b.gmpe]!.branch_id,
-      rate_m_min: b.rate_mmin, ruptures: losses.branchRuptures[b.branch]!, aal: losses.branchLoss[b.branch]! / years,
+      ...b.draws, gmpe_branch: input.gmpeTree.branches[b.gmpe]!.branch_id,
+      rate_m_min: b.rate, ruptures: losses.branchRuptures[b.branch]!, aal: losses.branchLoss[b.branch]! / years,
     })),
     vulnerability: vulnerabilityBlock(input),
     exposure: { places: input.places.length, modeled: modeled.length, unmodeled: unmodeled.length },
     unmodeled: { count: unmodeled.length, places: unmodeled },
     metrics,
     licence: VULNERABILITY_LICENCE,
-  };
-}
-
-/** The result's account of the demonstration source model. */
-function sourceModelBlock(fit: ReturnType<typeof fitCatalog>, grid: ReturnType<typeof smoothedSeismicity>, box: Box): Record<string, unknown> {
-  const m = DEMO_SOURCE_MODEL;
-  return {
-    kind: 'demonstration: smoothed seismicity from the pinned ComCat Turkey catalog, not ESHM20',
-    b_value: {
-      b: fit.estimate.b, standard_error: fit.estimate.standardErrorAki, events: fit.estimate.n, mean_magnitude: fit.estimate.meanMagnitude,
-      method: `Aki (1965) maximum likelihood with Utsu's binning correction, ΔM ${m.magnitude_bin}: b = log10(e) / (mean M - (Mc - ΔM/2)); standard error b / √N`,
-    },
-    completeness: { magnitude: m.completeness_magnitude, from: fit.from, to: fit.to, years: fit.years, basis: 'the query\'s M 6 floor; from 1964, as the catalog\'s manifest notes completeness of the M6 floor is weaker before about then' },
-    rate_at_completeness: fit.rate_at_mc,
-    magnitude_frequency: `doubly truncated Gutenberg-Richter from Mmin ${m.mmin} (extrapolated below the catalog's M 6 floor) to the branch's Mmax, scaled to the catalog's rate of M >= ${m.completeness_magnitude}`,
-    mmax: m.mmax,
-    b_alternatives: `b + standard error × z, z standard normal redrawn until |z| <= ${m.b_sigmas_max}`,
-    smoothing: {
-      epicentres: grid.epicentres,
-      basis: `every earthquake of M >= ${m.completeness_magnitude} in the catalog (its whole period), a Gaussian kernel of ${m.kernel_sigma_km} km standard deviation cut at ${m.kernel_cut_sigmas} standard deviations, normalised over the grid`,
-    },
-    grid: { box, spacing_deg: grid.spacing, nodes: grid.nLat * grid.nLon, placement: 'a rupture\'s epicentre is drawn uniformly in its node\'s cell' },
-    ruptures: {
-      hypocentral_depth_km: m.hypocentral_depth_km,
-      mechanisms: m.mechanisms.map((x) => ({ ...x, ...MECHANISM_DEFAULTS[x.mechanism] })),
-      strike: 'uniform 0 to 360 degrees',
-      magnitude_scaling: MAGNITUDE_SCALING,
-      tectonic_region: 'every rupture is taken as active shallow crust',
-    },
   };
 }
 
