@@ -3,7 +3,7 @@
 // function tables (regional v_half per calibration approach, country → calibration region).
 import { parse } from 'csv-parse/sync';
 import type { ImpactFunction } from '../../domain/lab/engine/impact.js';
-import { estimatePressure, type TcTrack } from '../../domain/lab/lanes/tropical-cyclone/track.js';
+import { trackPressures, type TcTrack } from '../../domain/lab/lanes/tropical-cyclone/track.js';
 
 export interface EntityExposure {
   lat: number;
@@ -93,8 +93,7 @@ export function parseProcessedIbtracsCsv(text: string): TcTrack {
   const lat = rows.map((r) => n(r, 'cgps_lat'));
   const lon = rows.map((r) => n(r, 'cgps_lon'));
   const wind = rows.map((r) => n(r, 'vmax'));
-  let pres = rows.map((r) => n(r, 'pcen'));
-  if (pres.some((p) => !(p > 0))) pres = pres.map((_, i) => estimatePressure(-999, lat[i]!, lon[i]!, wind[i]!));
+  const pres = trackPressures(rows.map((r) => n(r, 'pcen')), lat, lon, wind);
   return {
     sid: rows[0]!.ibtracsID!,
     name: rows[0]!.ibtracsID!,

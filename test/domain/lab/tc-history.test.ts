@@ -1,8 +1,17 @@
 // The tropical-cyclone history lane replaying the 1992 Atlantic season over south Florida places
-// (Andrew crossed them on 24 August 1992), against an independent computation written here: the
-// HURDAT2 lines read by a few lines of this test, the hourly track by a not-a-knot spline solved as
-// a dense linear system (the lane uses a reduced tridiagonal one), the Holland (2008) wind and the
-// Emanuel curve written out from their formulas, every storm of the season over every place.
+// (Andrew crossed them on 24 August 1992), and the storm × place pairs where CLIMADA v6.1's rules on
+// missing values matter, against an independent computation written here: the HURDAT2 lines read by
+// a few lines of this test, the hourly track by a not-a-knot spline solved as a dense linear system
+// (the lane uses a reduced tridiagonal one), the Holland (2008) wind and the Emanuel curve written
+// out from their formulas, every storm of the season over every place.
+// CLIMADA's rules written out here, each from its v6.1.0 source (climada_python): a track lacking a
+// central pressure at any fix takes the statistical estimate at every fix (tc_tracks.py
+// _read_ibtracs_csv_single); the other variables resampled as numpy's interp (a fix's own value at
+// its own hour, NaN across a missing one; tc_tracks.py _one_interp_data through xarray and scipy);
+// a missing radius of maximum wind estimated from that hour's pressure (trop_cyclone_windfields.py
+// tctrack_to_si); Holland's b clipped to [1, 2.5] × 0.9² = [0.81, 2.025] (_bs_holland_2008,
+// _b_holland_clip_interval). Until these rules the recount estimated a missing pressure at its fix
+// only and clipped b to [1, 2.5], as the lane did.
 // Tolerances: winds 1e-6 m/s, losses 1e-9 relative.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,9 +45,9 @@ const POINTS = [
 
 // ---- The independent computation -------------------------------------------------------------
 
-interface Fix { t: number; lat: number; lon: number; wind: number; pres: number }
+interface Fix { t: number; lat: number; lon: number; wind: number; pres: number; rmw: number }
 
-/** The fixes of every 1992 storm, read from the HURDAT2 text here. */
+/** The fixes of every storm of a season, read from the HURDAT2 text here (-99 and -999: missing, NaN). */
 function stormsOf(season: number): Map<string, { name: string; fixes: Fix[] }> {
   const out = new Map<string, { name: string; fixes: Fix[] }>();
   let current: Fix[] | null = null;
@@ -53,8 +62,9 @@ function stormsOf(season: number): Map<string, { name: string; fixes: Fix[] }> {
     const d = f[0]!, hm = f[1]!;
     const lat = Number(f[4]!.slice(0, -1)) * (f[4]!.endsWith('S') ? -1 : 1);
     const lon = Number(f[5]!.slice(0, -1)) * (f[5]!.endsWith('W') ? -1 : 1);
-    const wind = Number(f[6]), pres = Number(f[7]);
-    current.push({ t: Date.UTC(+d.slice(0, 4), +d.slice(4, 6) - 1, +d.slice(6, 8), +hm.slice(0, 2), +hm.slice(2, 4)) / 3.6e6, lat, lon, wind, pres });
+    const value = (x: string | undefined) => { const v = Number(x); return v === -99 || v === -999 || !Number.isFinite(v) ? NaN : v; };
+    const wind = value(f[6]), pres = value(f[7]), rmw = value(f[20]);
+    current.push({ t: Date.UTC(+d.slice(0, 4), +d.slice(4, 6) - 1, +d.slice(6, 8), +hm.slice(0, 2), +hm.slice(2, 4)) / 3.6e6, lat, lon, wind, pres, rmw });
   }
   return out;
 }
@@ -108,16 +118,25 @@ const lerp = (x: number[], y: number[], v: number) => {
   return y[k]! + ((v - x[k]!) * (y[k + 1]! - y[k]!)) / (x[k + 1]! - x[k]!);
 };
 
+/** numpy's interp on a fix's own hour gives the fix's value; elsewhere the line (NaN across a NaN). */
+const resampled = (x: number[], y: number[], v: number) => {
+  const at = x.indexOf(v);
+  return at >= 0 ? y[at]! : lerp(x, y, v);
+};
+
 /** Peak Holland (2008) wind at each place over the storm, CLIMADA's defaults, written from the formulas. */
 function peakWinds(fixes: Fix[], places: { lat: number; lon: number }[]): number[] {
-  const pres = fixes.map((f) => (f.pres > 0 ? f.pres : 1026.3401 - 0.05504 * f.lat - 0.03536 * f.lon - 0.7357 * f.wind));
+  const estimated = fixes.some((f) => !(f.pres > 0));
+  const pres = fixes.map((f) => (!estimated ? f.pres : f.wind > 0 ? 1026.3401 - 0.05504 * f.lat - 0.03536 * f.lon - 0.7357 * f.wind : NaN));
   const x = fixes.map((f) => f.t);
   const hours: number[] = [];
   for (let h = Math.ceil(x[0]!); h <= x.at(-1)!; h++) hours.push(h);
   const lat = spline(x, fixes.map((f) => f.lat), hours);
   const lon = spline(x, fixes.map((f) => f.lon), hours);
-  const cen = hours.map((h) => Math.min(lerp(x, pres, h), 1010) * 100);
-  const rmwNm = cen.map((c) => {
+  const cen = hours.map((h) => Math.min(resampled(x, pres, h), 1010) * 100);
+  const reported = hours.map((h) => resampled(x, fixes.map((f) => f.rmw), h));
+  const rmwNm = cen.map((c, i) => {
+    if (reported[i]! > 0) return reported[i]!;
     const p = c / 100;
     // CLIMADA's piecewise-linear fit through (872, 14.907318) (940, 15.726927) (980, 25.742142) (1021, 56.856522), flat outside.
     return p <= 872 ? 14.907318 : p >= 1021 ? 56.856522 : lerp([872, 940, 980, 1021], [14.907318, 15.726927, 25.742142, 56.856522], p);
@@ -133,7 +152,8 @@ function peakWinds(fixes: Fix[], places: { lat: number; lon: number }[]): number
     speed *= scale;
     const dp = 1010 - cen[i]! / 100;
     const dpdt = (cen[i]! - (i === 0 ? cen[i]! : cen[i - 1]!)) / 100; // hPa per hour
-    const b = Math.min(2.5, Math.max(1, -4.4e-5 * dp * dp + 0.01 * dp + 0.03 * dpdt - 0.014 * Math.abs(lat[i]!) + 0.15 * speed ** (0.6 * (1 - dp / 215)) + 1));
+    const b = Math.min(2.025, Math.max(0.81, -4.4e-5 * dp * dp + 0.01 * dp + 0.03 * dpdt - 0.014 * Math.abs(lat[i]!) + 0.15 * speed ** (0.6 * (1 - dp / 215)) + 1));
+    if (!Number.isFinite(b)) continue; // a step without a pressure (or after one): no wind
     const rmax = rmwNm[i]! * 1852;
     const f = 2 * 7.29e-5 * Math.sin(Math.abs(lat[i]!) * Math.PI / 180);
     places.forEach((p, j) => {
@@ -213,6 +233,44 @@ test('the 1992 season total and every storm\'s loss recounted independently (1e-
   assert.equal(result.places[6].country, 'BHS');
   assert.deepEqual(result.exposure.unmodeled, { count: 1, places: [{ index: 7, reason: 'beyond 61° latitude' }] });
   assert.equal(result.return_periods, null);
+});
+
+// The storm × place pairs the comparison with CLIMADA found apart before its three rules (places
+// made up for this test: city centres). Sandy, Jeanne, Ike, Irene, Isaac and Gustav carry a radius
+// of maximum wind at a whole-hour fix between fixes without one; Grace's last fix has no pressure;
+// Ophelia's b went above 2.025 near Cape Hatteras.
+const PAIRS = {
+  AL182012: 'New York', AL112004: 'Miami', AL092008: 'Lake Charles', AL092011: 'Wilmington',
+  AL092012: 'Pensacola', AL072008: 'New Orleans', AL162005: 'Cape Hatteras', AL111991: 'Bermuda',
+} as const;
+const CITIES = [
+  { name: 'New York', lat: 40.71, lon: -74.01 }, { name: 'Miami', lat: 25.76, lon: -80.19 },
+  { name: 'Fort Myers', lat: 26.64, lon: -81.87 }, { name: 'Lake Charles', lat: 30.23, lon: -93.22 },
+  { name: 'Wilmington', lat: 34.23, lon: -77.94 }, { name: 'Pensacola', lat: 30.42, lon: -87.22 },
+  { name: 'New Orleans', lat: 29.95, lon: -90.07 }, { name: 'Cape Hatteras', lat: 35.25, lon: -75.53 },
+  { name: 'Bermuda', lat: 32.3, lon: -64.78 },
+];
+
+test('the storms where CLIMADA\'s rules on missing values matter: every wind at nine coastal places recounted independently (1e-6 m/s)', () => {
+  const ids = Object.keys(PAIRS);
+  const asked = readTcHistorySpec({ model: 'climada-tc-history', hazard: { basin: 'NA', years: [1991, 2004, 2005, 2008, 2011, 2012], storms: ids }, exposure: { points: CITIES.map((c) => ({ lat: c.lat, lon: c.lon, value: 1 })) } });
+  assert.ok(asked.ok);
+  const replay = runTcHistory({
+    spec: asked.value, storms: archive.storms, calibration,
+    identities: { tracks: { feed_id: ATL, version: latestVersion(ATL), sha256: 'test' }, impact_functions: { feed_id: TABLES, version: latestVersion(TABLES), sha256: 'test' } },
+    model: { id: 'climada-tc-history', version: 'test', label: 'test' },
+  });
+  assert.ok(replay.ok);
+  const storms = (replay.value as any).storms as { storm_id: string; places: { index: number; wind_m_s: number }[] }[];
+  assert.deepEqual(storms.map((s) => s.storm_id).sort(), [...ids].sort());
+  for (const s of storms) {
+    const season = Number(s.storm_id.slice(4));
+    const expected = peakWinds(stormsOf(season).get(s.storm_id)!.fixes, CITIES);
+    const got = new Map(s.places.map((p) => [p.index, p.wind_m_s]));
+    expected.forEach((w, j) => assert.ok(Math.abs((got.get(j) ?? 0) - w) < 1e-6, `${s.storm_id} at ${CITIES[j]!.name}: ${got.get(j)} vs ${w}`));
+    const pair = CITIES.findIndex((c) => c.name === PAIRS[s.storm_id as keyof typeof PAIRS]);
+    assert.ok(got.get(pair)! >= 17.5, `${s.storm_id} reaches ${CITIES[pair]!.name}`);
+  }
 });
 
 test('storms asked by name, and a name the seasons do not hold refused with the name', () => {

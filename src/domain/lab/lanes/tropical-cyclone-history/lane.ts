@@ -36,7 +36,7 @@ export const tropicalCycloneHistory = labLane({
     description: `{points: [{lat, lon, value}]} (up to ${TC_HISTORY_CAPS.places_max}) or {object_id} (a location's value is its buildings plus contents value); a place beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude or without coordinates is unmodeled`,
   },
   notes: {
-    wind_field: `Holland (2008) as CLIMADA computes it: tracks on ${WINDFIELD_DEFAULTS.time_step_h}-hour steps, missing central pressure and radius of maximum wind estimated as CLIMADA does, translational wind added, intensity threshold ${WINDFIELD_DEFAULTS.intensity_threshold_m_s} m/s, ${WINDFIELD_DEFAULTS.max_dist_eye_km} km from the eye, gradient-to-surface factor ${WINDFIELD_DEFAULTS.gradient_to_surface} (Holland 1980 variant only), air density ${WINDFIELD_DEFAULTS.rho_air_kg_m3} kg/m³`,
+    wind_field: `Holland (2008) as CLIMADA v6.1 computes it: tracks on ${WINDFIELD_DEFAULTS.time_step_h}-hour steps (other variables than position linear as numpy's interp), every central pressure of a track estimated when one is missing and a missing radius of maximum wind at each step, as CLIMADA does, translational wind added, intensity threshold ${WINDFIELD_DEFAULTS.intensity_threshold_m_s} m/s, ${WINDFIELD_DEFAULTS.max_dist_eye_km} km from the eye, gradient-to-surface factor ${WINDFIELD_DEFAULTS.gradient_to_surface} (the Holland b clipped to [1, 2.5] × ${WINDFIELD_DEFAULTS.gradient_to_surface}²), air density ${WINDFIELD_DEFAULTS.rho_air_kg_m3} kg/m³; the run's assumptions say which rules are CLIMADA's and which the lab's own`,
     result: 'a season-by-season replay: season totals, each storm with its publisher id, dates, peak wind at each place and loss; no return periods',
   },
   caps: { ...TC_HISTORY_CAPS },

@@ -9,7 +9,7 @@ import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { MEAN_DAMAGE, type Hazard } from '../../engine/impact.js';
 import type { Storm } from '../../../hazard/records.js';
 import { placesOf, readPoints, type PlaceExposure } from '../../engine/places.js';
-import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from './holland-2008.js';
+import { equalTimestep, placeIndex, trackWindfield, WIND_FIELD_ASSUMPTIONS, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm } from './track.js';
 import { countryAlpha3 } from '../../../country.js';
 import { impactFunctionsFor, IMPACT_FUNCTION_CHOICES, type Calibration, type CurveUse, type ImpactFunctionChoice } from './impact-functions.js';
@@ -149,9 +149,8 @@ export interface StormReplay {
 }
 
 export const TC_HISTORY_ASSUMPTIONS: readonly string[] = [
-  `Wind field: Holland (2008) as CLIMADA computes it (TropCyclone.from_tracks, model H08, metric equirect): tracks put on ${WINDFIELD_DEFAULTS.time_step_h}-hour steps (position by a not-a-knot cubic spline in time, other variables linearly); missing central pressure estimated from position and wind, missing radius of maximum wind from central pressure, with CLIMADA's fits; environmental pressure by basin (1010 hPa NA/EP, 1005 WP/NI/SI, 1004 SP); translational velocity between steps capped at ${WINDFIELD_DEFAULTS.translational_speed_cap_kn} kn and added to the rotating wind, both scaled by min(1, rmw/r); Coriolis term included; air density ${WINDFIELD_DEFAULTS.rho_air_kg_m3} kg/m³.`,
-  `Intensity: the largest 1-minute sustained wind at 10 m over the storm's life; winds below ${WINDFIELD_DEFAULTS.intensity_threshold_m_s} m/s count as 0; no wind beyond ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the eye; places beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude are unmodeled. CLIMADA's gradient-to-surface factor ${WINDFIELD_DEFAULTS.gradient_to_surface} belongs to its Holland (1980) variant; the H08 profile gives surface winds directly.`,
-  'Unlike CLIMADA, places far inland are not dropped (CLIMADA leaves out centroids more than 1,000 km from the coast), and a step whose central pressure is unknown gives no wind.',
+  ...WIND_FIELD_ASSUMPTIONS,
+  `Intensity: the largest 1-minute sustained wind at 10 m over the storm's life; winds below ${WINDFIELD_DEFAULTS.intensity_threshold_m_s} m/s count as 0; no wind beyond ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the eye; places beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude are unmodeled. CLIMADA's gradient-to-surface factor ${WINDFIELD_DEFAULTS.gradient_to_surface} does not scale the H08 profile, which gives surface winds directly; it sets the interval b is clipped to.`,
   'Loss = value × MDD(wind) × PAA(wind), MDD and PAA interpolated linearly on the curve\'s 5 m/s grid and held at its ends; the value of a point (or of a location\'s buildings and contents) is its replacement value in the unit given.',
   'Seasons are the publisher\'s season years (the year in the storm id). A replay: no frequencies, no return periods.',
 ];

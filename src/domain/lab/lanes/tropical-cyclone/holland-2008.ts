@@ -1,22 +1,25 @@
-// The wind field of a tropical-cyclone track at given places, as CLIMADA computes it (TropCyclone
+// The wind field of a tropical-cyclone track at given places, as CLIMADA v6.1 computes it (TropCyclone
 // from_tracks with its defaults: model "H08", metric "equirect"):
 //
-//   1. the track is put on 1-hour steps (TCTracks.equal_timestep): steps at whole hours from the first
-//      fix to the last; position by a not-a-knot cubic spline in time (quadratic for 3 fixes, linear
-//      for 2), the other variables linearly;
+//   1. the track is put on 1-hour steps (tc_tracks.py TCTracks.equal_timestep, _one_interp_data):
+//      steps at whole hours from the first fix to the last; position by a not-a-knot cubic spline in
+//      time (quadratic for 3 fixes, linear for 2), the other variables linearly as numpy's interp
+//      (a fix's own value at its own time, even between missing neighbours; see interpolate);
 //   2. SI units; central pressure held at or below the environmental pressure; a missing radius of
-//      maximum wind estimated from central pressure (track.ts estimateRmw); translational velocity
-//      between consecutive steps over the equirectangular distance, capped at 30 knots;
+//      maximum wind estimated from central pressure at each step (trop_cyclone_windfields.py
+//      tctrack_to_si, track.ts estimateRmw); translational velocity between consecutive steps over the
+//      equirectangular distance, capped at 30 knots;
 //   3. Holland (2008) surface b-value from the pressure drop, its change over the step, latitude and
-//      translational speed, clipped to [1, 2.5]; the Holland (1980) profile with that b and the
-//      Coriolis term gives the angular wind at each place within 300 km of the eye (and more than 1 m);
+//      translational speed, clipped to [1, 2.5] × 0.9² = [0.81, 2.025] (hollandB2008); the Holland
+//      (1980) profile with that b and the Coriolis term gives the angular wind at each place within
+//      300 km of the eye (and more than 1 m);
 //   4. translational wind: the translational speed is first taken off the angular wind, then the
 //      translational vector added, both scaled by min(1, rmw / distance) (Mouton and Nordbeck 2005);
 //   5. the first step carries no wind (backward differences); the intensity at a place is the largest
 //      wind over the steps, set to 0 below 17.5 m/s. Places beyond 61° of latitude get none.
 //
-// The 0.9 gradient-to-surface factor belongs to the Holland (1980) gradient-wind variant and enters
-// the H08 profile only through the constant list it is stated with (SI wind is surface wind here).
+// The 0.9 gradient-to-surface factor does not scale the H08 profile (SI wind is surface wind here);
+// it enters only through the interval the b-value is clipped to.
 
 import type { TcTrack } from './track.js';
 import { estimateRmw } from './track.js';
@@ -34,6 +37,12 @@ export const WINDFIELD_DEFAULTS = {
   earth_angular_velocity_rad_s: 7.29e-5,
   one_degree_latitude_km: 111.12,
 } as const;
+
+/** What a run says of its wind field: the rules that are CLIMADA's (v6.1.0, file and function named) and those that are the lab's own. */
+export const WIND_FIELD_ASSUMPTIONS: readonly string[] = [
+  `Wind field: Holland (2008) as CLIMADA v6.1.0 computes it (TropCyclone.from_tracks, model H08, metric equirect). CLIMADA's rules: tracks put on ${WINDFIELD_DEFAULTS.time_step_h}-hour steps (tc_tracks.py TCTracks.equal_timestep), position by a not-a-knot cubic spline in time, the other variables linearly as numpy's interp does (a value reported at a whole-hour fix is kept even between fixes without one; nothing is interpolated across a missing value); when any fix of a track lacks a central pressure, every fix's is the statistical estimate from position and wind (tc_tracks.py _read_ibtracs_csv_single, _estimate_pressure); a missing radius of maximum wind is estimated from central pressure at each hourly step (trop_cyclone_windfields.py tctrack_to_si, tc_tracks.py estimate_rmw); Holland's b (_bs_holland_2008) clipped to [1, 2.5] × ${WINDFIELD_DEFAULTS.gradient_to_surface}² = [${hollandBClip().map((b) => +b.toFixed(6)).join(', ')}] (_b_holland_clip_interval); translational velocity between steps capped at ${WINDFIELD_DEFAULTS.translational_speed_cap_kn} kn and added to the rotating wind, both scaled by min(1, rmw/r); Coriolis term included; air density ${WINDFIELD_DEFAULTS.rho_air_kg_m3} kg/m³; a step whose central pressure is unknown gives no wind.`,
+  'Ours: CLIMADA reads neither HURDAT2 nor JTWC best tracks; each storm is read as CLIMADA\'s processed-track reader reads a track table (fixes as published, the archive\'s missing codes as missing), not as its IBTrACS netCDF reader does (which interpolates across gaps and carries radii one fix forward and back); environmental pressure is the basin\'s default (CLIMADA\'s BASIN_ENV_PRESSURE: 1010 hPa NA/EP, 1005 WP/NI/SI, 1004 SP) at every fix; places far inland are not dropped (CLIMADA leaves out centroids more than 1,000 km from the coast).',
+];
 
 const KN_TO_MS = 1852 / 3600;
 const NM_TO_M = 1852;
@@ -70,7 +79,10 @@ export function lonBounds(lons: readonly number[]): [number, number] {
   return [min, max];
 }
 
-/** Values of the interpolant through (xs, ys) at xq: linear, quadratic (3 points) or not-a-knot cubic spline. */
+/**
+ * Values of the interpolant through (xs, ys) at xq: linear (as numpy's interp, see linearAt),
+ * quadratic (3 points) or not-a-knot cubic spline.
+ */
 export function interpolate(xs: readonly number[], ys: readonly number[], xq: readonly number[], order: 1 | 2 | 3): number[] {
   const n = xs.length;
   const at = (x: number) => {
@@ -79,9 +91,7 @@ export function interpolate(xs: readonly number[], ys: readonly number[], xq: re
     while (hi - k > 1) { const mid = (k + hi) >> 1; if (xs[mid]! <= x) k = mid; else hi = mid; }
     return k;
   };
-  if (order === 1 || n < 3) {
-    return xq.map((x) => { const k = at(x); const t = (x - xs[k]!) / (xs[k + 1]! - xs[k]!); return ys[k]! + t * (ys[k + 1]! - ys[k]!); });
-  }
+  if (order === 1 || n < 3) return xq.map((x) => linearAt(xs, ys, x));
   if (order === 2 || n === 3) {
     const [x0, x1, x2] = xs as [number, number, number];
     const [y0, y1, y2] = ys as [number, number, number];
@@ -94,6 +104,33 @@ export function interpolate(xs: readonly number[], ys: readonly number[], xq: re
     const a = xs[k + 1]! - x, b = x - xs[k]!;
     return (m[k]! * a * a * a + m[k + 1]! * b * b * b) / (6 * h) + (ys[k]! / h - (m[k]! * h) / 6) * a + (ys[k + 1]! / h - (m[k + 1]! * h) / 6) * b;
   });
+}
+
+/**
+ * The linear interpolant at x as numpy's interp computes it (numpy/_core/src/multiarray/compiled_base.c,
+ * arr_interp), which is what CLIMADA's resampling runs: xarray's Dataset.interp hands a 1-D linear
+ * interpolation to scipy's interp1d, which hands it to numpy.interp. At a knot's own x the knot's
+ * value, whatever its neighbours (so a value reported at a whole-hour fix survives between missing
+ * ones); between knots slope·(x − x_j) + y_j, NaN when either end is NaN; outside the knots NaN
+ * (interp1d's fill value: xarray calls it with bounds_error=False).
+ */
+function linearAt(xs: readonly number[], ys: readonly number[], x: number): number {
+  const n = xs.length;
+  if (!(x >= xs[0]! && x <= xs[n - 1]!)) return NaN;
+  let j = 0;
+  let hi = n - 1;
+  if (x === xs[hi]) return ys[hi]!;
+  // xs[j] <= x < xs[hi]
+  while (hi - j > 1) { const mid = (j + hi) >> 1; if (xs[mid]! <= x) j = mid; else hi = mid; }
+  if (xs[j] === x) return ys[j]!;
+  const slope = (ys[j + 1]! - ys[j]!) / (xs[j + 1]! - xs[j]!);
+  let y = slope * (x - xs[j]!) + ys[j]!;
+  // numpy's own fallbacks for infinite ends: the other end, then the common value.
+  if (Number.isNaN(y)) {
+    y = slope * (x - xs[j + 1]!) + ys[j + 1]!;
+    if (Number.isNaN(y) && ys[j] === ys[j + 1]) y = ys[j]!;
+  }
+  return y;
 }
 
 /** Second derivatives at the knots of the not-a-knot cubic spline (n ≥ 4). */
@@ -148,18 +185,23 @@ export function equalTimestep(track: TcTrack, stepH: number = WINDFIELD_DEFAULTS
   const t0 = track.time[0]!, tn = track.time[n - 1]!;
   const times: number[] = [];
   for (let t = Math.ceil(t0 / stepMs) * stepMs; t <= tn; t += stepMs) times.push(t);
-  // Hours from the first fix keep the spline's arithmetic in small numbers.
+  // The linear interpolant runs on nanoseconds from the first fix, the numbers xarray hands it
+  // (_floatize_x), so that its arithmetic is numpy's to the last bit; hours from the first fix keep
+  // the spline's arithmetic in small numbers (a spline does not depend on the unit).
+  const ns = track.time.map((t) => (t - t0) * 1e6);
+  const nq = times.map((t) => (t - t0) * 1e6);
+  const linear = (ys: readonly number[]) => interpolate(ns, ys, nq, 1);
   const xs = track.time.map((t) => (t - t0) / HOUR_MS);
   const xq = times.map((t) => (t - t0) / HOUR_MS);
   const order = ([1, 2, 3] as const)[Math.min(2, n - 2)]!;
+  const position = (ys: readonly number[]) => (order === 1 ? linear(ys) : interpolate(xs, ys, xq, order));
   let lon = track.lon.map((l) => lonNormalize(l, 0));
   if (lon.some((l) => l < -170) && lon.some((l) => l > 170)) lon = lon.map((l) => (l < 0 ? l + 360 : l));
-  const linear = (ys: readonly number[]) => interpolate(xs, ys, xq, 1);
   return {
     ...track,
     time: times,
-    lat: interpolate(xs, track.lat, xq, order),
-    lon: interpolate(xs, lon, xq, order).map((l) => (l > 180 ? l - 360 : l)),
+    lat: position(track.lat),
+    lon: position(lon).map((l) => (l > 180 ? l - 360 : l)),
     time_step_h: times.map(() => stepH),
     max_wind_kn: linear(track.max_wind_kn),
     central_pressure_hpa: linear(track.central_pressure_hpa),
@@ -179,6 +221,8 @@ export interface SiTrack {
   /** Pa. */
   env: Float64Array;
   cen: Float64Array;
+  /** env − cen, at least 2^-52 Pa (CLIMADA's pdelta). */
+  pdelta: Float64Array;
   /** Radius of maximum wind, m. */
   rad: Float64Array;
   /** Translational velocity (northward, eastward) and speed, m/s. */
@@ -198,8 +242,10 @@ export function siTrack(track: TcTrack): SiTrack {
   const lon = Float64Array.from(track.lon, (l) => lonNormalize(l, midLon));
   const env = Float64Array.from(track.environmental_pressure_hpa, (p) => p * HPA_TO_PA);
   const cen = Float64Array.from(track.central_pressure_hpa, (p, i) => Math.min(p * HPA_TO_PA, env[i]!));
-  // NaN central pressure stays NaN (Math.min gives NaN) and so does everything computed from it.
+  // NaN central pressure stays NaN (Math.min gives NaN), and so do the b-value and radius computed
+  // from it: such a step gives no wind.
   for (let i = 0; i < n; i++) if (Number.isNaN(track.central_pressure_hpa[i]!)) cen[i] = NaN;
+  // A missing radius is estimated at each step on its own (tctrack_to_si), after the resampling.
   const rad = Float64Array.from(track.rmw_nm, (r, i) => estimateRmw(Number.isNaN(r) ? -1 : r, cen[i]! / HPA_TO_PA) * NM_TO_M);
   const tstep = Float64Array.from(track.time_step_h, (h) => h * H_TO_S);
   let south = 0, north = 0;
@@ -217,20 +263,43 @@ export function siTrack(track: TcTrack): SiTrack {
     if (norm > cap) { const f = cap / norm; fv *= f; fu *= f; norm *= f; }
     vtransV[i] = fv; vtransU[i] = fu; vtransNorm[i] = norm;
   }
-  const holB = new Float64Array(n);
+  const pdelta = new Float64Array(n), holB = new Float64Array(n);
+  const clip = hollandBClip();
   for (let i = 0; i < n; i++) {
-    let prev = i === 0 ? 0 : cen[i - 1]!;
-    if (prev < 850 * HPA_TO_PA) prev = cen[i]!;
-    const pdelta = (env[i]! - cen[i]!) / HPA_TO_PA;
-    const holXx = 0.6 * (1 - pdelta / 215);
-    const b = -4.4e-5 * pdelta * pdelta + 0.01 * pdelta
-      + ((0.03 * (cen[i]! - prev)) / tstep[i]!) * (H_TO_S / HPA_TO_PA)
-      - 0.014 * Math.abs(lat[i]!)
-      + 0.15 * Math.pow(vtransNorm[i]!, holXx) + 1;
-    holB[i] = Number.isNaN(b) ? NaN : Math.min(2.5, Math.max(1, b));
+    // The pressure drop, never below the spacing of 1 (numpy's fmax: also where central pressure is NaN).
+    const d = env[i]! - cen[i]!;
+    pdelta[i] = d > Number.EPSILON ? d : Number.EPSILON;
+    holB[i] = hollandB2008(pdelta[i]!, cen[i]!, i === 0 ? 0 : cen[i - 1]!, tstep[i]!, lat[i]!, vtransNorm[i]!, clip);
   }
   const cp = Float64Array.from(lat, (l) => 2 * WINDFIELD_DEFAULTS.earth_angular_velocity_rad_s * Math.sin(Math.abs(l) * RAD));
-  return { n, lat, lon, midLon, latsign, env, cen, rad, vtransV, vtransU, vtransNorm, holB, cp };
+  return { n, lat, lon, midLon, latsign, env, cen, pdelta, rad, vtransV, vtransU, vtransNorm, holB, cp };
+}
+
+/**
+ * The interval the Holland b-value is clipped to, as CLIMADA's _b_holland_clip_interval
+ * (trop_cyclone_windfields.py) makes it: Holland's (1980) gradient-level [1, 2.5] scaled by the
+ * gradient-to-surface factor squared, [0.81, 2.025] with the default 0.9.
+ */
+export function hollandBClip(gradientToSurface: number = WINDFIELD_DEFAULTS.gradient_to_surface): [number, number] {
+  const f = gradientToSurface * gradientToSurface;
+  return [1 * f, 2.5 * f];
+}
+
+/**
+ * Holland's (2008) surface b-value at one step (his eq. 11), as CLIMADA's _bs_holland_2008
+ * (trop_cyclone_windfields.py) computes it: pressures in Pa, the step in s, the translational speed in
+ * m/s; a previous central pressure below 850 hPa (the first step's is 0) is taken as this step's;
+ * NaN stays NaN, anything else is clipped to `clip`.
+ */
+export function hollandB2008(pdeltaPa: number, cenPa: number, prevCenPa: number, tstepS: number, lat: number, vtransNorm: number, clip: readonly [number, number] = hollandBClip()): number {
+  const prev = prevCenPa < 850 * HPA_TO_PA ? cenPa : prevCenPa;
+  const pdelta = pdeltaPa / HPA_TO_PA;
+  const holXx = 0.6 * (1 - pdelta / 215);
+  const b = -4.4e-5 * pdelta * pdelta + 0.01 * pdelta
+    + ((0.03 * (cenPa - prev)) / tstepS) * (H_TO_S / HPA_TO_PA)
+    - 0.014 * Math.abs(lat)
+    + 0.15 * Math.pow(vtransNorm, holXx) + 1;
+  return Number.isNaN(b) ? NaN : Math.min(clip[1], Math.max(clip[0], b));
 }
 
 /** Places bucketed in 1° cells, so a step visits only the cells within reach of its eye. */
@@ -280,7 +349,7 @@ export function trackWindfield(track: TcTrack, places: PlaceIndex, options: Wind
   for (let i = 1; i < si.n; i++) {
     const tLat = si.lat[i]!, tLon = si.lon[i]!;
     const cosT = Math.cos(tLat * RAD);
-    const rad = si.rad[i]!, b = si.holB[i]!, dp = si.env[i]! - si.cen[i]!, cp = si.cp[i]!;
+    const rad = si.rad[i]!, b = si.holB[i]!, dp = si.pdelta[i]!, cp = si.cp[i]!;
     const vtn = si.vtransNorm[i]!, vtv = si.vtransV[i]!, vtu = si.vtransU[i]!;
     const bandLon = Math.min(180, bandDeg / Math.cos(Math.min(89.999, Math.abs(tLat) + bandDeg) * RAD));
     const rowFrom = Math.max(-90, Math.floor(tLat - bandDeg)), rowTo = Math.min(89, Math.floor(tLat + bandDeg));

@@ -13,7 +13,7 @@ import { impactLosses, MEAN_DAMAGE, type Hazard, type ImpactFunction } from '../
 import { computeMetrics, type EventLoss, type Occurrence } from '../../engine/metrics.js';
 import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../engine/sensitivity.js';
 import { placesOf, type PlaceExposure } from '../../engine/places.js';
-import { equalTimestep, placeIndex, trackWindfield, WINDFIELD_DEFAULTS } from './holland-2008.js';
+import { equalTimestep, placeIndex, trackWindfield, WIND_FIELD_ASSUMPTIONS, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm, type TcTrack } from './track.js';
 import { applyLandDecay, countryLandMask, perturbedTracks, SYNTHETIC_DEFAULTS } from './synthetic-tracks.js';
 import { countryAlpha3 } from '../../../country.js';
@@ -207,6 +207,7 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
       `Event set: the ${spec.hazard.basin} archive's ${referenceCount} tracks of seasons ${REFERENCE_FROM_SEASON} to ${Math.max(...seasons)} (${refYears} seasons), each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk, decayed over land.`,
       `Sample years: a Poisson number of storms per year at the historical rate ${rate.toFixed(3)} per season, each an event of the set picked uniformly; seed ${seed}.`,
       `Tracks never within ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the places' box are screened out (no wind, no loss).`,
+      ...WIND_FIELD_ASSUMPTIONS,
     ],
     warnings,
   });

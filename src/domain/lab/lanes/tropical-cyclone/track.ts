@@ -1,6 +1,13 @@
 // A tropical-cyclone track as the wind field reads it (CLIMADA's TCTracks variables), and the
-// estimates CLIMADA fills missing values with. Units as the archives publish them: knots, hPa,
-// nautical miles, hours.
+// estimates CLIMADA v6.1 fills missing values with (climada/hazard/tc_tracks.py). Units as the
+// archives publish them: knots, hPa, nautical miles, hours.
+//
+// CLIMADA reads neither HURDAT2 nor JTWC b-decks; a best-track storm is read here as its reader of
+// one track table reads a track (TCTracks.from_processed_ibtracs_csv, _read_ibtracs_csv_single):
+// fixes as published, central pressure estimated over the whole track when any fix lacks one, a
+// missing radius of maximum wind left missing (the wind field estimates it at each hourly step).
+// Its IBTrACS netCDF reader (from_ibtracs_netcdf) fills gaps differently (it interpolates between
+// reported values and carries radii one fix forward and back); it is not what the lab follows.
 import type { Storm } from '../../../hazard/records.js';
 
 export interface TcTrack {
@@ -31,15 +38,36 @@ export const BASIN_ENV_PRESSURE_HPA: Readonly<Record<string, number>> = {
 };
 export const DEFAULT_ENV_PRESSURE_HPA = 1010;
 
-/** Central pressure estimated from position and wind where it is missing (CLIMADA's statistical fit, r² 0.87). */
+/**
+ * Central pressure estimated from position and wind where it is missing (not above 0, or NaN), as
+ * CLIMADA's _estimate_pressure (tc_tracks.py; a statistical fit, r² 0.87): NaN where the wind is
+ * missing or not above 0, or the position missing (NaN, or -999 and below, which CLIMADA reads as
+ * missing).
+ */
 export function estimatePressure(pressure: number, lat: number, lon: number, windKn: number): number {
   if (pressure > 0) return pressure;
-  if (!(windKn > 0) || !Number.isFinite(lat) || !Number.isFinite(lon)) return NaN;
+  if (!(windKn > 0) || !(lat > -999) || !(lon > -999)) return NaN;
   const p = 1026.3401 - 0.05504 * lat - 0.03536 * lon - 0.7357 * windKn;
   return p > 0 ? p : NaN;
 }
 
-/** Radius of maximum wind (nm) estimated from central pressure where it is missing (CLIMADA's piecewise-linear fit). */
+/**
+ * A track's central pressures as CLIMADA's processed-track reader leaves them
+ * (_read_ibtracs_csv_single, tc_tracks.py): when any fix lacks one, every fix's is replaced by the
+ * statistical estimate (estimatePressure), so that a track never mixes reported and estimated
+ * pressures; otherwise all are kept as reported.
+ */
+export function trackPressures(pressure: readonly number[], lat: readonly number[], lon: readonly number[], windKn: readonly number[]): number[] {
+  if (pressure.every((p) => p > 0)) return [...pressure];
+  return pressure.map((_, i) => estimatePressure(NaN, lat[i]!, lon[i]!, windKn[i]!));
+}
+
+/**
+ * Radius of maximum wind (nm) estimated from central pressure where it is missing (not above 0, or
+ * NaN), as CLIMADA's estimate_rmw (tc_tracks.py; a piecewise-linear fit, r² 0.79). Value by value:
+ * tctrack_to_si (trop_cyclone_windfields.py) applies it to each hourly step lacking a radius, with
+ * that step's pressure; no rule over the whole track, unlike central pressure.
+ */
 export function estimateRmw(rmwNm: number, pressureHpa: number): number {
   if (rmwNm > 0) return rmwNm;
   if (!(pressureHpa > 0)) return NaN;
@@ -70,24 +98,28 @@ export function genesisBasin(storm: Storm): string {
 }
 
 /**
- * A best-track storm as a track: missing central pressures estimated from position and wind at
- * each fix, as CLIMADA does when it reads an archive; the radius of maximum wind kept where the
- * archive gives one (estimated from pressure later, after the track is put on its hourly steps).
+ * A best-track storm as a track, as CLIMADA's processed-track reader reads one (see the top): every
+ * central pressure estimated from position and wind when any fix lacks one (trackPressures); the
+ * radius of maximum wind kept where the archive gives one, NaN elsewhere (estimated from pressure
+ * after the track is put on its hourly steps); environmental pressure the basin's default.
  */
 export function trackOfStorm(storm: Storm): TcTrack {
   const fixes = storm.fixes;
   const basin = genesisBasin(storm);
   const env = BASIN_ENV_PRESSURE_HPA[basin] ?? DEFAULT_ENV_PRESSURE_HPA;
+  const lat = fixes.map((f) => f.latitude);
+  const lon = fixes.map((f) => f.longitude);
+  const wind = fixes.map((f) => f.max_wind_kt ?? NaN);
   return {
     sid: storm.storm_id,
     name: storm.name,
     basin,
     time: fixes.map((f) => f.epoch_ms),
-    lat: fixes.map((f) => f.latitude),
-    lon: fixes.map((f) => f.longitude),
+    lat,
+    lon,
     time_step_h: fixes.map((f, i) => (i === 0 ? 0 : (f.epoch_ms - fixes[i - 1]!.epoch_ms) / 3_600_000)),
-    max_wind_kn: fixes.map((f) => f.max_wind_kt ?? NaN),
-    central_pressure_hpa: fixes.map((f) => estimatePressure(f.min_pressure_mb ?? NaN, f.latitude, f.longitude, f.max_wind_kt ?? NaN)),
+    max_wind_kn: wind,
+    central_pressure_hpa: trackPressures(fixes.map((f) => f.min_pressure_mb ?? NaN), lat, lon, wind),
     environmental_pressure_hpa: fixes.map(() => env),
     rmw_nm: fixes.map((f) => f.rmw_nm ?? NaN),
   };
