@@ -14,8 +14,9 @@ export const tropicalCycloneHistory = labLane({
   id: `${CLIMADA_ENGINE}-tc-history`,
   lane: 'tropical-cyclone-history',
   engine: CLIMADA_ENGINE,
-  version: 'h08-1.0.0-r1',
-  revision: 'r1',
+  // r2: CLIMADA v6.1's resampling, Holland b clip and missing-pressure rules (a run under r1 keeps its id and result).
+  version: 'h08-1.1.0-r2',
+  revision: 'r2',
   label: 'Externally built open method (CLIMADA\'s tropical-cyclone wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
   members: {
     impact_function: impactFunctionMember(`${IMPACT_FUNCTION_CHOICES.join(' | ')} (default auto: the US curve, emanuel-2011-usa, at places in the United States; the regional TDR 1.0 curve, eberenz-2021-tdr1.0, elsewhere, by the country of each point; the global calibration at sea and in countries of no calibrated region)`),
