@@ -148,3 +148,22 @@ test("decay only over land: every member of Andrew keeps its wind at sea until i
   }
   assert.ok(landfalls >= 5, `${landfalls} of ${members.length} members make landfall`);
 });
+
+test("Andrew's members keep their wind at Miami (25.77, -80.19): the decay takes at most exp(-A·40 km) of it, A CLIMADA's largest (0.0038, category 5), where the country lookup took all of it", async () => {
+  const { placeIndex, trackWindfield } = await import('../../../src/domain/lab/lanes/tropical-cyclone/holland-2008.js');
+  const miami = placeIndex([25.77], [-80.19]);
+  const windAtMiami = (t: TcTrack) => trackWindfield(t, miami).wind[0] ?? 0;
+  // Miami lies within 40 km over land of where any member reaching it crossed the coast.
+  const floor = Math.exp(-LANDFALL_DECAY_V[5]! * 40);
+  let reaching = 0;
+  for (const seed of [42, 2024, 7]) {
+    for (const member of perturbedTracks(andrew, seededRandom(seed))) {
+      const before = windAtMiami(member);
+      if (before < 17.5) continue;
+      reaching++;
+      const after = windAtMiami(applyLandDecay(member, isLand, seededRandom(1)));
+      assert.ok(after >= floor * before, `${member.sid} (seed ${seed}): ${after.toFixed(1)} m/s after decay, ${before.toFixed(1)} before`);
+    }
+  }
+  assert.ok(reaching >= 9, `${reaching} of 27 members reach Miami with tropical-storm winds`);
+});
