@@ -53,6 +53,31 @@ test('the grid index answers as the even-odd rule over every edge (hand-made pol
   assert.equal(mask.isLand(-16.6, 179.6 - 360), mask.isLand(-16.6, 179.6), 'a longitude in any turn');
 });
 
+test('a ring stitched across the antimeridian, and one going round the south pole, answer as the same land cut at ±180° and closed along the pole (hand-made rings)', () => {
+  // Made up for this test: an island drawn across 180° as world-atlas draws Fiji, and a coast round
+  // the pole as it draws Antarctica; beside each, the same land as Natural Earth's shapefile cuts it.
+  const stitched = landMask([
+    [[[179.2, -16.2], [-179.6, -16.4], [-179.8, -17.1], [179.3, -17.0], [179.2, -16.2]]],
+    [[[-170, -80], [-90, -78], [0, -81], [90, -79], [170, -80], [-170, -80]]],
+  ], SOURCE);
+  // Where the island's two edges across 180° meet it: 0.8 of 1.2° along the first, 0.2 of 0.9° along the second.
+  const yA = -16.2 - 0.2 * (0.8 / 1.2), yB = -17.1 + 0.1 * (0.2 / 0.9);
+  const cut = landMask([
+    [[[179.2, -16.2], [180, yA], [180, yB], [179.3, -17.0]]],
+    [[[-180, yA], [-179.6, -16.4], [-179.8, -17.1], [-180, yB]]],
+    [[[-180, -80], [-170, -80], [-90, -78], [0, -81], [90, -79], [170, -80], [180, -80], [180, -90], [-180, -90]]],
+  ], SOURCE);
+  const rng = seededRandom(11);
+  let land = 0;
+  for (let k = 0; k < 20_000; k++) {
+    const [lat, lon] = k % 2 === 0 ? [-17.3 + 1.3 * rng.uniform(), 178.9 + 2 * rng.uniform()] : [-89 + 15 * rng.uniform(), -180 + 360 * rng.uniform()];
+    const got = stitched.isLand(lat, lon);
+    assert.equal(got, cut.isLand(lat, lon), `(${lat}, ${lon})`);
+    if (got) land++;
+  }
+  assert.ok(land > 5_000, `${land} points on land`);
+});
+
 const natural = naturalEarthLand();
 
 test('the polygons read: Natural Earth 1:10m countries merged into land, from world-atlas, named with their sha256', () => {
