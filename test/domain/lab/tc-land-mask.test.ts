@@ -96,6 +96,14 @@ test("CLIMADA's own test points: test_on_land_pass (climada/util/test/test_coord
   }
 });
 
+test("CLIMADA's test_get_land_geometry_extent_pass: the westernmost land of its Canary Islands extent lies at -18.002186653°, here within 0.004° (world-atlas's 0.0036° quantization and this scan's 0.0002° step)", () => {
+  let west = Infinity;
+  for (let lat = 28.203216; lat <= 28.860875; lat += 0.0005) {
+    for (let lon = -18.1; lon <= -17.9; lon += 0.0002) if (natural.isLand(lat, lon)) { west = Math.min(west, lon); break; }
+  }
+  assert.ok(Math.abs(west - -18.002186653) <= 0.004, `${west}`);
+});
+
 test('open water the country lookup called land is sea: off Miami, the Straits of Florida, the Bahamas banks, the Gulf', () => {
   const sea = [[25.76, -79.9], [24.0, -80.0], [25.0, -77.0], [26.44, -74.55], [24.8, -71.76], [23, -71], [29, -89], [28, -91]];
   for (const [lat, lon] of sea) assert.equal(natural.isLand(lat!, lon!), false, `(${lat}, ${lon})`);
