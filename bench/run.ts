@@ -737,12 +737,17 @@ async function tcBench() {
   // 27.5, lon -81.5 to -79.5), made here for the bench; one run (it is seeded, a second would repeat it).
   const { runTcSynthetic } = await import('../src/domain/lab/lanes/tropical-cyclone/synthetic-lane.js');
   const florida = Array.from({ length: 500 }, (_, i) => ({ lat: 25.5 + (Math.floor(i / 25) * 2) / 19, lon: -81.5 + ((i % 25) * 2) / 24, value: 1_000_000 }));
+  // The land polygons are read and indexed once per process, before the first run that decays over land.
+  const { naturalEarthLand } = await import('../src/land.js');
+  const tLand = performance.now();
+  const land = naturalEarthLand();
+  const landMs = performance.now() - tLand;
   const t = performance.now();
-  const syn = runTcSynthetic({ spec: { impact_function: 'auto', hazard: { basin: 'NA', years: 10_000 }, exposure: { points: florida } }, storms: archive.storms, calibration });
+  const syn = runTcSynthetic({ spec: { impact_function: 'auto', hazard: { basin: 'NA', years: 10_000 }, exposure: { points: florida } }, storms: archive.storms, calibration, land });
   const ms = performance.now() - t;
   if (!syn.ok) throw new Error(JSON.stringify(syn.refusal));
   const tracks = (syn.value as { tracks: { occurring: number; near: number; screened_far: number } }).tracks;
-  print({ bench: 'tc synthetic: 10,000 sample years x 500 places (Atlantic event set, south Florida), in process', ...tracks, wall_s: Number((ms / 1000).toFixed(2)) });
+  print({ bench: 'tc synthetic: 10,000 sample years x 500 places (Atlantic event set, south Florida), in process', ...tracks, wall_s: Number((ms / 1000).toFixed(2)), land_polygons_read_s: Number((landMs / 1000).toFixed(2)) });
 }
 
 /** The tool server of issue 18: tools/list, and a read tool (get_dataset) with the key as a Bearer header. */

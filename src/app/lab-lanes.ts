@@ -16,6 +16,7 @@ import type { FeedPin, FoundInputs, InputDeclaration, InputDeclarations, InputSo
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { familySnapshots, LAB_INPUT_READERS, pinnedSnapshot } from '../feeds/lab-inputs.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
+import { naturalEarthLand } from '../land.js';
 import { refusal } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { counted, fractionOf, type Counted, type JobProgress, type ProgressCount } from './progress.js';
@@ -85,7 +86,7 @@ async function loadInputs(lane: LabLane, store: FeedStore, spec: unknown): Promi
 export async function runLane(lane: LabLane, store: FeedStore, spec: Record<string, unknown>, count?: ProgressCount): Promise<Result<string>> {
   const inputs = await loadInputs(lane, store, spec);
   if (!inputs.ok) return inputs;
-  const result = lane.run(inputs.value, spec, count ? { progress: (done: number, total: number) => count.set(done, total, done) } : {});
+  const result = lane.run(inputs.value, spec, { land: naturalEarthLand, ...(count ? { progress: (done: number, total: number) => count.set(done, total, done) } : {}) });
   return result.ok ? ok(canonicalJson(result.value)) : result;
 }
 

@@ -85,6 +85,9 @@ eachDialect('the synthetic lane: lab-metrics/1 over sample years; more near trac
   assert.equal(done.result.metrics.schema, 'lab-metrics/1');
   assert.equal(done.result.hazard.sample_years, 300);
   assert.equal(done.result.tracks.near + done.result.tracks.screened_far, done.result.tracks.occurring);
+  // The land polygons the decay read are named as an input, with their sha256.
+  assert.deepEqual([done.result.inputs.land.package, done.result.inputs.land.file], ['world-atlas', 'countries-10m.json']);
+  assert.match(done.result.inputs.land.sha256, /^[0-9a-f]{64}$/);
 
   // Places spread over the whole basin with the full 10,000 sample years: nearly every track is near.
   const wide = Array.from({ length: 48 }, (_, i) => ({ lat: 12 + 4 * Math.floor(i / 8), lon: -95 + 9 * (i % 8), value: 1 }));

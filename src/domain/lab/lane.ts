@@ -7,6 +7,7 @@ import { ok, refused, type Result } from '../../kernel/result.js';
 import { readPoints, type PlaceExposure } from './engine/places.js';
 import { runSpecRefusal } from './engine/spec-refusal.js';
 import type { FoundInputs, InputDeclarations, LoadedInputs } from './inputs.js';
+import type { LandMask } from '../land-mask.js';
 
 /** A JSON Schema fragment (draft 2020-12), as data. */
 export type JsonSchemaFragment = Readonly<Record<string, unknown>>;
@@ -37,6 +38,8 @@ export interface LabModelIdentity {
 export interface LaneRunContext {
   /** Told how much is done, of all, now and then (a job's progress). */
   readonly progress?: (done: number, total: number) => void;
+  /** Natural Earth's land at 1:10m, read when first asked (the synthetic cyclones' decay over land). */
+  readonly land: () => LandMask;
 }
 
 export interface LabLaneDeclaration<S = never, I extends InputDeclarations = InputDeclarations> extends LabModelIdentity {

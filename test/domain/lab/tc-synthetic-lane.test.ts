@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseHurdat2 } from '../../../src/feeds/parsers/hurdat2.js';
 import { parseTcCalibration } from '../../../src/feeds/parsers/climada-tables.js';
 import { runTcSynthetic } from '../../../src/domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
+import { naturalEarthLand } from '../../../src/land.js';
 import { FEEDS_DIR, latestVersion } from '../../support/feeds.js';
 
 const ATL = 'noaa-nhc-hurdat2-atlantic';
@@ -22,16 +23,17 @@ const points = [
   { lat: 25.76, lon: -80.19, value: 5_000_000 },
   { lat: 26.14, lon: -81.79, value: 750_000 },
 ];
+const land = naturalEarthLand();
 const spec = { impact_function: 'auto' as const, hazard: { basin: 'NA' as const, years: 2_000 }, exposure: { points } };
-const first = runTcSynthetic({ spec, storms: archive.storms, calibration, seed: 11 });
+const first = runTcSynthetic({ spec, storms: archive.storms, calibration, land, seed: 11 });
 assert.ok(first.ok);
 const r = first.value as any;
 
 test('seeded: the same seed gives the same result, another seed another', () => {
-  const again = runTcSynthetic({ spec, storms: archive.storms, calibration, seed: 11 });
+  const again = runTcSynthetic({ spec, storms: archive.storms, calibration, land, seed: 11 });
   assert.ok(again.ok);
   assert.deepEqual(again.value, first.value);
-  const other = runTcSynthetic({ spec, storms: archive.storms, calibration, seed: 12 });
+  const other = runTcSynthetic({ spec, storms: archive.storms, calibration, land, seed: 12 });
   assert.ok(other.ok);
   assert.notEqual((other.value as any).metrics.average_annual_loss.mean, r.metrics.average_annual_loss.mean);
 });
@@ -54,7 +56,7 @@ test('sample years: storms per year at the historical rate (4 Poisson standard e
 });
 
 test('more near tracks than the budget: refused, naming fewer sample years and tighter exposure clusters', () => {
-  const refused = runTcSynthetic({ spec, storms: archive.storms, calibration, seed: 11, nearTracks: 10 });
+  const refused = runTcSynthetic({ spec, storms: archive.storms, calibration, land, seed: 11, nearTracks: 10 });
   assert.ok(!refused.ok);
   assert.deepEqual([refused.refusal.status, refused.refusal.code], [422, 'invalid_request']);
   assert.match(refused.refusal.message, /fewer sample years/);

@@ -16,7 +16,7 @@ export const tropicalCycloneSynthetic = labLane({
   id: `${CLIMADA_ENGINE}-tc-synthetic`,
   lane: 'tropical-cyclone-synthetic',
   engine: CLIMADA_ENGINE,
-  version: 'h08-synthetic-1.0.0-r1',
+  version: 'h08-synthetic-1.1.0-r1',
   revision: 'r1',
   label: 'Externally built open method (CLIMADA\'s probabilistic tropical-cyclone tracks, wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
   members: {
@@ -34,7 +34,7 @@ export const tropicalCycloneSynthetic = labLane({
     description: `{points: [{lat, lon, value}]} (up to ${TC_SYNTHETIC_CAPS.places_max}) or {object_id}`,
   },
   notes: {
-    event_set: `the basin's tracks of seasons ${REFERENCE_FROM_SEASON} on, each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk (start shift ±${SYNTHETIC_DEFAULTS.max_shift_ini_deg}°, speed ±${SYNTHETIC_DEFAULTS.max_dspeed_rel * 100}%, direction ±π/360 per hour) with decay over land; sample years draw a Poisson number of storms at the historical rate, seeded`,
+    event_set: `the basin's tracks of seasons ${REFERENCE_FROM_SEASON} on, each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk (start shift ±${SYNTHETIC_DEFAULTS.max_shift_ini_deg}°, speed ±${SYNTHETIC_DEFAULTS.max_dspeed_rel * 100}%, direction ±π/360 per hour), each member's wind and pressure decayed over land with CLIMADA's global coefficients, land being inside Natural Earth's 1:10m countries merged into land (CLIMADA's coord_on_land; the land object of world-atlas countries-10m.json) in every basin; sample years draw a Poisson number of storms at the historical rate, seeded`,
     near_tracks: `tracks never within ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the places are screened out and counted; a run needing more near tracks than caps.near_tracks is refused (levers: fewer sample years, tighter exposure clusters)`,
     result: 'lab-metrics/1 (AAL with standard deviation and error, OEP/AEP with TVaR, 1,000-year blocks, per-place shares, largest events, event and year loss tables, damage-curve sensitivity)',
   },
@@ -54,16 +54,17 @@ export const tropicalCycloneSynthetic = labLane({
     return sampled.ok ? ok({ near_tracks: sampled.value.near.length }) : sampled;
   },
 
-  run({ tracks, impact_functions }, spec: TcSyntheticSpec, { progress }) {
+  run({ tracks, impact_functions }, spec: TcSyntheticSpec, { progress, land }) {
+    const mask = land();
     const result = runTcSynthetic({
-      spec, storms: tracks.value.storms, calibration: impact_functions.value,
+      spec, storms: tracks.value.storms, calibration: impact_functions.value, land: mask,
       ...(progress ? { onTracks: progress } : {}),
     });
     if (!result.ok) return result;
     return ok({
       ...result.value,
       model: { id: this.id, version: this.version, engine: this.engine, label: this.label },
-      inputs: { tracks: snapshotListing(tracks.snapshot), impact_functions: snapshotListing(impact_functions.snapshot) },
+      inputs: { tracks: snapshotListing(tracks.snapshot), impact_functions: snapshotListing(impact_functions.snapshot), land: mask.source },
     });
   },
 
@@ -75,7 +76,7 @@ export const tropicalCycloneSynthetic = labLane({
     properties: {
       lane: { const: 'tropical_cyclone_synthetic' },
       model: { type: 'object' },
-      inputs: { type: 'object', description: 'The best-track archive and impact-function tables read.' },
+      inputs: { type: 'object', description: 'The best-track archive and impact-function tables read, and the land polygons the decay reads (package, version, file, sha256).' },
       hazard: { type: 'object', description: 'The basin, sample years and seed.' },
       impact_function: { type: 'object' },
       exposure: { type: 'object' },

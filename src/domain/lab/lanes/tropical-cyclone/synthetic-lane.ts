@@ -15,7 +15,8 @@ import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../engine/sensitivity.
 import { placesOf, type PlaceExposure } from '../../engine/places.js';
 import { equalTimestep, placeIndex, trackWindfield, WIND_FIELD_ASSUMPTIONS, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm, type TcTrack } from './track.js';
-import { applyLandDecay, countryLandMask, perturbedTracks, SYNTHETIC_DEFAULTS } from './synthetic-tracks.js';
+import { applyLandDecay, perturbedTracks, SYNTHETIC_DEFAULTS } from './synthetic-tracks.js';
+import type { LandMask } from '../../../land-mask.js';
 import { countryAlpha3 } from '../../../country.js';
 import { impactFunctionsFor, type Calibration, type ImpactFunctionChoice } from './impact-functions.js';
 import { seasonOf, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './history-lane.js';
@@ -148,7 +149,7 @@ export function syntheticSample(input: TcSyntheticInput): Result<SyntheticSample
   for (const [h, ids] of byParent) {
     const hist = equalTimestep(trackOfStorm(reference[h]!));
     const walk = seededRandom(BigInt(seed) * 1_000_003n + BigInt(h));
-    const set = [hist, ...perturbedTracks(hist, walk).map((m) => applyLandDecay(m, countryLandMask, walk))];
+    const set = [hist, ...perturbedTracks(hist, walk)];
     for (const id of ids) {
       const t = set[(id - 1) % members]!;
       if (box && nearBox(t, box)) near.push({ id, track: t }); else far++;
@@ -162,11 +163,16 @@ export function syntheticSample(input: TcSyntheticInput): Result<SyntheticSample
   return ok({ places, modeled: modeled.length, occurrences, occurring, near, far, budget, reference: reference.length, seasons: [...seasons], refYears, rate, members, setSize, seed });
 }
 
-export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, unknown>> {
+/** The seed of a member's decay: its own stream, so screening leaves every member's draws as they are. */
+const decaySeed = (seed: number, eventId: number) => (BigInt(seed) << 32n) + BigInt(eventId);
+
+/** The run: the sample, its near members decayed over land (the historical tracks keep their record), winds and losses. */
+export function runTcSynthetic(input: TcSyntheticInput & { land: LandMask }): Result<Record<string, unknown>> {
   const { spec } = input;
   const sampled = syntheticSample(input);
   if (!sampled.ok) return sampled;
   const { places, occurrences, occurring, near, far, budget, refYears, rate, members, setSize, seed } = sampled.value;
+  const tracks = near.map(({ id, track }) => ((id - 1) % members === 0 ? track : applyLandDecay(track, input.land.isLand, seededRandom(decaySeed(seed, id)))));
   const years = spec.hazard.years;
   const { modeled: modeledCount, reference: referenceCount, seasons } = sampled.value;
 
@@ -174,7 +180,7 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
   const rowStart = new Int32Array(near.length + 1);
   const centroid: number[] = [];
   const wind: number[] = [];
-  near.forEach(({ track }, e) => {
+  tracks.forEach((track, e) => {
     const w = trackWindfield(track, index);
     for (let k = 0; k < w.place.length; k++) { centroid.push(w.place[k]!); wind.push(w.wind[k]!); }
     rowStart[e + 1] = centroid.length;
@@ -204,7 +210,8 @@ export function runTcSynthetic(input: TcSyntheticInput): Result<Record<string, u
     perspective: 'gul', lossBasis: 'mean damage ratio (MDD × PAA) per event and place', periods: years,
     eventLosses: allLosses, occurrences, places: placeLosses,
     assumptions: [
-      `Event set: the ${spec.hazard.basin} archive's ${referenceCount} tracks of seasons ${REFERENCE_FROM_SEASON} to ${Math.max(...seasons)} (${refYears} seasons), each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk, decayed over land.`,
+      `Event set: the ${spec.hazard.basin} archive's ${referenceCount} tracks of seasons ${REFERENCE_FROM_SEASON} to ${Math.max(...seasons)} (${refYears} seasons), each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk (calc_perturbed_trajectories), each member's wind and central pressure decayed over land with CLIMADA's global coefficients (_apply_decay_coeffs).`,
+      `Land (CLIMADA's rule, coord_on_land of climada/util/coordinates.py): a track step is on land when it lies inside Natural Earth's 1:10m admin 0 countries merged into land, the same in every basin. Ours: the polygons are the land object of world-atlas ${input.land.source.version}'s ${input.land.source.file} (Natural Earth's vertices quantized to 0.0036° of longitude and 0.0017° of latitude, so a step within a few hundred metres of a coast may fall on the other side), and CLIMADA's random offset back at sea is drawn from a seeded stream per member.`,
       `Sample years: a Poisson number of storms per year at the historical rate ${rate.toFixed(3)} per season, each an event of the set picked uniformly; seed ${seed}.`,
       `Tracks never within ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the places' box are screened out (no wind, no loss).`,
       ...WIND_FIELD_ASSUMPTIONS,

@@ -5,11 +5,10 @@
 // at one hour) and its great-circle length scaled by 1 ± 0.3 (autocorrelation 0.85); a member is cut
 // where it leaves ±70° latitude. The random numbers come from the seeded generator, drawn in CLIMADA's
 // order (the start shifts, then the direction series, then the speed series), so a seed gives one set.
-// Only the positions are perturbed here; intensity and its decay over land are not (yet) applied.
+// The walk perturbs positions only; a member's intensity then decays over land (applyLandDecay, below).
 import type { SeededRandom } from '../../../stats/random.js';
 import type { TcTrack } from './track.js';
 import { lonNormalize } from './holland-2008.js';
-import { countryAlpha3 } from '../../../country.js';
 
 export const SYNTHETIC_DEFAULTS = {
   members: 9,
@@ -137,8 +136,9 @@ export function perturbedTracks(track: TcTrack, rng: SeededRandom, members: numb
 // wind = v_landfall · exp(-A·x); pressure = p_landfall · (S - (S - 1)·exp(-B·x)), S = environmental /
 // landfall pressure (S ≤ 1: the environmental pressure throughout). Back at sea the later values are
 // shifted to join the decayed ones, with CLIMADA's random offset (pressure 0.1·(|5·N| + 6) hPa lower,
-// wind ten times that in knots higher). The land mask is the offline country lookup (country-coder:
-// Natural Earth borders, which reach a little offshore).
+// wind ten times that in knots higher). Land is decided as CLIMADA's track_land_params does
+// (climada/hazard/tc_tracks.py, over coord_on_land of climada/util/coordinates.py): a step is on land
+// when it lies inside Natural Earth's land at 1:10m (domain/land-mask.ts), the same rule in every basin.
 
 /** Wind decay A per Saffir-Simpson category at landfall (-1 depression … 5), CLIMADA's LANDFALL_DECAY_V. */
 export const LANDFALL_DECAY_V: Readonly<Record<number, number>> = {
@@ -194,13 +194,22 @@ export function distanceSinceLandfall(lat: readonly number[], lon: readonly numb
   return d.map((v, i) => (onLand[i] ? v * EARTH_RADIUS_KM : NaN));
 }
 
-/** The land mask of the decay: a point in a country or territory of the offline lookup. */
-export function countryLandMask(lat: number, lon: number): boolean {
-  return countryAlpha3(lat, lon) !== null;
+/** Decay coefficients per landfall category: wind A, pressure (S, B). */
+export interface LandDecayCoefficients {
+  readonly v: Readonly<Record<number, number>>;
+  readonly p: Readonly<Record<number, readonly [number, number]>>;
 }
 
-/** A member's wind and pressure decayed over land; isLand says where land is. */
-export function applyLandDecay(track: TcTrack, isLand: (lat: number, lon: number) => boolean, rng: SeededRandom): TcTrack {
+/** CLIMADA's global coefficients (use_global_decay_params, the default of calc_perturbed_trajectories). */
+export const GLOBAL_LAND_DECAY: LandDecayCoefficients = { v: LANDFALL_DECAY_V, p: LANDFALL_DECAY_P };
+
+/** A member's wind and pressure decayed over land (CLIMADA's _apply_decay_coeffs); isLand says where land is. */
+export function applyLandDecay(
+  track: TcTrack,
+  isLand: (lat: number, lon: number) => boolean,
+  rng: SeededRandom,
+  coefficients: LandDecayCoefficients = GLOBAL_LAND_DECAY,
+): TcTrack {
   const onLand = track.lat.map((la, i) => isLand(la, track.lon[i]!));
   const { seaLand, landSea } = landfalls(onLand, false);
   if (seaLand.length === 0) return track;
@@ -219,10 +228,10 @@ export function applyLandDecay(track: TcTrack, isLand: (lat: number, lon: number
     for (let i = sl; i < ls; i++) {
       if (s <= 1) cen[i] = env[i]!;
       else {
-        const pDecay = s - (s - 1) * Math.exp(-LANDFALL_DECAY_P[cat]![1] * dist[i]!);
+        const pDecay = s - (s - 1) * Math.exp(-coefficients.p[cat]![1] * dist[i]!);
         cen[i] = pDecay < 1 ? cen[i]! : pLf * pDecay;
       }
-      const vDecay = Math.exp(-LANDFALL_DECAY_V[cat]! * dist[i]!);
+      const vDecay = Math.exp(-coefficients.v[cat]! * dist[i]!);
       wind[i] = vDecay > 1 ? wind[i]! : vLf * vDecay;
     }
     if (ls < n) {
