@@ -16,8 +16,10 @@ export const tropicalCycloneSynthetic = labLane({
   id: `${CLIMADA_ENGINE}-tc-synthetic`,
   lane: 'tropical-cyclone-synthetic',
   engine: CLIMADA_ENGINE,
-  version: 'h08-synthetic-1.1.0-r1',
-  revision: 'r1',
+  // r2: land and sea over Natural Earth's land, and CLIMADA v6.1's three wind rules (a run under r1
+  // keeps its id and result).
+  version: 'h08-synthetic-1.1.0-r2',
+  revision: 'r2',
   label: 'Externally built open method (CLIMADA\'s probabilistic tropical-cyclone tracks, wind field and calibrated impact functions) over the pinned best-track archives, re-implemented and run by this service; distinct from the registry\'s validated models.',
   members: {
     impact_function: impactFunctionMember(`${IMPACT_FUNCTION_CHOICES.join(' | ')} (default auto, as the history lane)`),
