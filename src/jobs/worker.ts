@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import { ApiError, refusal, type ErrorBody } from '../kernel/refusal.js';
+import { ApiError, endsTheJob, refusal, type ErrorBody } from '../kernel/refusal.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import type { JobRow, JobStore } from '../store/jobs.js';
 import type { JobOutcome } from '../telemetry/metrics.js';
@@ -62,9 +62,9 @@ function backoff(baseMs: number, failures: number): number {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(failures, 16));
 }
 
-/** A refusal is the request's fault: running the job again would refuse it again. */
+/** A refusal that running the job again would give again (see endsTheJob). */
 function isRefusal(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status < 500;
+  return error instanceof ApiError && endsTheJob(error);
 }
 
 function tried(attempts: number): string {

@@ -87,7 +87,7 @@ export function genericCode(status: number): string {
 }
 
 /** Every named code (SPEC Errors: Codes); the list may grow. */
-export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meaning: string }> = [
+export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meaning: string; not_retried?: true }> = [
   { code: 'account_cancelled', status: [402], meaning: 'account cancelled its plan; billable verbs no longer run' },
   { code: 'cancelled', status: [409], meaning: 'the job was cancelled (POST /jobs/{id}/cancel); the message names the key that cancelled it and when; on the job' },
   { code: 'client_error', status: [400], meaning: 'a 4xx with no more specific code' },
@@ -109,7 +109,7 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'invalid_risk_object', status: [422], meaning: 'submitted object fails the risk object schema; details name violations' },
   { code: 'invalid_structure', status: [422], meaning: 'structure cannot be cut; on the POST' },
   { code: 'job_finished', status: [409], meaning: 'the job already succeeded or failed, so it can no longer be cancelled' },
-  { code: 'loss_not_conserved', status: [500], meaning: 'a lab run\'s losses failed a conservation check (ground up = retentions + cessions + net, insured = ground up less retentions); on the job; the model data and the loss engine disagree' },
+  { code: 'loss_not_conserved', status: [500], meaning: 'a lab run\'s losses failed a conservation check (ground up = retentions + cessions + net, insured = ground up less retentions); on the job; the model data and the loss engine disagree', not_retried: true },
   { code: 'method_not_allowed', status: [405], meaning: 'path exists, method not served; Allow names the methods' },
   { code: 'model_validation_failed', status: [422], meaning: 'composition refused by the mandatory validation pass' },
   { code: 'no_event_catalogue', status: [404], meaning: 'no catalog for the peril, feed or vintage asked, or the peril\'s record is a gridded series' },
@@ -137,6 +137,15 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'unsupported_peril', status: [422], meaning: 'hazard lookup for a peril with no pinned data' },
   { code: 'unsupported_source', status: [415], meaning: 'file unreadable (encoding, container or structure); on the ingest job' },
 ];
+
+/**
+ * Whether a job refused so ends at once: every 4xx (the request's fault), and a 5xx whose code says
+ * running it again would give the same answer (`not_retried`). Other 5xx (a database away, an input
+ * not pinned yet, a provider down) are worth another run.
+ */
+export function endsTheJob(refusal: Pick<Refusal, 'status' | 'code'>): boolean {
+  return refusal.status < 500 || ERROR_CODES.some((c) => c.code === refusal.code && c.not_retried === true);
+}
 
 // Named constructors for refusals used in many places, so their wording stays one.
 export const refusals = {

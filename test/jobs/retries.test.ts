@@ -19,17 +19,18 @@ eachDialect('a failing run is tried again up to the limit, then the job fails as
     const flaky = counting(async (run) => { if (run === 1) throw new TypeError('transient'); return { run }; });
     const refuses = counting(async () => { throw ApiError.of(refusal(422, 'unpriceable_object', 'No trigger.')); });
     const unavailable = counting(async () => { throw ApiError.of(refusal(503, 'server_error', 'The lab model data is not available here.')); });
-    const handlers = new Map<string, JobHandler>([['analyse', crashes], ['ingest', flaky], ['price', refuses], ['lab_run', unavailable]]);
+    const unconserved = counting(async () => { throw ApiError.of(refusal(500, 'loss_not_conserved', 'Ground up 10 is not retentions 4 + cessions 3 + net 2.')); });
+    const handlers = new Map<string, JobHandler>([['analyse', crashes], ['ingest', flaky], ['price', refuses], ['lab_run', unavailable], ['backtest', unconserved]]);
     const worker = new Worker(jobs, handlers, { concurrency: 2, leaseMs: 5000, pollMs: 10, maxAttempts: 3, log: silent });
-    const created = await Promise.all(['analyse', 'ingest', 'price', 'lab_run'].map((verb) => jobs.create({ accountId, verb, subject: {}, input: {} })));
+    const created = await Promise.all(['analyse', 'ingest', 'price', 'lab_run', 'backtest'].map((verb) => jobs.create({ accountId, verb, subject: {}, input: {} })));
     worker.start();
     let rows;
     try {
-      rows = await untilEnded(jobs, accountId, [created[0]!.id, created[1]!.id, created[2]!.id, created[3]!.id]);
+      rows = await untilEnded(jobs, accountId, [created[0]!.id, created[1]!.id, created[2]!.id, created[3]!.id, created[4]!.id]);
     } finally {
       await worker.stop();
     }
-    const [crashed, recovered, refused, missing] = rows;
+    const [crashed, recovered, refused, missing, notConserved] = rows;
 
     assert.equal(crashes.runs, 3);
     assert.equal(crashed.status, 'failed');
@@ -58,6 +59,11 @@ eachDialect('a failing run is tried again up to the limit, then the job fails as
     assert.equal(gone.status, 503);
     assert.equal(gone.code, 'server_error');
     assert.match(gone.message, /not available here\. It was tried 3 times\./);
+
+    // A 5xx whose code says another run would answer the same (ERROR_CODES' not_retried) ends the job at once.
+    assert.equal(unconserved.runs, 1);
+    assert.equal(notConserved.attempts, 1);
+    assert.deepEqual(JSON.parse(notConserved.error!), { status: 500, code: 'loss_not_conserved', message: 'Ground up 10 is not retentions 4 + cessions 3 + net 2.' });
   });
 });
 
