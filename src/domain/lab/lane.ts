@@ -34,6 +34,17 @@ export interface LabModelIdentity {
   readonly label: string;
 }
 
+/**
+ * Runs work that counts nothing as it goes (a lane over its places in one pass): its progress is
+ * none of `total` before and all of it after.
+ */
+export function wholeRun<T>(total: number, progress: LaneRunContext['progress'], work: () => T): T {
+  progress?.(0, total);
+  const result = work();
+  progress?.(total, total);
+  return result;
+}
+
 /** What a run is told besides its inputs and spec. */
 export interface LaneRunContext {
   /** Told how much is done, of all, now and then (a job's progress). */

@@ -2,7 +2,7 @@
 // inputs and run over every pinned depth map of the lane's kind and the JRC tables.
 import { ok } from '../../../../kernel/result.js';
 import type { PlaceExposure } from '../../engine/places.js';
-import { labLane, modelOf, placeCount, placesSpec, type LabModelIdentity } from '../../lane.js';
+import { labLane, modelOf, placeCount, placesSpec, wholeRun, type LabModelIdentity } from '../../lane.js';
 import { snapshotListing, type InputFamily } from '../../inputs.js';
 import { FLOOD_SECTORS, type FloodSector } from './depth-damage.js';
 import type { FloodKind } from './depth-map.js';
@@ -50,16 +50,12 @@ export function floodLane(facts: FloodLaneFacts) {
     },
 
     run(inputs, spec: { sector: FloodSector; exposure: PlaceExposure }, { progress }) {
-      const total = placeCount(spec.exposure);
-      progress?.(0, total);
       const tables = inputs.depth_damage.value;
-      const result = runFlood({ sector: spec.sector, exposure: spec.exposure }, {
+      return ok(wholeRun(placeCount(spec.exposure), progress, () => runFlood({ sector: spec.sector, exposure: spec.exposure }, {
         lane: this.lane as FloodLaneFacts['lane'], flood,
         model: { id: this.id, version: this.version, label: this.label },
         maps: inputs.maps.value, curves: tables.curves, countries: tables.countries, curveSource: tables.identity,
-      });
-      progress?.(total, total);
-      return ok(result);
+      })));
     },
 
     progress: (done, total) => `Modeled ${done} of ${total} places.`,

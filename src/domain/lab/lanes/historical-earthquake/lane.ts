@@ -2,7 +2,7 @@
 // ShakeMap grid, and the GEM vulnerability functions.
 import { ok } from '../../../../kernel/result.js';
 import { placesOf, type LabLocation } from '../../engine/places.js';
-import { labLane, modelOf } from '../../lane.js';
+import { labLane, modelOf, wholeRun } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
 import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityInput, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
@@ -77,12 +77,10 @@ export const historicalEarthquake = labLane({
   run({ vulnerability, shakemap }, spec: HistoricalRunSpec, { progress }) {
     const ex = spec.exposure;
     const places: HistoricalPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
-    progress?.(0, places.length);
-    const result = runHistoricalQuake(spec as unknown as HistoricalSpec, places, {
+    const result = wholeRun(places.length, progress, () => runHistoricalQuake(spec as unknown as HistoricalSpec, places, {
       map: shakemap.value, functions: vulnerability.value,
       vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
-    });
-    progress?.(places.length, places.length);
+    }));
     return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
   },
 

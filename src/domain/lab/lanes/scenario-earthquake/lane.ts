@@ -2,7 +2,7 @@
 // GMPE logic tree of its tectonic region, and the GEM vulnerability functions.
 import { ok } from '../../../../kernel/result.js';
 import { placesOf, type LabLocation } from '../../engine/places.js';
-import { labLane, modelOf } from '../../lane.js';
+import { labLane, modelOf, wholeRun } from '../../lane.js';
 import { OBJECT_EXPOSURE } from '../places-exposure.js';
 import { DEEPEST_HYPOCENTRE_KM } from '../earthquake/logic-tree.js';
 import { TECTONIC_REGION_RULE } from '../earthquake/tectonic-regions.js';
@@ -80,12 +80,10 @@ export const scenarioEarthquake = labLane({
   run({ vulnerability }, spec: Omit<ScenarioSpec, 'exposure'> & { exposure: { points: ScenarioPlace[] } | { locations: LabLocation[] } }, { progress }) {
     const ex = spec.exposure;
     const places: ScenarioPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
-    progress?.(0, places.length);
-    const result = runScenarioQuake(spec as ScenarioSpec, places, {
+    const result = wholeRun(places.length, progress, () => runScenarioQuake(spec as ScenarioSpec, places, {
       functions: vulnerability.value,
       vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
-    });
-    progress?.(places.length, places.length);
+    }));
     return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
   },
 

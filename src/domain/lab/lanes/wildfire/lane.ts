@@ -2,7 +2,7 @@
 // mapped-fire lists, and a loss ceiling (burn probability × value); no average annual loss.
 import { ok } from '../../../../kernel/result.js';
 import type { PlaceExposure } from '../../engine/places.js';
-import { labLane, modelOf, placeCount, placesSpec } from '../../lane.js';
+import { labLane, modelOf, placeCount, placesSpec, wholeRun } from '../../lane.js';
 import { snapshotListing } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
 import { BURN_CELL_DEG, runWildfire } from './wildfire-lane.js';
@@ -39,11 +39,8 @@ export const wildfire = labLane({
   },
 
   run({ fires }, spec: { exposure: PlaceExposure }, { progress }) {
-    const total = placeCount(spec.exposure);
-    progress?.(0, total);
-    const result = runWildfire(spec.exposure, { model: { id: this.id, version: this.version, label: this.label }, regions: fires.value.regions }, fires.value.grid);
-    progress?.(total, total);
-    return ok(result);
+    return ok(wholeRun(placeCount(spec.exposure), progress, () =>
+      runWildfire(spec.exposure, { model: { id: this.id, version: this.version, label: this.label }, regions: fires.value.regions }, fires.value.grid)));
   },
 
   progress: (done, total) => `Modeled ${done} of ${total} places.`,
