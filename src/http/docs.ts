@@ -38,8 +38,10 @@ function loadSchemas(): Map<string, unknown> {
   return schemas;
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 function html(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · catrisk</title>`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · catrisk</title>`
     + '<meta name="viewport" content="width=device-width, initial-scale=1">'
     + '<style>body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}'
     + 'pre,code{font:14px ui-monospace,monospace;background:#f5f5f7}pre{padding:.8rem;overflow:auto}'
@@ -69,10 +71,30 @@ const REFERENCE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-
 // Renders the contract; the operations are read, not tried (no key is ever typed into this page).
 const REFERENCE_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(CONTRACT_PATH)}, dom_id: '#reference', deepLinking: true, supportedSubmitMethods: [], defaultModelsExpandDepth: 0 });\n`;
 
+// Read once per process: the written pages, and the lab models' page generated from the lanes'
+// declarations beside them.
+let pagesRead: Page[] | undefined;
+const allPages = (): Page[] => (pagesRead ??= [...loadPages(), labModelsPage()].sort((a, b) => a.name.localeCompare(b.name)));
+
+/** The docs host's home for a browser: every page, the API reference, the schemas and llms.txt. */
+export function docsHome(): string {
+  const pages = allPages();
+  const start = ['overview', 'authentication', 'errors', 'cli'].map((name) => pages.find((p) => p.name === name)).filter((p): p is Page => p !== undefined);
+  const link = (p: Page) => `<li><a href="/${p.name}">${escapeHtml(p.title)}</a> <small>(<a href="/${p.name}.md">markdown</a>)</small></li>`;
+  return html('Documentation', [
+    '<h1>catrisk documentation</h1>',
+    '<p>An open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab. Technical prices and drafts, never quotes.</p>',
+    '<h2>Start here</h2>', `<ul>${start.map(link).join('')}</ul>`,
+    '<h2>API reference</h2>',
+    `<ul><li><a href="/reference">API reference</a>: the contract rendered</li><li><a href="${CONTRACT_PATH}">The contract</a> (OpenAPI 3.1, JSON)</li><li><a href="/schema">Published schemas</a></li><li><a href="/llms.txt">llms.txt</a>: this index as text</li></ul>`,
+    `<h2>Every page (${pages.length})</h2>`, `<ul>${pages.map(link).join('')}</ul>`,
+    '<p><small>A client that asks for JSON (<code>Accept: application/json</code>) gets this host\'s index as JSON.</small></p>',
+  ].join('\n'));
+}
+
 export function docsRoutes(contractHosts: readonly ContractHost[], directory: HostDirectory) {
   return (app: FastifyInstance, services: Services) => {
-    // The lab models' page is generated from the lanes' declarations, beside the written pages.
-    const pages = [...loadPages(), labModelsPage()].sort((a, b) => a.name.localeCompare(b.name));
+    const pages = allPages();
     const schemas = loadSchemas();
     // lab-metrics/1 is defined beside the code that writes it.
     schemas.set('lab-metrics.v1', metricsSchema);

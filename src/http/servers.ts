@@ -1,11 +1,12 @@
 // Starts the five hosts, each its own HTTP listener, in one process.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { createHost, type AuthMode, type HostName, type RouteInfo } from './host.js';
 import { HostDirectory } from './host-directory.js';
 import { apiRoutes } from './api/index.js';
 import { dataroomRoutes } from './dataroom.js';
-import { docsRoutes } from './docs.js';
+import { docsHome, docsRoutes } from './docs.js';
+import { JSON_OFFER, negotiate } from './negotiate.js';
 import { labRoutes } from './lab.js';
 import { mcpRoutes } from './mcp/endpoint.js';
 import { HOST_INDEX_SCHEMA_VERSION } from '../kernel/versions.js';
@@ -20,13 +21,26 @@ interface HostPlan {
   what: string;
   index: string;
   register: (app: FastifyInstance, services: Services) => void;
+  /** The host's home page for a browser (an Accept preferring HTML); JSON clients get the index. */
+  home?: () => string;
+}
+
+const HOME_OFFERS = [JSON_OFFER, { format: 'html', type: 'text/html' }] as const;
+
+/** Whether Accept prefers the home page to the JSON index; one admitting neither still gets the index, as on every host. */
+function prefersHtml(request: FastifyRequest): boolean {
+  try {
+    return negotiate(request, HOME_OFFERS).format === 'html';
+  } catch {
+    return false;
+  }
 }
 
 function plans(services: Services, contractHosts: readonly ContractHost[], directory: HostDirectory): HostPlan[] {
   const { ports } = services.config;
   return [
     { name: 'api', port: ports.api, defaultAuth: 'key', what: 'The catrisk API: ingest, objects, structures, backtests, prices, feeds, events and hazard.', index: '/health', register: apiRoutes },
-    { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(contractHosts, directory) },
+    { name: 'docs', port: ports.docs, defaultAuth: 'none', what: 'The catrisk documentation; append .md to a page path for raw markdown.', index: '/llms.txt', register: docsRoutes(contractHosts, directory), home: docsHome },
     { name: 'mcp', port: ports.mcp, defaultAuth: 'optional', what: 'The catrisk tool protocol (stateless Streamable HTTP).', index: '/mcp', register: (app) => mcpRoutes(app, services, directory) },
     { name: 'data', port: ports.data, defaultAuth: 'key', what: 'The catrisk data room: archived risk datasets with licence, credit line, provenance and per-file digests.', index: '/catalog', register: dataroomRoutes },
     { name: 'lab', port: ports.lab, defaultAuth: 'key', what: 'The catrisk model lab: externally built open models run over caller-supplied exposure.', index: '/models', register: (app) => labRoutes(app, services, directory) },
@@ -53,9 +67,10 @@ export async function buildHosts(services: Services, directory = new HostDirecto
       defaultAuth: plan.defaultAuth,
       register: async (host) => {
         if (isContractHost(plan.name)) await collectOperations(host, plan.defaultAuth);
-        host.get('/', { ...hostIndex, config: { auth: 'none' } }, async () => ({
-          schema_version: HOST_INDEX_SCHEMA_VERSION, host: plan.name, what: plan.what, index: plan.index,
-        }));
+        host.get('/', { ...hostIndex, config: { auth: 'none' } }, async (request, reply) => {
+          if (plan.home && prefersHtml(request)) return reply.type('text/html; charset=utf-8').send(plan.home());
+          return { schema_version: HOST_INDEX_SCHEMA_VERSION, host: plan.name, what: plan.what, index: plan.index };
+        });
         plan.register(host, services);
       },
     });

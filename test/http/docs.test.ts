@@ -56,3 +56,26 @@ test('the lab models\' page is generated from the lane declarations: each model,
   assert.ok(index.text.includes('(/lab-models.md)'), 'llms.txt lists the lab models\' page');
   assert.match((await call(svc.urls.docs, 'GET', '/lab-models')).text, /<table>/);
 });
+
+test('the docs host\'s home: a browser gets a page linking every page, the reference, the schemas and llms.txt; a client gets the JSON index', async () => {
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  const home = await call(svc.urls.docs, 'GET', '/', { headers: { accept: browser } });
+  assert.equal(home.status, 200);
+  assert.match(home.headers.get('content-type')!, /^text\/html/);
+  // Every page llms.txt lists is linked from the home, and every link of the home answers 200.
+  const listed = [...(await call(svc.urls.docs, 'GET', '/llms.txt')).text.matchAll(/\]\((\/[^)]+)\.md\)/g)].map((m) => m[1]!);
+  const linked = new Set([...home.text.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!));
+  assert.ok(listed.length >= 30, `${listed.length} pages`);
+  assert.deepEqual(listed.filter((p) => !linked.has(p)), []);
+  for (const path of ['/reference', '/schema', '/llms.txt', '/schema/api-contract.v0.json']) assert.ok(linked.has(path), path);
+  for (const link of linked) assert.equal((await call(svc.urls.docs, 'GET', link)).status, 200, link);
+  // A client, or one asking for JSON or for nothing in particular, gets the host index as before.
+  for (const accept of [undefined, '*/*', 'application/json', 'text/plain']) {
+    const index = await call(svc.urls.docs, 'GET', '/', accept === undefined ? {} : { headers: { accept } });
+    assert.equal(index.status, 200, String(accept));
+    assert.equal(index.body.host, 'docs', String(accept));
+    assert.equal(index.body.index, '/llms.txt');
+  }
+  // The other hosts answer their index whatever the Accept.
+  assert.equal((await call(svc.urls.lab, 'GET', '/', { headers: { accept: browser } })).body.host, 'lab');
+});

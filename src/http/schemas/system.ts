@@ -4,7 +4,13 @@ import { ID_PARAM, JOB, JOB_RETRY_AFTER, OBJECT, STRING, operation, shape } from
 export const hostIndex = operation({
   summary: 'What this host serves and where its index is (every host answers it)',
   errors: [],
-  responses: { 200: { description: 'The host index.', schema: shape('A host index.', { schema_version: STRING, host: STRING, what: STRING, index: STRING }) } },
+  responses: {
+    200: {
+      description: 'The host index.',
+      schema: shape('A host index.', { schema_version: STRING, host: STRING, what: STRING, index: STRING }),
+      alternatives: { 'text/html': 'Docs host only, to an Accept that prefers it (a browser): the documentation\'s home page, linking every page, the API reference, the schemas and llms.txt.' },
+    },
+  },
 });
 
 export const health = operation({
