@@ -10,6 +10,7 @@ import { ApiError, refusals } from '../kernel/refusal.js';
 import type { Services } from '../services.js';
 import { metricsSchema } from '../domain/lab/engine/metrics.js';
 import { labModelsPage } from './lab-models-page.js';
+import { esc } from '../render/svg.js';
 import { SCHEMA_LISTING_SCHEMA_VERSION } from '../kernel/versions.js';
 import { apiContract, CONTRACT_HOSTS, type ContractHost, type ContractHostName } from './contract.js';
 import * as schema from './schemas/docs.js';
@@ -38,10 +39,8 @@ function loadSchemas(): Map<string, unknown> {
   return schemas;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 function html(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · catrisk</title>`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} · catrisk</title>`
     + '<meta name="viewport" content="width=device-width, initial-scale=1">'
     + '<style>body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}'
     + 'pre,code{font:14px ui-monospace,monospace;background:#f5f5f7}pre{padding:.8rem;overflow:auto}'
@@ -80,7 +79,7 @@ const allPages = (): Page[] => (pagesRead ??= [...loadPages(), labModelsPage()].
 export function docsHome(): string {
   const pages = allPages();
   const start = ['overview', 'authentication', 'errors', 'cli'].map((name) => pages.find((p) => p.name === name)).filter((p): p is Page => p !== undefined);
-  const link = (p: Page) => `<li><a href="/${p.name}">${escapeHtml(p.title)}</a> <small>(<a href="/${p.name}.md">markdown</a>)</small></li>`;
+  const link = (p: Page) => `<li><a href="/${p.name}">${esc(p.title)}</a> <small>(<a href="/${p.name}.md">markdown</a>)</small></li>`;
   return html('Documentation', [
     '<h1>catrisk documentation</h1>',
     '<p>An open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab. Technical prices and drafts, never quotes.</p>',

@@ -4,6 +4,7 @@
 // carries no frequency, so no annual figure is made here. Pure.
 import { quantileSorted } from '../../../stats/quantiles.js';
 import { meanLossRatio, type VulnerabilityFunction } from './vulnerability.js';
+import { placesOf, type LabLocation } from '../../engine/places.js';
 
 export const PERCENTILES = [0.05, 0.16, 0.5, 0.84, 0.95] as const;
 const PERCENTILE_KEYS = ['p5', 'p16', 'p50', 'p84', 'p95'] as const;
@@ -51,4 +52,12 @@ export function fieldLosses(lnIm: Float64Array, values: readonly number[], field
   const aggSorted = Float64Array.from(aggregate).sort();
   const aggMean = aggregate.reduce((a, b) => a + b, 0) / fields;
   return { places, aggregate: { mean: round(aggMean), median: round(quantileSorted(aggSorted, 0.5)), percentiles: percentilesOf(aggSorted), unit: 'the unit of the exposure values' } };
+}
+
+/** A place a ground-motion lane values: null coordinates where a stored location has none (unmodeled). */
+export interface ValuedPlace { readonly lat: number | null; readonly lon: number | null; readonly value: number }
+
+/** The places of an exposure: the points as sent (with what else they carry, a vs30), or a stored schedule's locations valued. */
+export function valuedPlaces<P extends ValuedPlace>(exposure: { readonly points: readonly P[] } | { locations: LabLocation[] }): readonly (P | ValuedPlace)[] {
+  return 'points' in exposure ? exposure.points : placesOf(exposure).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
 }

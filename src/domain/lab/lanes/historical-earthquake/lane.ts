@@ -1,7 +1,8 @@
 // The historical earthquake lane: seeded ground-motion fields conditioned on an event's pinned USGS
 // ShakeMap grid, and the GEM vulnerability functions.
 import { ok } from '../../../../kernel/result.js';
-import { placesOf, type LabLocation } from '../../engine/places.js';
+import type { LabLocation } from '../../engine/places.js';
+import { valuedPlaces } from '../earthquake/field-losses.js';
 import { labLane, modelOf, wholeRun } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
@@ -75,8 +76,7 @@ export const historicalEarthquake = labLane({
   },
 
   run({ vulnerability, shakemap }, spec: HistoricalRunSpec, { progress }) {
-    const ex = spec.exposure;
-    const places: HistoricalPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
+    const places = valuedPlaces(spec.exposure);
     const result = wholeRun(places.length, progress, () => runHistoricalQuake(spec as unknown as HistoricalSpec, places, {
       map: shakemap.value, functions: vulnerability.value,
       vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),

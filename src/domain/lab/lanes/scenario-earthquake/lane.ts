@@ -1,7 +1,8 @@
 // The scenario earthquake lane: one rupture, seeded correlated ground-motion fields through the
 // GMPE logic tree of its tectonic region, and the GEM vulnerability functions.
 import { ok } from '../../../../kernel/result.js';
-import { placesOf, type LabLocation } from '../../engine/places.js';
+import type { LabLocation } from '../../engine/places.js';
+import { valuedPlaces } from '../earthquake/field-losses.js';
 import { labLane, modelOf, wholeRun } from '../../lane.js';
 import { OBJECT_EXPOSURE } from '../places-exposure.js';
 import { DEEPEST_HYPOCENTRE_KM } from '../earthquake/logic-tree.js';
@@ -78,8 +79,7 @@ export const scenarioEarthquake = labLane({
   },
 
   run({ vulnerability }, spec: Omit<ScenarioSpec, 'exposure'> & { exposure: { points: ScenarioPlace[] } | { locations: LabLocation[] } }, { progress }) {
-    const ex = spec.exposure;
-    const places: ScenarioPlace[] = 'points' in ex ? ex.points : placesOf(ex).map((p) => ({ lat: p.lat, lon: p.lon, value: p.value }));
+    const places = valuedPlaces(spec.exposure);
     const result = wholeRun(places.length, progress, () => runScenarioQuake(spec as ScenarioSpec, places, {
       functions: vulnerability.value,
       vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
