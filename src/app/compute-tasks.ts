@@ -6,7 +6,7 @@
 import type { AccumulationTaskInput, AccumulationTaskOutput } from './accumulation.js';
 import type { AnalyseTaskInput, AnalyseTaskOutput } from './analyse.js';
 import type { BacktestTaskInput, BacktestTaskOutput } from './backtest.js';
-import type { LabRunTaskInput } from './lab-runs.js';
+import type { LabAdmitTaskInput, LabRunTaskInput } from './lab-runs.js';
 import type { ModelValidationInput, ModelValidationOutput } from './models.js';
 import type { PriceTaskInput } from './price.js';
 import type { ReadScheduleInput, ReadScheduleOutput } from './read-schedule.js';
@@ -15,8 +15,10 @@ declare module './deps.js' {
   interface ComputeTasks {
     'read-schedule': { input: ReadScheduleInput; output: ReadScheduleOutput };
     backtest: { input: BacktestTaskInput; output: BacktestTaskOutput };
-    /** The run's canonical JSON; with `admit`, only the lane's check of the spec against its pinned inputs. */
+    /** The run's canonical JSON. */
     'lab-run': { input: LabRunTaskInput; output: string };
+    /** The lane's check of a spec against its pinned inputs: what its admit answers (plain data), or null. */
+    'lab-admit': { input: LabAdmitTaskInput; output: unknown };
     /** The price document's canonical JSON. */
     price: { input: PriceTaskInput; output: string };
     'model-validation': { input: ModelValidationInput; output: ModelValidationOutput };

@@ -83,16 +83,20 @@ async function loadInputs(lane: LabLane, store: FeedStore, spec: unknown): Promi
 }
 
 /** Runs in a compute thread: the lane over its inputs, its result as canonical JSON. The exposure is points or a schedule's locations. */
-export async function runLane(lane: LabLane, store: FeedStore, spec: Record<string, unknown>, count?: ProgressCount): Promise<Result<string>> {
+export async function runLane(lane: LabLane, store: FeedStore, spec: Record<string, unknown>, count?: ProgressCount, admitted?: unknown): Promise<Result<string>> {
   const inputs = await loadInputs(lane, store, spec);
   if (!inputs.ok) return inputs;
-  const result = lane.run(inputs.value, spec, { land: naturalEarthLand, ...(count ? { progress: (done: number, total: number) => count.set(done, total, done) } : {}) });
+  const result = lane.run(inputs.value, spec, {
+    land: naturalEarthLand,
+    ...(count ? { progress: (done: number, total: number) => count.set(done, total, done) } : {}),
+    ...(admitted !== undefined ? { admitted } : {}),
+  });
   return result.ok ? ok(canonicalJson(result.value)) : result;
 }
 
-/** The lane's checks of a spec against its parsed inputs (the request waits for them); admitted when it has none. */
+/** The lane's checks of a spec against its parsed inputs (the request waits for them): what its admit answers, or null when it has none. */
 export async function admitLane(lane: LabLane, store: FeedStore, spec: Record<string, unknown>): Promise<Result<unknown>> {
-  if (!lane.admit) return ok('admitted');
+  if (!lane.admit) return ok(null);
   const inputs = await loadInputs(lane, store, spec);
   if (!inputs.ok) return inputs;
   return lane.admit(inputs.value, spec);

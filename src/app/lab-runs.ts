@@ -10,6 +10,7 @@ import { LAB_RUN_SCHEMA_VERSION } from '../kernel/versions.js';
 import { requireActive } from './accounts.js';
 import { jobView, queueJob } from './jobs.js';
 import { ProgressCount, recordingProgress } from './progress.js';
+import { keepAdmission, takeAdmission } from './lab-admissions.js';
 import { admitLane, LAB_LANES, labLane, laneListing, laneProgress, runLane, type SpecExposure } from './lab-lanes.js';
 import type { AppDeps } from './deps.js';
 import { EXCHANGE_RUN_LABEL, EXCHANGE_SPEC_MEMBERS, exchangeRunJob, isExchangeModel, normalizedExchangeSpec, objectPoints } from './exchange-runs.js';
@@ -69,8 +70,9 @@ export async function submitRun(
   // A lane that checks a spec against its pinned inputs does so in a compute thread, before the run is owned or metered.
   const lane = labLane(spec.model);
   if (lane?.admit && exposure.object_id === undefined && (await deps.labRuns.result(id)) === undefined) {
-    const admitted = await deps.compute('lab-run', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir, admit: true });
+    const admitted = await deps.compute('lab-admit', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir });
     if (!admitted.ok) return admitted;
+    keepAdmission(id, admitted.value);
   }
   await deps.labRuns.addOwner({
     run_id: id, account_id: accountId, job_id: null, spec: canonicalJson(spec), created_at: deps.now().toISOString(), model: spec.model as string,
@@ -136,16 +138,24 @@ export interface LabRunTaskInput {
   feedsDir: string | undefined;
   /** Where the lane counts its work done, of all (a ProgressCount's buffer). */
   progress?: SharedArrayBuffer;
-  /** Only the lane's admission checks of the spec (its declaration's admit), not the run. */
-  admit?: boolean;
+  /** What the lane's admission answered for this spec in this process (lab-admissions.ts). */
+  admitted?: unknown;
+}
+
+export type LabAdmitTaskInput = Pick<LabRunTaskInput, 'model' | 'spec' | 'feedsDir'>;
+
+/** Runs in a compute thread: the lane's admission checks of the spec (its declaration's admit), not the run. */
+export async function labAdmitTask(input: LabAdmitTaskInput, store: FeedStore | undefined): Promise<Result<unknown>> {
+  const lane = labLane(input.model);
+  if (!lane || !store) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
+  return admitLane(lane, store, input.spec);
 }
 
 /** Runs in a compute thread: the model's lane, its result as canonical JSON. */
 export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
   const lane = labLane(input.model);
   if (!lane || !store) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
-  if (input.admit) return (await admitLane(lane, store, input.spec)) as Result<string>;
-  return runLane(lane, store, input.spec, input.progress ? new ProgressCount(input.progress) : undefined);
+  return runLane(lane, store, input.spec, input.progress ? new ProgressCount(input.progress) : undefined, input.admitted);
 }
 
 /** A stored object's schedule as the lab's lookup reads it. */
@@ -185,7 +195,10 @@ export async function labRunJob(
   const lane = labLane(model);
   if (!lane) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));
   const count = new ProgressCount();
-  const input: LabRunTaskInput = { model, spec: { ...spec, exposure }, feedsDir: deps.config.feedsDir, progress: count.buffer };
+  const admitted = takeAdmission(runId);
+  const input: LabRunTaskInput = {
+    model, spec: { ...spec, exposure }, feedsDir: deps.config.feedsDir, progress: count.buffer, ...(admitted !== undefined ? { admitted } : {}),
+  };
   const result = await recordingProgress(deps, job.id, count, laneProgress(lane), () => deps.compute('lab-run', input));
   if (!result.ok) return result;
   await deps.labRuns.putResult(runId, model, result.value);

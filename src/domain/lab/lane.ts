@@ -51,6 +51,12 @@ export interface LaneRunContext {
   readonly progress?: (done: number, total: number) => void;
   /** Natural Earth's land at 1:10m, read when first asked (the synthetic cyclones' decay over land). */
   readonly land: () => LandMask;
+  /**
+   * What the lane's admit answered for this very spec, when the process that admitted the request
+   * runs its job (a lane whose admission computes half the run hands it on instead of computing it
+   * again); absent otherwise, and the run computes it itself.
+   */
+  readonly admitted?: unknown;
 }
 
 export interface LabLaneDeclaration<S = never, I extends InputDeclarations = InputDeclarations> extends LabModelIdentity {
@@ -68,7 +74,9 @@ export interface LabLaneDeclaration<S = never, I extends InputDeclarations = Inp
   /**
    * Checks of a normalised spec against the parsed inputs, made in a compute thread while the
    * request waits: a refusal answers the POST at once. Specs whose exposure is a stored object are
-   * checked on the job instead.
+   * checked on the job instead. What it answers is handed to the run as `context.admitted` when the
+   * same process runs the job, so it must be plain data (it crosses threads) and exactly what the run
+   * would compute for the spec.
    */
   admit?(inputs: LoadedInputs<I>, spec: S): Result<unknown>;
   /** The result: the normalised spec, its exposure points or a stored schedule's locations. */

@@ -24,6 +24,10 @@ const RUNNERS: { [K in TaskName]: (input: TaskInput<K>) => Promise<Result<TaskOu
     const { labRunTask } = await import('../../app/lab-runs.js');
     return labRunTask(input, await threadStore(input.feedsDir));
   },
+  'lab-admit': async (input) => {
+    const { labAdmitTask } = await import('../../app/lab-runs.js');
+    return labAdmitTask(input, await threadStore(input.feedsDir));
+  },
   price: async (input) => {
     const { priceTask } = await import('../../app/price.js');
     return priceTask(input, await threadStore(input.feedsDir));

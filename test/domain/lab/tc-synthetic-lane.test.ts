@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHurdat2 } from '../../../src/feeds/parsers/hurdat2.js';
 import { parseTcCalibration } from '../../../src/feeds/parsers/climada-tables.js';
-import { runTcSynthetic } from '../../../src/domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
+import { runTcSynthetic, syntheticSample } from '../../../src/domain/lab/lanes/tropical-cyclone/synthetic-lane.js';
 import { naturalEarthLand } from '../../../src/land.js';
 import { FEEDS_DIR, latestVersion } from '../../support/feeds.js';
 
@@ -36,6 +36,14 @@ test('seeded: the same seed gives the same result, another seed another', () => 
   const other = runTcSynthetic({ spec, storms: archive.storms, calibration, land, seed: 12 });
   assert.ok(other.ok);
   assert.notEqual((other.value as any).metrics.average_annual_loss.mean, r.metrics.average_annual_loss.mean);
+});
+
+test("handed its admission's sample (cloned as it crosses threads), the run gives the same result as drawing the sample itself", () => {
+  const sample = syntheticSample({ spec, storms: archive.storms, calibration, seed: 11 });
+  assert.ok(sample.ok);
+  const handed = runTcSynthetic({ spec, storms: archive.storms, calibration, land, seed: 11, sample: structuredClone(sample.value) });
+  assert.ok(handed.ok);
+  assert.deepEqual(handed.value, first.value);
 });
 
 test('sample years: storms per year at the historical rate (4 Poisson standard errors); AAL recounted from the event losses and occurrences', () => {

@@ -10,7 +10,7 @@ import { WINDFIELD_DEFAULTS } from '../tropical-cyclone/holland-2008.js';
 import { SYNTHETIC_DEFAULTS } from '../tropical-cyclone/synthetic-tracks.js';
 import { BASIN_SCHEMA, CLIMADA_ENGINE, TC_INPUTS, impactFunctionMember, tropicalCycloneListing } from '../tropical-cyclone/inputs.js';
 import { TC_BASINS } from '../tropical-cyclone/history-lane.js';
-import { MAX_SAMPLE_YEARS, readTcSyntheticMembers, REFERENCE_FROM_SEASON, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, type TcSyntheticSpec } from '../tropical-cyclone/synthetic-lane.js';
+import { MAX_SAMPLE_YEARS, readTcSyntheticMembers, REFERENCE_FROM_SEASON, runTcSynthetic, syntheticSample, TC_SYNTHETIC_CAPS, type SyntheticSample, type TcSyntheticSpec } from '../tropical-cyclone/synthetic-lane.js';
 
 export const tropicalCycloneSynthetic = labLane({
   id: `${CLIMADA_ENGINE}-tc-synthetic`,
@@ -50,16 +50,17 @@ export const tropicalCycloneSynthetic = labLane({
 
   listing: tropicalCycloneListing,
 
-  // The near-track budget: the sample years and the screening are drawn as the run will draw them.
+  // The near-track budget: the sample years and the screening are drawn as the run will draw them,
+  // and the sample is handed on to the run (context.admitted) when this process runs the job.
   admit({ tracks, impact_functions }, spec: TcSyntheticSpec) {
-    const sampled = syntheticSample({ spec, storms: tracks.value.storms, calibration: impact_functions.value });
-    return sampled.ok ? ok({ near_tracks: sampled.value.near.length }) : sampled;
+    return syntheticSample({ spec, storms: tracks.value.storms, calibration: impact_functions.value });
   },
 
-  run({ tracks, impact_functions }, spec: TcSyntheticSpec, { progress, land }) {
+  run({ tracks, impact_functions }, spec: TcSyntheticSpec, { progress, land, admitted }) {
     const mask = land();
     const result = runTcSynthetic({
       spec, storms: tracks.value.storms, calibration: impact_functions.value, land: mask,
+      ...(admitted ? { sample: admitted as SyntheticSample } : {}),
       ...(progress ? { onTracks: progress } : {}),
     });
     if (!result.ok) return result;

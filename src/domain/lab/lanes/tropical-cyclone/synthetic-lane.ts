@@ -92,7 +92,8 @@ function nearBox(track: TcTrack, box: { minLat: number; maxLat: number; minLon: 
   });
 }
 
-interface SyntheticSample {
+/** The sample years and the near tracks they need: plain data, so an admission's sample can be handed to its run. */
+export interface SyntheticSample {
   places: ReturnType<typeof placesOf>;
   modeled: number;
   occurrences: Occurrence[];
@@ -166,10 +167,13 @@ export function syntheticSample(input: TcSyntheticInput): Result<SyntheticSample
 /** The seed of a member's decay: its own stream, so screening leaves every member's draws as they are. */
 const decaySeed = (seed: number, eventId: number) => (BigInt(seed) << 32n) + BigInt(eventId);
 
-/** The run: the sample, its near members decayed over land (the historical tracks keep their record), winds and losses. */
-export function runTcSynthetic(input: TcSyntheticInput & { land: LandMask }): Result<Record<string, unknown>> {
+/**
+ * The run: the sample (the admission's, when handed one drawn for the same spec), its near members
+ * decayed over land (the historical tracks keep their record), winds and losses.
+ */
+export function runTcSynthetic(input: TcSyntheticInput & { land: LandMask; sample?: SyntheticSample }): Result<Record<string, unknown>> {
   const { spec } = input;
-  const sampled = syntheticSample(input);
+  const sampled = input.sample ? ok(input.sample) : syntheticSample(input);
   if (!sampled.ok) return sampled;
   const { places, occurrences, occurring, near, far, budget, refYears, rate, members, setSize, seed } = sampled.value;
   const tracks = near.map(({ id, track }) => ((id - 1) % members === 0 ? track : applyLandDecay(track, input.land.isLand, seededRandom(decaySeed(seed, id)))));
