@@ -57,7 +57,8 @@ export async function runChart(
       : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
   const model = (run.model as { id: string }).id;
-  return ok(await chart(epCurve(metrics, `Exceedance probability: ${model}`, `Run ${input.id}`), input.format));
+  const currency = (run.result as { currency?: string | null }).currency ?? null;
+  return ok(await chart(epCurve(metrics, `Exceedance probability: ${model}`, `Run ${input.id}`, currency), input.format));
 }
 
 /** Locations parsed at a time while drawing a map: bounded memory whatever the object's size. */

@@ -12,6 +12,7 @@ import { tropicalCycloneHistory } from '../domain/lab/lanes/tropical-cyclone-his
 import { tropicalCycloneSynthetic } from '../domain/lab/lanes/tropical-cyclone-synthetic/lane.js';
 import { eshm20Earthquake } from '../domain/lab/lanes/eshm20-earthquake/lane.js';
 import { specWords, type LabLane } from '../domain/lab/lane.js';
+import { publishedResult, type LossCurrency } from '../domain/lab/engine/publication.js';
 import type { FeedPin, FoundInputs, InputDeclaration, InputDeclarations, InputSource, LoadedInputs, PinnedSnapshot } from '../domain/lab/inputs.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { familySnapshots, LAB_INPUT_READERS, pinnedSnapshot } from '../feeds/lab-inputs.js';
@@ -91,7 +92,13 @@ export async function runLane(lane: LabLane, store: FeedStore, spec: Record<stri
     ...(count ? { progress: (done: number, total: number) => count.set(done, total, done) } : {}),
     ...(admitted !== undefined ? { admitted } : {}),
   });
-  return result.ok ? ok(canonicalJson(result.value)) : result;
+  return result.ok ? ok(canonicalJson(publishedResult(result.value, exposureCurrency(spec)))) : result;
+}
+
+/** The currency a run's losses are in: the stored object's (set on the job), or the one its points named. */
+function exposureCurrency(spec: Record<string, unknown>): LossCurrency {
+  const currency = (spec.exposure as { currency?: unknown } | undefined)?.currency;
+  return typeof currency === 'string' ? currency : null;
 }
 
 /** The lane's checks of a spec against its parsed inputs (the request waits for them): what its admit answers, or null when it has none. */

@@ -33,9 +33,23 @@ export function normalizedSpec(body: unknown): Result<Record<string, unknown>> {
   const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
   if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
   if (faults.length > 0) return refused(refusals.invalidRequest(422, `The run spec is not acceptable: ${faults.join('; ')}.`, faults));
-  const specExposure: SpecExposure = byObject ? { byObject: true, object_id: exposure!.object_id as string } : { byObject: false, value: exposure };
+  // Points may name the currency of their values (ISO 4217); the lane reads the points without it.
+  const { currency, rest } = pointsCurrency(byObject ? undefined : exposure);
+  if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))) {
+    return refused(refusals.invalidRequest(422, 'The run spec is not acceptable: exposure.currency must be an ISO 4217 code such as USD.', ['exposure.currency must be an ISO 4217 code such as USD']));
+  }
+  const specExposure: SpecExposure = byObject ? { byObject: true, object_id: exposure!.object_id as string } : { byObject: false, value: rest };
   if (exchange) return normalizedExchangeSpec(spec, specExposure);
-  return lane!.normalize(spec, specExposure);
+  const normalized = lane!.normalize(spec, specExposure);
+  if (!normalized.ok || currency === undefined) return normalized;
+  return ok({ ...normalized.value, exposure: { ...(normalized.value.exposure as object), currency } });
+}
+
+/** A points exposure's currency member, and the exposure without it (a spec naming none keeps its id). */
+function pointsCurrency(exposure: unknown): { currency: unknown; rest: unknown } {
+  if (exposure === null || typeof exposure !== 'object' || Array.isArray(exposure) || !('currency' in exposure)) return { currency: undefined, rest: exposure };
+  const { currency, ...rest } = exposure as Record<string, unknown>;
+  return { currency, rest };
 }
 
 /** Where a run's job is read: the lab host links it absolutely on the API host. */
@@ -190,7 +204,7 @@ export async function labRunJob(
   if (typeof exposure.object_id === 'string') {
     const object = await deps.objects.get(exposure.object_id, job.accountId);
     if (!object) return refused(refusal(404, 'not_found', `Object ${exposure.object_id} no longer exists.`));
-    exposure = { locations: objectLocations(object.exposure as never) };
+    exposure = { locations: objectLocations(object.exposure as never), currency: (object.exposure as { currency?: string }).currency ?? null };
   }
   const lane = labLane(model);
   if (!lane) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));

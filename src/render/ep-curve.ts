@@ -14,8 +14,11 @@ export type EpCurveInput = Pick<LabMetrics, 'perspective' | 'periods' | 'exceeda
 
 interface Series { readonly kind: string; readonly label: string; readonly colour: string; readonly dashed: boolean; readonly points: ReadonlyArray<{ rp: number; loss: number }> }
 
-/** `heading` titles the picture; `subject` (e.g. the run's id) opens the line under it. */
-export function epCurve(metrics: EpCurveInput, heading: string, subject?: string): string {
+/**
+ * `heading` titles the picture; `subject` (e.g. the run's id) opens the line under it; `currency`
+ * (ISO 4217, or null when the values named none) names the money axis and the average annual loss.
+ */
+export function epCurve(metrics: EpCurveInput, heading: string, subject?: string, currency: string | null = null): string {
   const { oep, aep, withheld } = metrics.exceedance;
   const at = (points: readonly ReturnPeriodLoss[], member: 'loss' | 'tvar') => points.map((p) => ({ rp: p.return_period, loss: p[member] }));
   const series: Series[] = [
@@ -36,7 +39,7 @@ export function epCurve(metrics: EpCurveInput, heading: string, subject?: string
 
   const body: string[] = [];
   body.push(text(PLOT.left, 24, heading, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
-  body.push(text(PLOT.left, 44, `${subject ? `${subject}: l` : 'L'}oss by return period (${metrics.perspective}, ${metrics.periods} periods); average annual loss ${shortAmount(metrics.average_annual_loss.mean)}`, { 'font-size': 11, fill: '#555555' }));
+  body.push(text(PLOT.left, 44, `${subject ? `${subject}: l` : 'L'}oss by return period (${metrics.perspective}, ${metrics.periods} periods); average annual loss ${currency ? `${currency} ` : ''}${shortAmount(metrics.average_annual_loss.mean)}`, { 'font-size': 11, fill: '#555555' }));
   for (const t of ticks) {
     body.push(el('line', { x1: PLOT.left, x2: plotRight, y1: y(t), y2: y(t), stroke: '#eeeeee' }));
     body.push(text(PLOT.left - 6, y(t) + 4, shortAmount(t), { 'text-anchor': 'end', class: 'tick' }));
@@ -46,18 +49,25 @@ export function epCurve(metrics: EpCurveInput, heading: string, subject?: string
     body.push(text(x(rp), plotBottom + 17, String(rp), { 'text-anchor': 'middle', class: 'tick' }));
   }
   body.push(text((PLOT.left + plotRight) / 2, HEIGHT - 18, 'return period (years, log scale)', { 'text-anchor': 'middle' }));
-  body.push(text(18, (PLOT.top + plotBottom) / 2, 'loss', { transform: `rotate(-90 18 ${(PLOT.top + plotBottom) / 2})`, 'text-anchor': 'middle' }));
+  body.push(text(18, (PLOT.top + plotBottom) / 2, currency ? `loss (${currency})` : 'loss', { transform: `rotate(-90 18 ${(PLOT.top + plotBottom) / 2})`, 'text-anchor': 'middle' }));
   body.push(el('line', { x1: PLOT.left, x2: plotRight, y1: plotBottom, y2: plotBottom, stroke: AXIS }));
   body.push(el('line', { x1: PLOT.left, x2: PLOT.left, y1: PLOT.top, y2: plotBottom, stroke: AXIS }));
 
   if (periods.length === 0) {
     body.push(text((PLOT.left + plotRight) / 2, (PLOT.top + plotBottom) / 2, 'No return period is published: the run has too few periods.', { 'text-anchor': 'middle', fill: '#555555' }));
   }
-  series.forEach((s, i) => {
+  // AEP is drawn first and OEP over it with open marks: where the two coincide (one event a year at
+  // most), the OEP still shows as rings around the AEP's dots.
+  for (const s of [...series.filter((c) => !c.kind.startsWith('oep')), ...series.filter((c) => c.kind.startsWith('oep'))]) {
+    const open = s.kind.startsWith('oep');
     const xy = s.points.map((p) => [x(p.rp), y(p.loss)] as const);
-    const marks = s.points.map((p, j) => el('circle', { class: 'point', 'data-return-period': String(p.rp), 'data-loss': String(p.loss), cx: xy[j]![0], cy: xy[j]![1], r: 3, fill: s.colour },
-      tooltip(`${s.label} ${p.rp} years: ${p.loss}`)));
+    const marks = s.points.map((p, j) => el('circle', {
+      class: 'point', 'data-return-period': String(p.rp), 'data-loss': String(p.loss), cx: xy[j]![0], cy: xy[j]![1],
+      ...(open ? { r: 4.5, fill: 'white', stroke: s.colour, 'stroke-width': 1.5 } : { r: 3, fill: s.colour }),
+    }, tooltip(`${s.label} ${p.rp} years: ${currency ? `${currency} ` : ''}${p.loss}`)));
     body.push(el('g', { class: `curve ${s.kind}` }, polyline(xy, { stroke: s.colour, 'stroke-width': 2, ...(s.dashed ? { 'stroke-dasharray': '6 3' } : {}) }), ...marks));
+  }
+  series.forEach((s, i) => {
     const ly = PLOT.top + 8 + i * 20;
     body.push(el('line', { x1: plotRight + 12, x2: plotRight + 36, y1: ly, y2: ly, stroke: s.colour, 'stroke-width': 2, ...(s.dashed ? { 'stroke-dasharray': '6 3' } : {}) }));
     body.push(text(plotRight + 42, ly + 4, s.label));

@@ -38,10 +38,31 @@ export function laneSpec(lane: LabLane): JsonSchema {
       model: { const: lane.id },
       version: { const: lane.version },
       ...Object.fromEntries(Object.entries(lane.members).map(([name, m]) => [name, { ...m.schema, description: m.description }])),
-      exposure: { ...lane.exposure.schema, description: lane.exposure.description },
+      exposure: { ...withPointsCurrency(lane.exposure.schema), description: `${lane.exposure.description}; points may name their values' currency (ISO 4217), which the losses are published in` },
     },
   };
 }
+
+const CURRENCY = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the exposure values.' } as const;
+
+/** A lane's exposure schema with `currency` allowed beside the points (app/lab-runs.ts reads it for every lane). */
+function withPointsCurrency(schema: JsonSchema): JsonSchema {
+  const variants = (schema as { oneOf?: JsonSchema[] }).oneOf;
+  if (!variants) return schema;
+  return {
+    ...schema,
+    oneOf: variants.map((v) => {
+      const properties = (v as { properties?: Record<string, JsonSchema> }).properties;
+      return properties && 'points' in properties ? { ...v, properties: { ...properties, currency: CURRENCY } } : v;
+    }),
+  };
+}
+
+/** Every lane's result names the currency of its losses, rounded to its minor unit (domain/lab/engine/publication.ts). */
+const RESULT_CURRENCY = {
+  type: ['string', 'null'], pattern: '^[A-Z]{3}$',
+  description: 'The currency of the losses: the stored object\'s, or the one the points named (null when they named none: the values\' own unit). Money is rounded to its minor unit.',
+} as const;
 
 /** A run's normalised spec: one lane's, or an exchange model's. */
 const SPEC = {
@@ -57,7 +78,7 @@ const SPEC = {
 const RESULT = {
   ...shape('The run\'s result.', { metrics: published('lab-metrics.v1') }, []),
   oneOf: [
-    ...LAB_LANES.map((lane) => ({ title: lane.id, ...lane.result })),
+    ...LAB_LANES.map((lane) => ({ title: lane.id, ...lane.result, properties: { ...(lane.result as { properties?: object }).properties, currency: RESULT_CURRENCY } })),
     shape('An exchange model\'s result, run by its provider on its own platform.', { model: OBJECT, label: STRING, run_by: OBJECT, places: { type: 'integer' }, provider_result: {} }, ['model', 'label', 'run_by', 'provider_result']),
   ],
 };

@@ -18,7 +18,8 @@
 //     block the spread is null.
 //   - Per-place shares: each place's AAL (its losses summed over all occurrences / N) and its share
 //     of the sum of the places' AALs.
-//   - Figures are full double precision in the unit of the values (no rounding).
+//   - Figures are computed in full double precision in the unit of the values; the stored and
+//     published result rounds them to the currency's minor unit (publication.ts).
 
 import { LAB_METRICS_SCHEMA } from '../../../kernel/versions.js';
 
@@ -328,7 +329,7 @@ export const metricsSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'lab-metrics.v1.json',
   title: LAB_METRICS_SCHEMA,
-  description: 'Metrics block of the model lab: average annual loss, occurrence and aggregate exceedance with TVaR (published only for return periods the sample supports ten times over), spread across 1,000-period blocks, per-place shares, largest events, event and year loss tables, a damage-curve sensitivity, assumptions and warnings. Amounts are in the unit of the exposure values.',
+  description: 'Metrics block of the model lab: average annual loss, occurrence and aggregate exceedance with TVaR (published only for return periods the sample supports ten times over), spread across 1,000-period blocks, per-place shares, largest events, event and year loss tables, a damage-curve sensitivity, assumptions and warnings. Amounts are in the exposure\'s currency (the result\'s currency member; null when the points named none), rounded to its minor unit after every figure is computed from the exact values.',
   type: 'object',
   additionalProperties: false,
   required: ['schema', 'perspective', 'loss_basis', 'periods', 'events_with_loss', 'average_annual_loss', 'exceedance', 'blocks', 'places',
