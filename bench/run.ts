@@ -750,6 +750,34 @@ async function tcBench() {
   print({ bench: 'tc synthetic: 10,000 sample years x 500 places (Atlantic event set, south Florida), in process', ...tracks, wall_s: Number((ms / 1000).toFixed(2)), land_polygons_read_s: Number((landMs / 1000).toFixed(2)) });
 }
 
+/**
+ * The synthetic cyclones through the service: POST /runs (the admission draws the sample while the
+ * request waits) to the job's success, for 500 south-Florida places over 10,000 sample years. Each
+ * round uses a new seed-free spec (hazard.years differs by one), so no stored run is read back.
+ */
+async function tcServiceBench() {
+  const svc = await startBuiltService();
+  try {
+    const key = await signup(svc.urls.api!);
+    const florida = Array.from({ length: 500 }, (_, i) => ({ lat: 25.5 + (Math.floor(i / 25) * 2) / 19, lon: -81.5 + ((i % 25) * 2) / 24, value: 1_000_000 }));
+    const headers = { 'user-agent': 'catrisk-bench/1.0', authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    for (const years of [9_998, 9_999, 10_000]) {
+      const t = performance.now();
+      const posted = await fetch(`${svc.urls.lab}/runs`, { method: 'POST', headers, body: JSON.stringify({ model: 'climada-tc-synthetic', hazard: { basin: 'NA', years }, exposure: { points: florida } }) });
+      const answeredMs = performance.now() - t;
+      const run = await posted.json() as { id: string; status: string };
+      let status = run.status;
+      while (status !== 'succeeded' && status !== 'failed') {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await (await fetch(`${svc.urls.lab}/runs/${run.id}`, { headers })).json() as { status: string }).status;
+      }
+      print({ bench: `tc synthetic through the service: ${years} sample years x 500 places, POST /runs to succeeded`, status, post_answered_s: Number((answeredMs / 1000).toFixed(2)), succeeded_s: Number(((performance.now() - t) / 1000).toFixed(2)) });
+    }
+  } finally {
+    await svc.stop();
+  }
+}
+
 /** The tool server of issue 18: tools/list, and a read tool (get_dataset) with the key as a Bearer header. */
 async function mcpBench() {
   const svc = await startBuiltService();
@@ -1256,7 +1284,7 @@ async function monitoringBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
