@@ -13,7 +13,7 @@ import { IdempotencyStore } from './store/idempotency.js';
 import { PackageStore } from './store/packages.js';
 import { MonitoringStore } from './store/monitoring.js';
 import { openServedFeeds } from './feeds/store.js';
-import { DatabaseRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
+import { LeasedRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { closeComputePool, compute, computeAnswers, computeState, processVerifiedFeeds, shareVerifiedFeeds } from './jobs/threads.js';
@@ -93,7 +93,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const monitoring = new MonitoringStore(database.db);
   const exposureCoder = exposureCoderFor(config, () => oedReference(feeds));
   const geocoders = geocodersFor(config);
-  const rate = database.dialect === 'postgres' ? new DatabaseRateCounter(database.db) : new MemoryRateCounter();
+  const rate = database.dialect === 'postgres' ? new LeasedRateCounter(database.db) : new MemoryRateCounter();
   metrics = new ServiceMetrics({
     build: config.build,
     storage: database.dialect,
