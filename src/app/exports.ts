@@ -32,7 +32,7 @@ export function perspectiveMetrics(result: Record<string, unknown>, perspective:
   return (result.perspectives as Record<string, LabMetrics> | null | undefined)?.[perspective];
 }
 
-/** GET /runs/{id} as an ORD table; a run has tables only once it has succeeded. */
+/** GET /runs/{id} as an ORD table (or the lab's year loss table); a run has tables only once it has succeeded. */
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
   input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable; perspective: OrdPerspective },
@@ -50,7 +50,11 @@ export async function runTable(
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
       : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
-  return ok(ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0));
+  const csv = ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0);
+  if (csv === null) {
+    return refused(refusals.invalidRequest(422, `Run ${input.id} was computed before the lab kept each occurrence of its events: it has no MPLT (its EPT, MELT, ALT and year loss table are served).`));
+  }
+  return ok(csv);
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */

@@ -52,11 +52,14 @@ const METRICS = {
   ylt: [{ period: 3, loss: 75, max_event_loss: 50, events: 2 }],
 } as unknown as LabMetrics;
 
-test('ORD tables: EPCalc and SampleType 2 for a sampled run, 1 for analytical means, every figure as given', () => {
-  assert.equal(ordCsv(METRICS, 'ept', true), 'SummaryId,EPCalc,EPType,ReturnPeriod,Loss\r\n1,2,1,2,10\r\n1,2,2,2,12\r\n1,2,3,2,11\r\n1,2,4,2,13\r\n');
-  assert.equal(ordCsv(METRICS, 'elt', true), 'EventId,SummaryId,SampleType,EventRate,MeanLoss\r\n7,1,2,0.1,50\r\n9,1,2,0.05,25\r\n');
-  assert.equal(ordCsv(METRICS, 'plt', true), 'Period,PeriodWeight,SummaryId,SampleType,MeanLoss,MaxLoss,EventCount\r\n3,0.05,1,2,75,50,2\r\n');
-  assert.equal(ordCsv(METRICS, 'alt', true), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,2,7.5,3.25\r\n');
+test('ORD tables: EPCalc 4 and SampleType 2 for a sampled run, 1 for analytical means, every figure as given', () => {
+  // Period 3 holds two events with a loss: the OEP of event means is not ORD's sample-mean OEP, so a sampled EPT has the AEP only.
+  assert.equal(ordCsv(METRICS, 'ept', true), 'SummaryId,EPCalc,EPType,ReturnPeriod,Loss\r\n1,4,3,2,11\r\n1,4,4,2,13\r\n');
+  assert.equal(ordCsv(METRICS, 'ept', false), 'SummaryId,EPCalc,EPType,ReturnPeriod,Loss\r\n1,1,1,2,10\r\n1,1,2,2,12\r\n1,1,3,2,11\r\n1,1,4,2,13\r\n');
+  assert.equal(ordCsv(METRICS, 'melt', true), 'EventId,SummaryId,SampleType,EventRate,ChanceOfLoss,MeanLoss,SDLoss,MaxLoss,FootprintExposure,MeanImpactedExposure,MaxImpactedExposure\r\n7,1,2,0.1,,50,,,,,\r\n9,1,2,0.05,,25,,,,,\r\n');
+  assert.equal(ordCsv(METRICS, 'ylt', true), 'period,period_weight,loss,max_event_loss,events\r\n3,0.05,75,50,2\r\n');
+  assert.equal(ordCsv(METRICS, 'mplt', true), null);
+  assert.equal(ordCsv(METRICS, 'alt', true), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,2,7.5,\r\n');
   const analytical = { ...METRICS, average_annual_loss: { mean: 1, standard_deviation: null, standard_error: null } };
   assert.equal(ordCsv(analytical, 'alt', false), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,1,1,\r\n');
 });
