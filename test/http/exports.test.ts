@@ -229,6 +229,18 @@ eachDialect('an object spanning several stored chunks is exported whole, every l
     assert.deepEqual([r.BuildingTIV, r.ContentsTIV, r.BITIV, r.LocCurrency, num(r.YearBuilt), num(r.OccupancyCode), num(r.ConstructionCode)],
       [l.values.buildings ?? '', l.values.contents ?? '', l.values.business_interruption ?? '', l.currency, l.year_built, l.occupancy.code, l.construction.code]);
   });
+  // A broker schedule is not OED: the required identifiers are filled and the export says so.
+  assert.ok(rows.every((r) => r.PortNumber === whole.body.id && r.AccNumber === whole.body.id));
+  assert.match(exported.headers.get('catrisk-oed-filled') ?? '', /PortNumber; from="object id", AccNumber; from="object id"/);
+  // It has no account or reinsurance file: 404.
+  for (const table of ['account', 'ri_info', 'ri_scope']) {
+    const none = await call(svc.api, 'GET', `${path}/locations?format=oed&table=${table}`, { key });
+    assert.equal(none.status, 404, table);
+    assert.equal(none.body.error.code, 'not_found');
+  }
+  const bad = await call(svc.api, 'GET', `${path}/locations?format=oed&table=policy`, { key });
+  assert.equal(bad.status, 422);
+  assert.equal(bad.body.error.code, 'invalid_request');
 });
 
 eachDialect('a lab run\'s ORD tables (EPT, ELT, PLT, ALT) hold its lab-metrics/1', async (dialect) => {
