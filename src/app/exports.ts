@@ -4,7 +4,8 @@
 // domain/exports/; choosing the format is the edge's (http/negotiate.ts).
 import { backtestCsv, type BacktestTable, type BacktestTables } from '../domain/exports/backtest-tables.js';
 import { eventPageCsv, eventPageGeoJson, type EventCataloguePage } from '../domain/exports/event-formats.js';
-import { oedColumns, oedLocationHeader, oedLocationRecord, type OedColumns } from '../domain/exports/oed-location.js';
+import { filledStatement, OedColumnPlan, oedRecordsCsv, type OedTable } from '../domain/exports/oed-location.js';
+import { oedFieldOrder } from '../feeds/oed.js';
 import { ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
 import type { LabMetrics } from '../domain/lab/engine/metrics.js';
 import { refusal, refusals } from '../kernel/refusal.js';
@@ -12,10 +13,11 @@ import { ok, refused, type Result } from '../kernel/result.js';
 import { eventPage, type EventSelection } from './events.js';
 import { readRun, type JobLink } from './lab-runs.js';
 import { readBacktest } from './structures.js';
-import { locationBatches } from './objects.js';
+import { locationBatches, objectSkeleton } from './objects.js';
 import type { AppDeps } from './deps.js';
 
-export type { BacktestTable, OrdPerspective, OrdTable };
+export type { BacktestTable, OedTable, OrdPerspective, OrdTable };
+export { OED_TABLES } from '../domain/exports/oed-location.js';
 export { BACKTEST_TABLES } from '../domain/exports/backtest-tables.js';
 export { ORD_PERSPECTIVES, ORD_TABLES } from '../domain/exports/ord-tables.js';
 
@@ -32,7 +34,7 @@ export function perspectiveMetrics(result: Record<string, unknown>, perspective:
   return (result.perspectives as Record<string, LabMetrics> | null | undefined)?.[perspective];
 }
 
-/** GET /runs/{id} as an ORD table; a run has tables only once it has succeeded. */
+/** GET /runs/{id} as an ORD table (or the lab's year loss table); a run has tables only once it has succeeded. */
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
   input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable; perspective: OrdPerspective },
@@ -50,7 +52,11 @@ export async function runTable(
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
       : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
-  return ok(ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0));
+  const csv = ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0);
+  if (csv === null) {
+    return refused(refusals.invalidRequest(422, `Run ${input.id} was computed before the lab kept each occurrence of its events: it has no MPLT (its EPT, MELT, ALT and year loss table are served).`));
+  }
+  return ok(csv);
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */
@@ -66,27 +72,52 @@ export async function eventPageAs(deps: Pick<AppDeps, 'feeds'>, selection: Event
 /** Locations parsed at a time while writing an OED file: bounded memory whatever the object's size. */
 const OED_BATCH = 500;
 
+/** An OED file of an object: its records as they are written, and what the export filled (the Catrisk-Oed-Filled header). */
+export interface OedExport {
+  body: AsyncIterable<string>;
+  filled: string | null;
+}
+
+/** The object's top-level OED member (schemas/risk-object.v0.json: oed_set), when it has one. */
+interface OedSet {
+  version: string | null;
+  accounts: Record<string, string | number>[];
+  ri_info: Record<string, string | number>[];
+  ri_scope: Record<string, string | number>[];
+}
+
+const OED_SET_MEMBER: Record<Exclude<OedTable, 'location'>, keyof Omit<OedSet, 'version'>> = { account: 'accounts', ri_info: 'ri_info', ri_scope: 'ri_scope' };
+
 /**
- * GET /objects/{id}/locations?format=oed: the object's locations as an OED location file, written
- * as the stored bytes are read (one pass, OED_BATCH locations parsed at a time), never the whole
- * document at once. The version read is fixed when the export starts; the columns are those the
- * first batch of locations has (an ingested object's locations all have the same members).
+ * GET /objects/{id}/locations?format=oed: one OED file of the object (table=location, the
+ * default, or account, ri_info, ri_scope), columns in the pinned spec's order. The location file is
+ * written from the stored bytes in two passes (OED_BATCH locations parsed at a time, never the whole
+ * document): the first plans the columns over every location, the second writes them, both over the
+ * version read when the export starts. An object with no such file (no account or reinsurance file
+ * was ingested) is 404.
  */
-export async function objectLocationsOed(deps: Pick<AppDeps, 'objects'>, input: { accountId: string; id: string }): Promise<Result<AsyncIterable<string>>> {
+export async function objectOedFile(deps: Pick<AppDeps, 'objects' | 'feeds'>, input: { accountId: string; id: string; table: OedTable }): Promise<Result<OedExport>> {
   const { id } = input;
   const head = await deps.objects.head(id, input.accountId);
   if (!head) return refused(refusals.notFound(`No object ${id} for this key`));
-  const stored = head;
-  async function* records(): AsyncGenerator<string> {
-    let columns: OedColumns | undefined;
-    for await (const batch of locationBatches(deps, id, stored, OED_BATCH)) {
-      if (!columns) {
-        columns = oedColumns(batch);
-        yield oedLocationHeader(columns);
-      }
-      const fixed = columns;
-      yield batch.map((l) => oedLocationRecord(l, fixed)).join('');
+  const order = await oedFieldOrder(deps.feeds);
+  const skeleton = (await objectSkeleton(deps, id, head)).document;
+  if (input.table !== 'location') {
+    const set = skeleton.oed as OedSet | undefined;
+    const records = set?.[OED_SET_MEMBER[input.table]];
+    if (!records || records.length === 0) {
+      return refused(refusals.notFound(`Object ${id} has no OED ${input.table} file: none was ingested with it (POST /ingest takes it as the ${input.table === 'account' ? 'account' : input.table} part).`));
     }
+    const csv = oedRecordsCsv(records, order[input.table]);
+    return ok({ body: (async function* () { yield csv; })(), filled: null });
   }
-  return ok(records());
+  const exposure = skeleton.exposure as { currency?: string } | undefined;
+  const plan = new OedColumnPlan({ objectId: id, peril: (skeleton.peril as { code?: string } | undefined)?.code, currency: exposure?.currency });
+  for await (const batch of locationBatches(deps, id, head, OED_BATCH)) plan.add(batch);
+  const writer = plan.writer(order.location);
+  async function* records(): AsyncGenerator<string> {
+    yield writer.header();
+    for await (const batch of locationBatches(deps, id, head!, OED_BATCH)) yield batch.map((l) => writer.record(l)).join('');
+  }
+  return ok({ body: records(), filled: writer.filled.length > 0 ? filledStatement(writer.filled) : null });
 }

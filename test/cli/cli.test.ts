@@ -161,16 +161,16 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
   const exported = await catrisk(['export', termsRun.stdout.trim(), '--all', out, '--format', 'id', ...c]);
   ok(exported, 'export --all');
   const names = exported.stdout.trim().split('\n').map((f) => f.slice(out.length + 1)).sort();
-  assert.deepEqual(names, ['gul', 'il', 'ri'].flatMap((p) => ['alt', 'elt', 'ept', 'plt'].map((t) => `${t}_${p}.csv`)).sort());
+  assert.deepEqual(names, ['gul', 'il', 'ri'].flatMap((p) => ['alt', 'ept', 'melt', 'mplt', 'ylt'].map((t) => `${t}_${p}.csv`)).sort());
   const runPath = `/runs/${termsRun.stdout.trim()}`;
-  for (const [table, perspective] of [['elt', 'il'], ['ept', 'gul'], ['plt', 'ri']]) {
+  for (const [table, perspective] of [['melt', 'il'], ['ept', 'gul'], ['mplt', 'ri'], ['ylt', 'gul']]) {
     const served = await fetch(`${svc.urls.lab}${runPath}?format=csv&table=${table}&perspective=${perspective}`, { headers: { authorization: `Bearer ${key}`, 'user-agent': 'catrisk-tests/1.0' } });
     assert.equal(readFileSync(join(out, `${table}_${perspective}.csv`), 'utf8'), await served.text(), `${table}_${perspective}`);
   }
   // A run without terms has its ground-up tables only.
   const gulOnly = await catrisk(['export', run.id, '--all', join(scratch, 'gul-only'), '--format', 'id', ...c]);
   ok(gulOnly, 'export gul only');
-  assert.equal(gulOnly.stdout.trim().split('\n').length, 4);
+  assert.equal(gulOnly.stdout.trim().split('\n').length, 5);
 
   // Any path, as the API answers it.
   const listed = await catrisk(['get', '/objects', '--format', 'table', ...c]);

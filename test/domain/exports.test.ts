@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { csvField, csvRecord, csvTable } from '../../src/domain/exports/csv.js';
 import { eventPageCsv, eventPageGeoJson } from '../../src/domain/exports/event-formats.js';
-import { oedColumns, oedLocationHeader, oedLocationRecord } from '../../src/domain/exports/oed-location.js';
+import { OedColumnPlan, oedRecordsCsv } from '../../src/domain/exports/oed-location.js';
 import { ordCsv } from '../../src/domain/exports/ord-tables.js';
 import type { LabMetrics } from '../../src/domain/lab/engine/metrics.js';
 import type { ScheduleLocation } from '../../src/domain/exposure/types.js';
@@ -34,13 +34,31 @@ const location = (over: Partial<ScheduleLocation> = {}): ScheduleLocation => ({
   values: { buildings: '100.00', total: '100.00' }, ...over,
 });
 
-test('an OED file has the columns its locations have, and the code or the text as given', () => {
-  const columns = oedColumns([location(), location({ ref: 'L2', storeys: 3, oed: { PortNumber: 'P1' } })]);
-  assert.equal(oedLocationHeader(columns), 'PortNumber,LocNumber,City,Latitude,Longitude,OccupancyCode,ConstructionCode,YearBuilt,NumberOfStoreys,BuildingTIV\r\n');
-  assert.equal(oedLocationRecord(location(), columns), ',L1,Koto,35.6,139.7,1104,"Timber, mostly",,,100.00\r\n');
-  // A null member is written (empty); an absent one has no column unless another location has it.
-  assert.equal(oedLocationHeader(oedColumns([location({ storeys: null })])), 'LocNumber,City,Latitude,Longitude,OccupancyCode,ConstructionCode,YearBuilt,NumberOfStoreys,BuildingTIV\r\n');
-  assert.equal(oedLocationHeader(oedColumns([])), 'LocNumber,Latitude,Longitude,OccupancyCode,ConstructionCode,YearBuilt\r\n');
+// The spec's order, as much of it as these tests name (OEDInputFields.csv lists far more).
+const ORDER = ['PortNumber', 'AccNumber', 'LocNumber', 'LocName', 'IsTenant', 'BuildingID', 'CountryCode', 'Latitude', 'Longitude', 'StreetAddress',
+  'PostalCode', 'City', 'OccupancyCode', 'ConstructionCode', 'YearBuilt', 'NumberOfStoreys', 'LocPerilsCovered', 'BuildingTIV', 'OtherTIV', 'ContentsTIV', 'BITIV', 'LocCurrency', 'OEDVersion'];
+const csvOf = (locations: ScheduleLocation[], context = { objectId: 'obj_1', peril: 'tropical_cyclone', currency: 'JPY' }) => {
+  const plan = new OedColumnPlan(context);
+  plan.add(locations);
+  const w = plan.writer(ORDER);
+  return { text: w.header() + locations.map((l) => w.record(l)).join(''), filled: w.filled };
+};
+
+test('a broker schedule as OED: the columns its locations have, and OED\'s required ones filled and named', () => {
+  const { text, filled } = csvOf([location(), location({ ref: null, storeys: 3, oed: { PortNumber: 'P1' }, values: { total: '250.00' } })]);
+  assert.equal(text, 'PortNumber,AccNumber,LocNumber,City,CountryCode,Latitude,Longitude,OccupancyCode,ConstructionCode,YearBuilt,NumberOfStoreys,LocPerilsCovered,BuildingTIV,LocCurrency\r\n'
+    + 'obj_1,obj_1,L1,Koto,JP,35.6,139.7,1104,"Timber, mostly",,,WTC,100.00,JPY\r\n'
+    + 'P1,obj_1,2,Koto,JP,35.6,139.7,1104,"Timber, mostly",,3,WTC,250.00,JPY\r\n');
+  assert.deepEqual([...filled].sort(), ['AccNumber', 'BuildingTIV', 'CountryCode', 'LocCurrency', 'LocNumber', 'LocPerilsCovered', 'PortNumber']);
+  // Given values are never overwritten; a peril OED has no code for fills nothing.
+  const own = csvOf([location({ address: { country: 'JP' }, currency: 'USD', perils_covered: 'WW1' })], { objectId: 'o', peril: 'grid_outage', currency: 'JPY' });
+  assert.match(own.text, /,JP,35\.6,139\.7,.*,WW1,100\.00,USD\r\n$/);
+  assert.deepEqual([...own.filled].sort(), ['AccNumber', 'PortNumber']);
+});
+
+test('an account or reinsurance file as read: every field some record holds, in the spec\'s order, unknown ones after', () => {
+  const csv = oedRecordsCsv([{ PolNumber: 'P1', AccNumber: 'A1', PortNumber: 1 }, { PortNumber: 1, AccNumber: 'A2', Extra: 'x', PolNumber: 'P2' }], ['PortNumber', 'AccNumber', 'PolNumber']);
+  assert.equal(csv, 'PortNumber,AccNumber,PolNumber,Extra\r\n1,A1,P1,\r\n1,A2,P2,x\r\n');
 });
 
 const METRICS = {
@@ -52,11 +70,14 @@ const METRICS = {
   ylt: [{ period: 3, loss: 75, max_event_loss: 50, events: 2 }],
 } as unknown as LabMetrics;
 
-test('ORD tables: EPCalc and SampleType 2 for a sampled run, 1 for analytical means, every figure as given', () => {
-  assert.equal(ordCsv(METRICS, 'ept', true), 'SummaryId,EPCalc,EPType,ReturnPeriod,Loss\r\n1,2,1,2,10\r\n1,2,2,2,12\r\n1,2,3,2,11\r\n1,2,4,2,13\r\n');
-  assert.equal(ordCsv(METRICS, 'elt', true), 'EventId,SummaryId,SampleType,EventRate,MeanLoss\r\n7,1,2,0.1,50\r\n9,1,2,0.05,25\r\n');
-  assert.equal(ordCsv(METRICS, 'plt', true), 'Period,PeriodWeight,SummaryId,SampleType,MeanLoss,MaxLoss,EventCount\r\n3,0.05,1,2,75,50,2\r\n');
-  assert.equal(ordCsv(METRICS, 'alt', true), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,2,7.5,3.25\r\n');
+test('ORD tables: EPCalc 4 and SampleType 2 for a sampled run, 1 for analytical means, every figure as given', () => {
+  // Period 3 holds two events with a loss: the OEP of event means is not ORD's sample-mean OEP, so a sampled EPT has the AEP only.
+  assert.equal(ordCsv(METRICS, 'ept', true), 'SummaryId,EPCalc,EPType,ReturnPeriod,Loss\r\n1,4,3,2,11\r\n1,4,4,2,13\r\n');
+  assert.equal(ordCsv(METRICS, 'ept', false), 'SummaryId,EPCalc,EPType,ReturnPeriod,Loss\r\n1,1,1,2,10\r\n1,1,2,2,12\r\n1,1,3,2,11\r\n1,1,4,2,13\r\n');
+  assert.equal(ordCsv(METRICS, 'melt', true), 'EventId,SummaryId,SampleType,EventRate,ChanceOfLoss,MeanLoss,SDLoss,MaxLoss,FootprintExposure,MeanImpactedExposure,MaxImpactedExposure\r\n7,1,2,0.1,,50,,,,,\r\n9,1,2,0.05,,25,,,,,\r\n');
+  assert.equal(ordCsv(METRICS, 'ylt', true), 'period,period_weight,loss,max_event_loss,events\r\n3,0.05,75,50,2\r\n');
+  assert.equal(ordCsv(METRICS, 'mplt', true), null);
+  assert.equal(ordCsv(METRICS, 'alt', true), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,2,7.5,\r\n');
   const analytical = { ...METRICS, average_annual_loss: { mean: 1, standard_deviation: null, standard_error: null } };
   assert.equal(ordCsv(analytical, 'alt', false), 'SummaryId,SampleType,MeanLoss,SDLoss\r\n1,1,1,\r\n');
 });

@@ -229,6 +229,18 @@ eachDialect('an object spanning several stored chunks is exported whole, every l
     assert.deepEqual([r.BuildingTIV, r.ContentsTIV, r.BITIV, r.LocCurrency, num(r.YearBuilt), num(r.OccupancyCode), num(r.ConstructionCode)],
       [l.values.buildings ?? '', l.values.contents ?? '', l.values.business_interruption ?? '', l.currency, l.year_built, l.occupancy.code, l.construction.code]);
   });
+  // A broker schedule is not OED: the required identifiers are filled and the export says so.
+  assert.ok(rows.every((r) => r.PortNumber === whole.body.id && r.AccNumber === whole.body.id));
+  assert.match(exported.headers.get('catrisk-oed-filled') ?? '', /PortNumber; from="object id", AccNumber; from="object id"/);
+  // It has no account or reinsurance file: 404.
+  for (const table of ['account', 'ri_info', 'ri_scope']) {
+    const none = await call(svc.api, 'GET', `${path}/locations?format=oed&table=${table}`, { key });
+    assert.equal(none.status, 404, table);
+    assert.equal(none.body.error.code, 'not_found');
+  }
+  const bad = await call(svc.api, 'GET', `${path}/locations?format=oed&table=policy`, { key });
+  assert.equal(bad.status, 422);
+  assert.equal(bad.body.error.code, 'invalid_request');
 });
 
 eachDialect('a lab run\'s ORD tables (EPT, ELT, PLT, ALT) hold its lab-metrics/1', async (dialect) => {
@@ -263,12 +275,19 @@ eachDialect('a lab run\'s ORD tables (EPT, ELT, PLT, ALT) hold its lab-metrics/1
   assert.ok(expected.length > 0);
   assert.deepEqual(eptRows.map((r) => [num(r.SummaryId), num(r.EPCalc), num(r.EPType), num(r.ReturnPeriod), num(r.Loss)]), expected);
 
-  const elt = records((await call(svc.urls.lab, 'GET', `${path}?format=csv&table=elt`, { key })).text);
-  assert.deepEqual(elt.map((r) => [num(r.EventId), num(r.SummaryId), num(r.SampleType), num(r.EventRate), num(r.MeanLoss)]),
+  const melt = records((await call(svc.urls.lab, 'GET', `${path}?format=csv&table=melt`, { key })).text);
+  assert.deepEqual(melt.map((r) => [num(r.EventId), num(r.SummaryId), num(r.SampleType), num(r.EventRate), num(r.MeanLoss)]),
     m.elt.map((e: any) => [e.event_id, 1, 1, e.occurrences / m.periods, e.loss]));
-  const plt = records((await call(svc.urls.lab, 'GET', `${path}?table=plt`, { key, headers: { accept: 'text/csv' } })).text);
-  assert.deepEqual(plt.map((r) => [num(r.Period), num(r.PeriodWeight), num(r.SummaryId), num(r.MeanLoss), num(r.MaxLoss), num(r.EventCount)]),
-    m.ylt.map((y: any) => [y.period, 1 / m.periods, 1, y.loss, y.max_event_loss, y.events]));
+  const mplt = records((await call(svc.urls.lab, 'GET', `${path}?table=mplt`, { key, headers: { accept: 'text/csv' } })).text);
+  assert.deepEqual(mplt.map((r) => [num(r.Period), num(r.PeriodWeight), num(r.EventId), num(r.Year), num(r.SummaryId)]),
+    m.occurrences.map((o: any) => [o.period, 1 / m.periods, o.event_id, o.date?.year ?? o.period, 1]));
+  const ylt = records((await call(svc.urls.lab, 'GET', `${path}?format=csv&table=ylt`, { key })).text);
+  assert.deepEqual(ylt.map((r) => [num(r.period), num(r.period_weight), num(r.loss), num(r.max_event_loss), num(r.events)]),
+    m.ylt.map((y: any) => [y.period, 1 / m.periods, y.loss, y.max_event_loss, y.events]));
+  // The old names are gone: the per-period table was never ORD's PLT.
+  const plt = await call(svc.urls.lab, 'GET', `${path}?format=csv&table=plt`, { key });
+  assert.equal(plt.status, 422);
+  assert.equal(plt.body.error.code, 'invalid_request');
   const alt = records((await call(svc.urls.lab, 'GET', `${path}?format=csv&table=alt`, { key })).text);
   assert.deepEqual(alt.map((r) => [num(r.SummaryId), num(r.SampleType), num(r.MeanLoss), num(r.SDLoss)]),
     [[1, 1, m.average_annual_loss.mean, m.average_annual_loss.standard_deviation]]);
@@ -285,9 +304,9 @@ eachDialect('a lab run\'s ORD tables (EPT, ELT, PLT, ALT) hold its lab-metrics/1
   for (const [perspective, metrics] of [['gul', run.result.metrics], ['il', run.result.perspectives.il], ['ri', run.result.perspectives.ri]] as const) {
     const answer = await call(svc.urls.lab, 'GET', `${termedPath}?format=csv&perspective=${perspective}`, { key });
     assertCsv(answer, new RegExp(`-${perspective}-ept\\.csv"$`));
-    const oep = records(answer.text).filter((r) => r.EPType === '1');
-    assert.ok(oep.length > 0 && oep.every((r) => r.EPCalc === '2'), perspective);
-    assert.deepEqual(oep.map((r) => [num(r.ReturnPeriod), num(r.Loss)]), metrics.exceedance.oep.map((p: any) => [p.return_period, p.loss]), perspective);
+    const aep = records(answer.text).filter((r) => r.EPType === '3');
+    assert.ok(aep.length > 0 && records(answer.text).every((r) => r.EPCalc === '4'), perspective);
+    assert.deepEqual(aep.map((r) => [num(r.ReturnPeriod), num(r.Loss)]), metrics.exceedance.aep.map((p: any) => [p.return_period, p.loss]), perspective);
     const alt = records((await call(svc.urls.lab, 'GET', `${termedPath}?format=csv&table=alt&perspective=${perspective}`, { key })).text);
     assert.deepEqual(alt.map((r) => [num(r.SampleType), num(r.MeanLoss)]), [[2, metrics.average_annual_loss.mean]], perspective);
   }

@@ -13,7 +13,7 @@ export const labRun: Command = {
   args: 'SPEC.json',
   summary: 'Submit a model lab run (POST /runs on the lab host); the same spec is the same run.',
   help: [
-    '  --table TABLE      with --format csv: the ORD table ept (default), elt, plt or alt',
+    '  --table TABLE      with --format csv: the ORD table ept (default), melt, mplt or alt, or ylt',
     '  --perspective P    with --format csv: gul (default), il or ri',
     '  --idempotency-key KEY  send again without a second submission',
     '',
@@ -51,9 +51,10 @@ export const labRun: Command = {
   },
 };
 
-// The lab's ORD tables and perspectives (GET {lab}/runs/{id}?format=csv): the client imports nothing
-// of the service, so they are named here as docs/lab.md states them.
-const ORD_TABLES = ['ept', 'elt', 'plt', 'alt'] as const;
+// The lab's tables and perspectives (GET {lab}/runs/{id}?format=csv): ORD's EPT, MELT, MPLT and ALT,
+// and the year loss table (ylt, not ORD). The client imports nothing of the service, so they are
+// named here as docs/exports.md states them.
+const ORD_TABLES = ['ept', 'melt', 'mplt', 'alt', 'ylt'] as const;
 const PERSPECTIVES = ['gul', 'il', 'ri'] as const;
 
 export const exportRun: Command = {
@@ -82,7 +83,8 @@ export const exportRun: Command = {
     await mkdir(dir, { recursive: true });
     const files: Array<{ table: string; perspective: string; file: string; bytes: number }> = [];
     for (const perspective of perspectives) {
-      for (const table of ORD_TABLES) {
+      // A run kept before the lab kept its occurrences has no MPLT (the lab refuses it).
+      for (const table of ORD_TABLES.filter((t) => t !== 'mplt' || Array.isArray(run.result?.metrics?.occurrences))) {
         const csv = await csvAt(`${runUrl}?${new URLSearchParams({ format: 'csv', table, perspective })}`, key);
         const file = join(dir, `${table}_${perspective}.csv`);
         await writeFile(file, csv);

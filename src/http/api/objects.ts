@@ -6,7 +6,7 @@ import { createObject, entityTag, locationsPage, patchObject, readObject } from 
 import { requestPrice } from '../../app/price.js';
 import { callerOf } from './accounts.js';
 import { sendAccepted } from './jobs.js';
-import { objectLocationsOed } from '../../app/exports.js';
+import { objectOedFile, type OedTable } from '../../app/exports.js';
 import { answer } from '../answer.js';
 import { negotiate, sendExport } from '../negotiate.js';
 import { entityTags, notModified } from '../caching.js';
@@ -43,8 +43,11 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     const offer = negotiate(request, schema.LOCATION_OFFERS);
     if (offer.format === 'oed') {
       // Every location, written as the stored bytes are read: a 100 MB object is never held whole.
-      const records = answer(await objectLocationsOed(services, { accountId, id }));
-      return sendExport(reply, offer, Readable.from(records, { objectMode: false }), `${id}-location.csv`);
+      const table = (request.query as { table?: OedTable }).table ?? 'location';
+      const file = answer(await objectOedFile(services, { accountId, id, table }));
+      // What the export filled for a source that was not OED (its provenance, as catrisk-feed is a snapshot's).
+      if (file.filled !== null) reply.header('catrisk-oed-filled', file.filled);
+      return sendExport(reply, offer, Readable.from(file.body, { objectMode: false }), `${id}-${table}.csv`);
     }
     const query = locationQuery(request.query as Record<string, string | undefined>);
     return reply.header('vary', 'Accept').send(answer(await locationsPage(services, { accountId, id, ...query })));

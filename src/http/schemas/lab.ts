@@ -136,7 +136,7 @@ export const readRun = operation({
   params: ID_PARAM('run'),
   query: queryOf({
     format: formatParameter(RUN_OFFERS),
-    table: { type: 'string', enum: [...ORD_TABLES], description: 'CSV only: the ORD table: ept (default), elt, plt or alt.' },
+    table: { type: 'string', enum: [...ORD_TABLES], description: 'CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab\'s year loss table (not ORD: one row per period).' },
     perspective: { type: 'string', enum: [...ORD_PERSPECTIVES], description: 'CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms.' },
   }),
   errors: ['invalid_request', 'not_found', 'not_acceptable'],
@@ -145,7 +145,7 @@ export const readRun = operation({
       description: 'The run.',
       schema: RUN,
       headers: { 'Retry-After': JOB_RETRY_AFTER },
-      alternatives: { 'text/csv': 'An ORD-style table of result.metrics (or result.perspectives.il/ri): EPT (SummaryId, EPCalc, EPType, ReturnPeriod, Loss), ELT, PLT or ALT; 406 until the run has succeeded.' },
+      alternatives: { 'text/csv': 'An ORD table of result.metrics (or result.perspectives.il/ri), ORD\'s columns in ORD\'s order: EPT (SummaryId, EPCalc, EPType, ReturnPeriod, Loss), MELT, MPLT or ALT; or the year loss table (ylt, not ORD); 406 until the run has succeeded.' },
     },
   },
 });

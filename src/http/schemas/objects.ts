@@ -1,5 +1,6 @@
 // Risk objects: create, read, read its locations a page at a time, PATCH, price.
 import { JSON_OFFER, OED_OFFER, formatParameter } from '../negotiate.js';
+import { OED_TABLES } from '../../app/exports.js';
 import { ACCEPTED, ID_PARAM, INTEGER, LINKS, STRING, chartOperations, operation, published, queryOf, shape, text } from './operation.js';
 
 const OBJECT_BODY = { 'application/json': { schema: published('risk-object.v0') } };
@@ -36,6 +37,7 @@ export const objectLocations = operation({
     offset: text('page-offset', 'Locations skipped.'),
     resume: text(undefined, 'Where page.next starts in the stored object; written by the service, never needed.'),
     format: formatParameter(LOCATION_OFFERS),
+    table: { type: 'string', enum: [...OED_TABLES], description: 'format=oed only: the OED file: location (default), or account, ri_info, ri_scope (404 when the object was ingested without that file).' },
   }),
   errors: ['invalid_request', 'not_found', 'not_acceptable'],
   responses: {
@@ -48,7 +50,8 @@ export const objectLocations = operation({
         page: shape('Paging.', { limit: INTEGER, offset: INTEGER, next: { type: ['string', 'null'] } }),
         links: LINKS,
       }),
-      alternatives: { 'text/csv': 'format=oed (or Accept: text/csv): every location as an OED location.csv (OED field names; PortNumber, AccNumber, LocName and LocNumber as the source gave them), streamed; limit, offset and resume do not apply.' },
+      headers: { 'Catrisk-Oed-Filled': 'format=oed, a location file of a source that was not OED: each column the export filled where the source gave none and its rule, e.g. PortNumber; from="object id", CountryCode; from="coordinates".' },
+      alternatives: { 'text/csv': 'format=oed (or Accept: text/csv): an OED file, columns in the pinned OED spec\'s order: every location as an OED location.csv (an OED source\'s fields as read; for another, OED\'s required fields filled where the source gave none, each filled column and its rule in the Catrisk-Oed-Filled header), or with table= the account or a reinsurance file as read; streamed; limit, offset and resume do not apply.' },
     },
   },
 });

@@ -36,6 +36,24 @@ export interface EventLoss {
 export interface Occurrence {
   event_id: number;
   period: number;
+  /** When in its period the event occurs, as the lane's occurrence table states it (ktools occurrence_lt: occ_year, occ_month, occ_day, and occ_hour, occ_minute when granular). */
+  date?: OccurrenceDate;
+}
+
+export interface OccurrenceDate {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+/** One occurrence of an event with a loss: the rows of ORD's period loss tables (MPLT, SPLT, QPLT). */
+export interface OccurrenceRow {
+  period: number;
+  event_id: number;
+  /** Null when the lane places events in periods without a date inside the period. */
+  date: OccurrenceDate | null;
 }
 
 export interface PlaceLoss {
@@ -101,6 +119,8 @@ export interface LabMetrics {
   largest_events: { event_id: number; loss: number; occurrences: number }[];
   elt: { event_id: number; loss: number; occurrences: number }[];
   ylt: { period: number; loss: number; max_event_loss: number; events: number }[];
+  /** Every occurrence of an event with a loss, by period then event (absent from runs made before it was kept). */
+  occurrences?: OccurrenceRow[];
   sensitivity: SensitivityBlock | null;
   assumptions: string[];
   warnings: string[];
@@ -242,7 +262,7 @@ export const METRICS_ASSUMPTIONS: readonly string[] = [
   'A return period T is published only when the sample holds at least 10·T periods.',
   'Block spread: AAL of each whole 1,000-period block (periods 1-1000, 1001-2000, ...).',
   'Places are numbered by their position in the submitted exposure (0-based); shares are of the sum of the places\' AALs.',
-  'ELT lists events with a loss above zero and their occurrence counts; YLT lists periods with a loss above zero (the others are zero).',
+  'ELT lists events with a loss above zero and their occurrence counts; YLT lists periods with a loss above zero (the others are zero); occurrences lists each occurrence of an event with a loss, with its date in the period when the occurrence table gives one.',
 ];
 
 /** Computes the lab-metrics/1 block. */
@@ -281,6 +301,11 @@ export function computeMetrics(input: MetricsInput): LabMetrics {
   for (let p = 0; p < periods; p++) {
     if (pl.aggregate[p]! > 0) ylt.push({ period: p + 1, loss: pl.aggregate[p]!, max_event_loss: pl.maximum[p]!, events: pl.events[p]! });
   }
+  const withLoss = new Set(elt.map((e) => e.event_id));
+  const occurrences: OccurrenceRow[] = input.occurrences
+    .filter((o) => withLoss.has(o.event_id))
+    .map((o) => ({ period: o.period, event_id: o.event_id, date: o.date ?? null }))
+    .sort((a, b) => a.period - b.period || a.event_id - b.event_id);
 
   return {
     schema: LAB_METRICS_SCHEMA,
@@ -301,6 +326,7 @@ export function computeMetrics(input: MetricsInput): LabMetrics {
     largest_events: largest,
     elt,
     ylt,
+    occurrences,
     sensitivity: input.sensitivity ?? null,
     assumptions: [...METRICS_ASSUMPTIONS, ...(input.assumptions ?? [])],
     warnings,
@@ -405,6 +431,36 @@ export const metricsSchema = {
         additionalProperties: false,
         required: ['period', 'loss', 'max_event_loss', 'events'],
         properties: { period: intMin1, loss: nonNeg, max_event_loss: nonNeg, events: { type: 'integer', minimum: 0 } },
+      },
+    },
+    occurrences: {
+      description: 'Every occurrence of an event with a loss, by period then event: the rows of ORD\'s period loss tables. date is when in its period the event occurs, as the occurrence table states it; null when the lane places events in periods without a date.',
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['period', 'event_id', 'date'],
+        properties: {
+          period: intMin1,
+          event_id: { type: 'integer' },
+          date: {
+            oneOf: [
+              { type: 'null' },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['year', 'month', 'day', 'hour', 'minute'],
+                properties: {
+                  year: { type: 'integer' },
+                  month: { type: 'integer', minimum: 1, maximum: 12 },
+                  day: { type: 'integer', minimum: 1, maximum: 31 },
+                  hour: { type: 'integer', minimum: 0, maximum: 23 },
+                  minute: { type: 'integer', minimum: 0, maximum: 59 },
+                },
+              },
+            ],
+          },
+        },
       },
     },
     sensitivity: {

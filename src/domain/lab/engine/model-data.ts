@@ -18,6 +18,13 @@ export interface EventOccurrence {
   periods: number;
   eventId: Int32Array;
   period: Int32Array;
+  /**
+   * When in its period each occurrence falls, when the table gives dates (ktools occurrence_lt:
+   * occ_year, occ_month, occ_day, and occ_hour, occ_minute when granular): [year, month, day, hour,
+   * minute] at 5r..5r+4. Hour and minute are 0 without granular dates, as oasislmf writes them
+   * (pytools plt/manager.py, occ_get_date).
+   */
+  date?: Int32Array;
 }
 
 /**

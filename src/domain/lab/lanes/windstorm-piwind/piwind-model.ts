@@ -507,7 +507,20 @@ function parseOccurrence(texts: Record<string, string>, eventSet: ReadonlySet<nu
   if (notInEvents > 0) {
     notes.push(`${notInEvents} occurrence row(s) name events outside events_p.csv; those events are not in the event set and are not run.`);
   }
-  return { periods, periodsSource, eventId: occEvent, period: occPeriod };
+  const date = occurrenceDates(oc);
+  return { periods, periodsSource, eventId: occEvent, period: occPeriod, ...(date ? { date } : {}) };
+}
+
+/** The dates of occurrence_lt.csv when it has occ_year, occ_month and occ_day (hour and minute 0 unless given). */
+function occurrenceDates(oc: Table): Int32Array | undefined {
+  const has = (name: string) => oc.header.includes(name);
+  if (!has('occ_year') || !has('occ_month') || !has('occ_day')) return undefined;
+  const cols = ['occ_year', 'occ_month', 'occ_day', 'occ_hour', 'occ_minute'].map((c) => (has(c) ? column(oc, c) : -1));
+  const date = new Int32Array(oc.rows.length * 5);
+  for (let r = 0; r < oc.rows.length; r++) {
+    for (let k = 0; k < 5; k++) date[r * 5 + k] = cols[k]! < 0 ? 0 : int(oc, r, cols[k]!);
+  }
+  return date;
 }
 
 /**

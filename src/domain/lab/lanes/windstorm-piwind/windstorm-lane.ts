@@ -263,7 +263,11 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
 
   const occurrences: Occurrence[] = [];
   for (let r = 0; r < model.occurrence.eventId.length; r++) {
-    occurrences.push({ event_id: model.occurrence.eventId[r]!, period: model.occurrence.period[r]! });
+    const d = model.occurrence.date;
+    occurrences.push({
+      event_id: model.occurrence.eventId[r]!, period: model.occurrence.period[r]!,
+      ...(d ? { date: { year: d[r * 5]!, month: d[r * 5 + 1]!, day: d[r * 5 + 2]!, hour: d[r * 5 + 3]!, minute: d[r * 5 + 4]! } } : {}),
+    });
   }
   const perspective = (name: string, values: Float64Array[], places: Float64Array): LabMetrics => {
     const baseLosses = eventLosses(run, values[0]!);
