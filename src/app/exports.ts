@@ -38,14 +38,14 @@ export function perspectiveMetrics(result: Record<string, unknown>, perspective:
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
   input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable; perspective: OrdPerspective },
-): Promise<Result<string>> {
+): Promise<Result<{ csv: string; currency: string | null }>> {
   const read = await readRun(deps, input);
   if (!read.ok) return read;
   const run = read.value;
   if (run.status !== 'succeeded') {
     return refused(refusal(406, 'not_acceptable', `Run ${input.id} is ${run.status as string}: its ORD tables exist once it has succeeded; until then it is served as JSON only.`));
   }
-  const result = run.result as Record<string, unknown> & { run?: { samples?: number } };
+  const result = run.result as Record<string, unknown> & { run?: { samples?: number }; currency?: string | null };
   const metrics = perspectiveMetrics(result, input.perspective);
   if (!metrics) {
     return refused(refusals.invalidRequest(422, input.perspective === 'gul'
@@ -56,7 +56,9 @@ export async function runTable(
   if (csv === null) {
     return refused(refusals.invalidRequest(422, `Run ${input.id} was computed before the lab kept each occurrence of its events: it has no MPLT (its EPT, MELT, ALT and year loss table are served).`));
   }
-  return ok(csv);
+  // ORD's columns carry no currency: the answer names it in a header (a run stored before losses
+  // named their currency has none).
+  return ok({ csv, currency: result.currency ?? null });
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */

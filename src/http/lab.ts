@@ -43,7 +43,9 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
       const query = request.query as { table?: OrdTable; perspective?: OrdPerspective };
       const table = query.table ?? 'ept';
       const perspective = query.perspective ?? 'gul';
-      return sendExport(reply, offer, answer(await runTable(services, { ...input, table, perspective })), `${id}-${perspective}-${table}.csv`);
+      const { csv, currency } = answer(await runTable(services, { ...input, table, perspective }));
+      if (currency !== null) reply.header('catrisk-currency', currency);
+      return sendExport(reply, offer, csv, `${id}-${perspective}-${table}.csv`);
     }
     const document = answer(await readRun(services, input));
     const json = canonicalJson(document);

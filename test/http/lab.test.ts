@@ -105,6 +105,8 @@ eachDialect('a stored OED schedule runs by object_id: ground-up AAL in the sched
   for (const e of done.result.metrics.elt) assert.equal(e.loss, Math.round(e.loss * 100) / 100);
   const chart = await call(svc.urls.lab, 'GET', `/runs/${run.body.id}/chart.svg`, { key });
   assert.match(chart.text, />loss \(GBP\)</);
+  const ept = await call(svc.urls.lab, 'GET', `/runs/${run.body.id}?format=csv&table=ept`, { key });
+  assert.equal(ept.headers.get('catrisk-currency'), 'GBP');
 
   // Points may name their currency: whole yen; none named is null (the values' own unit).
   const yen = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, samples: 0, exposure: { points: INSIDE, currency: 'JPY' } } });

@@ -144,7 +144,7 @@ export const readRun = operation({
     200: {
       description: 'The run.',
       schema: RUN,
-      headers: { 'Retry-After': JOB_RETRY_AFTER },
+      headers: { 'Retry-After': JOB_RETRY_AFTER, 'Catrisk-Currency': 'CSV only: the ISO 4217 currency of the table\'s losses (ORD\'s columns name none); absent when the points named none.' },
       alternatives: { 'text/csv': 'An ORD table of result.metrics (or result.perspectives.il/ri), ORD\'s columns in ORD\'s order: EPT (SummaryId, EPCalc, EPType, ReturnPeriod, Loss), MELT, MPLT or ALT; or the year loss table (ylt, not ORD); 406 until the run has succeeded.' },
     },
   },
