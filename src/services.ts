@@ -13,6 +13,7 @@ import { IdempotencyStore } from './store/idempotency.js';
 import { PackageStore } from './store/packages.js';
 import { MonitoringStore } from './store/monitoring.js';
 import { openServedFeeds } from './feeds/store.js';
+import { announceJob, listenForJobs, type JobNotices } from './store/job-notices.js';
 import { LeasedRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
@@ -45,6 +46,8 @@ export interface Services extends AppDeps {
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
   worker: Worker | undefined;
+  /** On PostgreSQL, while this process runs workers: the queue's notices (store/job-notices.ts). */
+  jobNotices: JobNotices | undefined;
   /** Present when this process looks for newly pinned snapshots (startFeedWatch). */
   feedWatch: FeedWatch | undefined;
   /** Where this process's API host listens on loopback (set when it starts), for the lab's internal route. */
@@ -115,17 +118,23 @@ export async function createServices(config: Config, options: ServiceOptions = {
     }),
     handlers: new Map(),
     worker: undefined,
+    jobNotices: undefined,
     feedWatch: undefined,
     apiLoopbackUrl: undefined,
     now: () => new Date(),
-    // Only this process's worker is woken; another process's finds the job on its next poll.
-    wakeWorker() { services.worker?.nudge(); },
+    // This process's worker at once; on PostgreSQL every other process's too, through the queue's
+    // channel (a notice that fails to go out leaves the job to their next poll).
+    wakeWorker() {
+      services.worker?.nudge();
+      if (database.dialect === 'postgres') void announceJob(database.db).catch((error: unknown) => log.warn({ err: error }, 'job notice not sent; workers find the job on their next poll'));
+    },
     compute,
     computeAnswers,
     storage: { ping: () => database.ping(), pendingMigrations: () => pendingMigrations(database.db, database.dialect) },
     async close() {
       try {
         await services.feedWatch?.stop();
+        await services.jobNotices?.close();
         if (services.worker) await services.worker.stop();
         await closeComputePool();
       } finally {
@@ -200,6 +209,10 @@ export function startWorker(services: Services): Worker {
     onRunEnded: (verb, outcome, seconds) => services.metrics.jobRun(verb, outcome, seconds),
   });
   services.worker = worker;
+  if (services.config.databaseUrl && services.database.dialect === 'postgres') {
+    const log = services.log.child({ part: 'job-notices' });
+    services.jobNotices = listenForJobs(services.config.databaseUrl, () => worker.nudge(), (error) => log.warn({ err: error }, 'job notices interrupted; listening again, polling meanwhile'));
+  }
   worker.start();
   return worker;
 }

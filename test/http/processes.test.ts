@@ -113,3 +113,25 @@ test('a worker killed mid-job leaves the job to another worker, finished exactly
     await shared.drop();
   }
 });
+
+test('a job queued through an API process without workers starts at once on a worker process: notified, not found by polling', { skip }, async () => {
+  const shared = await sharedDatabase();
+  // The worker polls once a minute: only the queue's notice can start the job sooner.
+  const env = { ...shared.env, CATRISK_JOB_POLL_MS: '60000' };
+  const api = await spawnService('serve', { ...env, CATRISK_IN_PROCESS_WORKERS: 'false' });
+  const worker = await spawnService('worker', env);
+  try {
+    const { key } = await signup(api.urls.api!);
+    // The worker's first poll at start found nothing; give its listener a moment to be up.
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (let i = 0; i < 3; i++) {
+      const accepted = await call(api.urls.api!, 'POST', '/ingest', { key, raw: form(smallSchedule(2 + i), { type: 'text/csv', currency: 'USD' }) });
+      assert.equal(accepted.status, 202, accepted.text);
+      const job = await waitForJob(api.urls.api!, key, accepted.headers.get('location')!, 30_000);
+      assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
+    }
+  } finally {
+    await Promise.all([api.stop(), worker.stop()]);
+    await shared.drop();
+  }
+});
