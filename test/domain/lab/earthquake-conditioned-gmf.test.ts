@@ -59,7 +59,7 @@ function zeroMean(stationLons: readonly number[], observed: readonly number[], l
   return { mu: [...mean], sig, bias, sys };
 }
 
-const close = (got: number, want: number, rtol = 1e-4, what = '') => assert.ok(Math.abs(got - want) <= rtol * Math.abs(want), `${what} ${got} vs ${want} (rtol ${rtol})`);
+const close = (got: number, want: number, rtol = 1e-4, what = '') => assert.ok(Math.abs(got - want) <= (want === 0 ? 1e-6 : rtol * Math.abs(want)), `${what} ${got} vs ${want} (rtol ${rtol}, atol 1e-6 at 0)`);
 const zero = (got: number, what = '') => assert.ok(Math.abs(got) <= 1e-6, `${what} ${got} vs 0 (atol 1e-6)`);
 const min = (a: number[]) => Math.min(...a);
 const max = (a: number[]) => Math.max(...a);

@@ -20,7 +20,7 @@
 // that shares them (the ESHM20 branches differ in their medians alone); the mean is per branch.
 // Pure: distances, sigmas and observations in, numbers out.
 import type { Imt } from '../../../hazard/gmpe/types.js';
-import { symmetricPseudoInverse } from '../../../stats/symmetric-eigen.js';
+import { covariancePseudoInverse, symmetricPseudoInverse } from '../../../stats/symmetric-eigen.js';
 import { sameImt, spatialCross, type ConditioningCorrelation } from './imt-correlation.js';
 
 const periodOf = (imt: Imt): number => (imt.kind === 'SA' ? imt.period : 0);
@@ -145,7 +145,7 @@ export function conditioningSystem(plan: ConditioningPlan, places: ConditioningP
   const N = places.targets;
   const c = plan.conditioning;
   const M = c.length * S;
-  const covWDinv = symmetricPseudoInverse(stationCovariance(plan, places, sig, observationVariance, model), M);
+  const covWDinv = covariancePseudoInverse(stationCovariance(plan, places, sig, observationVariance, model), M);
   const { B, TD, covHDyD } = betweenEvent(plan, S, sig, covWDinv, model);
 
   // Sigma_WY_WD (N x M) and RC = Sigma_WY_WD Sigma_WD_WD^+.
