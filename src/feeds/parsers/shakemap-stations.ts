@@ -3,7 +3,8 @@
 // amplitudes: name, value, units, flag, ln_sigma), the ShakeMap 3.5 stationlist.xml (<station> with
 // <comp> channels of <pga>, <pgv>, <psa03>, <psa10>, <psa30> values, percent of g and cm/s by the
 // format's convention), the ShakeMap 4 event.xml (the origin), rupture.json (a finite-fault
-// outline: each polygon's ring runs along the top edge, then back along the bottom edge) and an
+// outline: each ring of each polygon runs along a strand's top edge, then back along its bottom
+// edge) and an
 // ANSS QuakeML moment tensor's principal axes. Pure: text in, the lane's plain records out.
 import type { Corner, PrincipalAxis, RupturePlaneOutline, StationAmplitude, StationRecord } from '../../domain/lab/lanes/earthquake/station-data.js';
 
@@ -102,8 +103,9 @@ export function parseRuptureJson(text: string): { metadata: Record<string, unkno
   for (const f of doc.features) {
     const g = isObject(f) && isObject(f.geometry) ? f.geometry : undefined;
     if (!g || g.type !== 'MultiPolygon' || !Array.isArray(g.coordinates)) continue;
-    for (const polygon of g.coordinates as unknown[][][][]) {
-      const ring = polygon[0]!.map((p, i): Corner => ({ lon: num(p[0], `rupture.json vertex ${i}`), lat: num(p[1], `rupture.json vertex ${i}`), depth_km: num(p[2], `rupture.json vertex ${i} depth`) }));
+    // Every ring is an outline: ShakeMap writes a second fault strand as a polygon's second ring.
+    for (const ringCoordinates of (g.coordinates as unknown[][][][]).flat()) {
+      const ring = (ringCoordinates as unknown as unknown[][]).map((p, i): Corner => ({ lon: num(p[0], `rupture.json vertex ${i}`), lat: num(p[1], `rupture.json vertex ${i}`), depth_km: num(p[2], `rupture.json vertex ${i} depth`) }));
       const n = (ring.length - 1) / 2;
       const [first, last] = [ring[0]!, ring[ring.length - 1]!];
       if (!Number.isInteger(n) || n < 2 || first.lon !== last.lon || first.lat !== last.lat || first.depth_km !== last.depth_km) {
