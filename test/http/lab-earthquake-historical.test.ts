@@ -25,7 +25,9 @@ eachDialect('GET /models lists the historical earthquake lane: which events are 
   assert.equal(model.lane, 'historical-earthquake');
   const events = model.pinned_inputs.events as any[];
   assert.equal(events.length, 10);
-  assert.deepEqual(events.filter((e) => e.runnable).map((e) => e.event), ['northridge-1994', 'loma-prieta-1989', 'anchorage-2018']);
+  assert.deepEqual(events.filter((e) => e.runnable).map((e) => [e.event, e.runs_on]), [
+    ['northridge-1994', 'shakemap_grid'], ['loma-prieta-1989', 'shakemap_grid'], ['south-napa-2014', 'stations'], ['anchorage-2018', 'shakemap_grid'], ['kahramanmaras-2023', 'stations'],
+  ]);
   const northridge = events.find((e) => e.event === 'northridge-1994');
   assert.equal(northridge.shakemap.sha256.length, 64);
   assert.equal(northridge.shakemap.version, manifestOf('usgs-shakemap-northridge-1994').version);
@@ -34,7 +36,7 @@ eachDialect('GET /models lists the historical earthquake lane: which events are 
   assert.match(events.find((e) => e.event === 'tohoku-2011').missing, /no ShakeMap is pinned/);
   assert.equal(model.pinned_inputs.curves.length, 5);
   assert.match(model.pinned_inputs.vulnerability.license, /NonCommercial|NON-COMMERCIAL/);
-  assert.deepEqual(model.caps.runnable_events, ['northridge-1994', 'loma-prieta-1989', 'anchorage-2018']);
+  assert.deepEqual(model.caps.runnable_events, ['northridge-1994', 'loma-prieta-1989', 'south-napa-2014', 'anchorage-2018', 'kahramanmaras-2023']);
 });
 
 eachDialect('a Northridge run by points: per-place ground motion and loss over 100 conditioned fields, unmodeled counted, read back as one run', async (dialect) => {

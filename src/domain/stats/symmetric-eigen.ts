@@ -210,25 +210,29 @@ export function covariancePseudoInverse(matrix: Float64Array, n: number): Float6
       L[ri + j] = s / pivot;
     }
   }
-  // X = L^-1 (lower triangular), row by row by forward substitution; then the inverse is X' X.
-  const X = new Float64Array(n * n);
+  // Column c of X = L^-1 by forward substitution, kept as row c of XT (contiguous); then the
+  // inverse is X' X, whose (i, j) entry is the dot product of rows i and j of XT.
+  const XT = new Float64Array(n * n);
+  const x = new Float64Array(n);
   for (let c = 0; c < n; c++) {
-    X[c * n + c] = 1 / L[c * n + c]!;
+    x.fill(0, 0, c);
+    x[c] = 1 / L[c * n + c]!;
     for (let i = c + 1; i < n; i++) {
       const ri = i * n;
       let s = 0;
-      for (let k = c; k < i; k++) s += L[ri + k]! * X[k * n + c]!;
-      X[ri + c] = -s / L[ri + i]!;
+      for (let k = c; k < i; k++) s += L[ri + k]! * x[k]!;
+      x[i] = -s / L[ri + i]!;
     }
+    XT.set(x, c * n);
   }
   const out = new Float64Array(n * n);
-  for (let k = 0; k < n; k++) {
-    const rk = k * n;
-    for (let i = 0; i <= k; i++) {
-      const xi = X[rk + i]!;
-      if (xi === 0) continue;
-      const ri = i * n;
-      for (let j = 0; j <= i; j++) out[ri + j] = out[ri + j]! + xi * X[rk + j]!;
+  for (let i = 0; i < n; i++) {
+    const ri = i * n;
+    for (let j = 0; j <= i; j++) {
+      const rj = j * n;
+      let s = 0;
+      for (let k = i; k < n; k++) s += XT[ri + k]! * XT[rj + k]!;
+      out[ri + j] = s;
     }
   }
   for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) out[j * n + i] = out[i * n + j]!;

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conditionedMean, conditioningPlan, conditioningSystem, type ConditioningPlaces } from '../../../src/domain/lab/lanes/earthquake/conditioned-gmf.js';
 import { bakerJayaram2008, godaAtkinson2009, jb2009RangeKm, type ConditioningCorrelation } from '../../../src/domain/lab/lanes/earthquake/imt-correlation.js';
-import { symmetricEigen, symmetricPseudoInverse } from '../../../src/domain/stats/symmetric-eigen.js';
+import { covariancePseudoInverse, symmetricEigen, symmetricPseudoInverse } from '../../../src/domain/stats/symmetric-eigen.js';
 import { PGA, sa, type Imt } from '../../../src/domain/hazard/gmpe/types.js';
 
 // openquake/hazardlib/geo/geodetic.py geodetic_distance: haversine on a sphere of 6371 km.
@@ -206,4 +206,11 @@ test('the symmetric eigen-decomposition and pseudo-inverse: A v = lambda v on a 
   const mul = (X: Float64Array, Y: Float64Array) => { const Z = new Float64Array(36); for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) { let s = 0; for (let k = 0; k < 6; k++) s += X[i * 6 + k]! * Y[k * 6 + j]!; Z[i * 6 + j] = s; } return Z; };
   const back = mul(mul(R, P), R);
   back.forEach((v, i) => assert.ok(Math.abs(v - R[i]!) < 1e-12));
+  // A covariance: the Cholesky route gives the eigen route's pseudo-inverse (here the inverse), and
+  // falls back to it when singular (R above).
+  const G = new Float64Array(36);
+  for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) { let v = i === j ? 0.1 : 0; for (let k = 0; k < 6; k++) v += (u[i]! * k + w[k]!) * (u[j]! * k + w[k]!); G[i * 6 + j] = v; }
+  const byCholesky = covariancePseudoInverse(G, 6);
+  symmetricPseudoInverse(G, 6).forEach((v, i) => assert.ok(Math.abs(v - byCholesky[i]!) < 1e-9 * Math.max(1, Math.abs(v)), `${v} vs ${byCholesky[i]}`));
+  covariancePseudoInverse(R, 6).forEach((v, i) => assert.ok(Math.abs(v - P[i]!) < 1e-12));
 });
