@@ -91,7 +91,7 @@ eachDialect('historical refusals on the request: 422 invalid_request, an event w
   const cases: [unknown, RegExp][] = [
     [{ model: MODEL, event: 'ridgecrest-2019', exposure: { points: POINTS } }, /ridgecrest-2019 cannot run: its pinned ShakeMap .* holds contour lines only; the missing input is a USGS ShakeMap grid/],
     [{ model: MODEL, event: 'ridgecrest-2019', exposure: { object_id: 'obj_anything' } }, /contour lines only/],
-    [{ model: MODEL, event: 'kahramanmaras-2023', exposure: { points: POINTS } }, /kahramanmaras-2023 cannot run: no ShakeMap is pinned for it/],
+    [{ model: MODEL, event: 'tohoku-2011', exposure: { points: POINTS } }, /tohoku-2011 cannot run: no ShakeMap is pinned for it; the missing input is a USGS ShakeMap grid .*, or its station list/],
     [{ model: MODEL, event: 'san-francisco-1906', exposure: { points: POINTS } }, /event must be one of/],
     [{ model: MODEL, exposure: { points: POINTS } }, /event must be one of/],
     [{ model: MODEL, event: 'northridge-1994', exposure: { points: POINTS }, vulnerability: 'adobe' }, /vulnerability must be one of/],
