@@ -37,7 +37,8 @@ export interface ConditioningPlan {
 export function conditioningPlan(target: Imt, observed: readonly Imt[]): ConditioningPlan {
   if (observed.length === 0) throw new Error('conditioning needs at least one observed measure');
   if (observed.some((o) => sameImt(o, target))) return { target, conditioning: [target], native: true };
-  // Sorted by period (PGA first), as OpenQuake sorts the observed measures with the target among them.
+  // Sorted by period (PGA first). OpenQuake sorts the measures themselves (their names first), the
+  // same order for the measures a USGS list holds (PGA, SA(0.3), SA(1.0)) and a target among them.
   const all = [...observed, target].sort((a, b) => periodOf(a) - periodOf(b));
   const at = all.findIndex((i) => sameImt(i, target));
   const conditioning = at === 0 ? [all[1]!] : at === all.length - 1 ? [all[at - 1]!] : [all[at - 1]!, all[at + 1]!];
