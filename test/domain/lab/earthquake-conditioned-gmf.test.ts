@@ -3,8 +3,9 @@
 // in _conditioned_gmfs_test_data.py: a GMPE of mean 0, tau 0.6 and phi 0.8 everywhere, spatial
 // correlation exp(-h/10) with h in km, cross-measure correlations Ts/Tl, stations and 481 targets
 // along latitude 38 from -123 to -121), each compared at OpenQuake's own tolerance (rtol 1e-4), the
-// zeros at 1e-6 (OpenQuake's 1e-4 where no target sits on the zero); distances on OpenQuake's 6371 km sphere; then hand-worked cases on a GMPE with a non-zero mean; the pseudo-inverse; and the
-// choice of the measures a target is conditioned on.
+// zeros at 1e-6 (OpenQuake's 1e-4 where no target sits on the zero); distances on OpenQuake's 6371 km sphere; then hand-worked cases on a GMPE with a non-zero mean; an independent recomputation by
+// plain Gaussian conditioning; the pseudo-inverse; and the choice of the measures a target is
+// conditioned on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conditionedMean, conditioningPlan, conditioningSystem, type ConditioningPlaces } from '../../../src/domain/lab/lanes/earthquake/conditioned-gmf.js';
@@ -169,6 +170,65 @@ test('a target measure not recorded: conditioned on the recorded periods bracket
   // A positive residual at both periods raises SA(0.6) at the station more than 1 degree away.
   const up = conditionedMean(sys, Float64Array.of(0.5, 0.5), Float64Array.of(-1, -1)).mean;
   assert.ok(up[0]! > up[1]! && up[1]! > -1);
+});
+
+test('an independent recomputation: the conditioned mean and variance equal plain Gaussian conditioning of the joint prior (targets and stations, between- and within-event), bracketed SA(0.6) on SA(0.3) and SA(1.0)', () => {
+  // Hand-made: 4 stations, 3 targets, sigmas varying by place, the dummy correlations above. The joint
+  // prior of Y (target measure at the targets) and D (each conditioning measure at each station):
+  // Y = muY + tauY H_t + W_Y, D_k = muD_k + tauD_k H_k + W_k + e (var e = observation variance),
+  // H = (H_t, H_1, H_2) with correlation corr(T_a, T_b), W jointly with the spatial cross model.
+  // Then E[Y|D] = muY + S_YD S_DD^-1 (y - muD) and Var = S_YY - S_YD S_DD^-1 S_DY, by a plain
+  // Gauss-Jordan inverse here. Engler's partition (appendix B) must give the same (Engler et al.
+  // 2022; OpenQuake's newer joint path states the identity).
+  const st = [-122.3, -122.1, -121.95, -121.7];
+  const tg = [-122.2, -121.8, -121.0];
+  const p = places(st, tg);
+  const [S, N] = [st.length, tg.length];
+  const target = sa(0.6);
+  const plan = conditioningPlan(target, [PGA, sa(0.3), sa(1.0)]);
+  assert.deepEqual(plan.conditioning, [sa(0.3), sa(1.0)]);
+  const f = (base: number, step: number, n: number) => Float64Array.from({ length: n }, (_, i) => base + step * i);
+  const sig = { tauD: [f(0.40, 0.01, S), f(0.45, -0.01, S)], phiD: [f(0.60, 0.02, S), f(0.55, 0.01, S)], tauY: f(0.42, 0.01, N), phiY: f(0.58, -0.02, N) };
+  const obsVar = Float64Array.from({ length: 2 * S }, (_, i) => (i % 3) * 0.01);
+  const zeta = Float64Array.from({ length: 2 * S }, (_, i) => Math.sin(i + 1) * 0.7);
+  const muY = f(-1.5, 0.2, N);
+  const sys = conditioningSystem(plan, p, sig, obsVar, DUMMY);
+  const got = conditionedMean(sys, zeta, muY).mean;
+
+  const c = plan.conditioning;
+  const bracket = [target, ...c];
+  const M = 2 * S;
+  const rho = (a: Imt, b: Imt, h: number) => (a === b || ratio(a, b) === 1 ? DUMMY.spatial(a, h) : Math.max(DUMMY.spatial(a, h), DUMMY.spatial(b, h)) * ratio(a, b));
+  const SDD = Array.from({ length: M }, (_, i) => Array.from({ length: M }, (_, j) => {
+    const [k, s] = [Math.floor(i / S), i % S];
+    const [l, t] = [Math.floor(j / S), j % S];
+    return sig.tauD[k]![s]! * sig.tauD[l]![t]! * ratio(bracket[k + 1]!, bracket[l + 1]!)
+      + sig.phiD[k]![s]! * sig.phiD[l]![t]! * rho(c[k]!, c[l]!, p.DD[s * S + t]!) + (i === j ? obsVar[i]! : 0);
+  }));
+  const SYD = Array.from({ length: N }, (_, y) => Array.from({ length: M }, (_, j) => {
+    const [l, t] = [Math.floor(j / S), j % S];
+    return sig.tauY[y]! * sig.tauD[l]![t]! * ratio(target, c[l]!) + sig.phiY[y]! * sig.phiD[l]![t]! * rho(target, c[l]!, p.YD[y * S + t]!);
+  }));
+  const SYY = (y: number, z: number) => sig.tauY[y]! * sig.tauY[z]! + sig.phiY[y]! * sig.phiY[z]! * DUMMY.spatial(target, p.YY[y * N + z]!);
+  // Gauss-Jordan inverse of SDD.
+  const A = SDD.map((row, i) => [...row, ...Array.from({ length: M }, (_, j) => (i === j ? 1 : 0))]);
+  for (let i = 0; i < M; i++) {
+    let best = i;
+    for (let r = i + 1; r < M; r++) if (Math.abs(A[r]![i]!) > Math.abs(A[best]![i]!)) best = r;
+    [A[i], A[best]] = [A[best]!, A[i]!];
+    const d = A[i]![i]!;
+    for (let j = 0; j < 2 * M; j++) A[i]![j] = A[i]![j]! / d;
+    for (let r = 0; r < M; r++) if (r !== i) { const m = A[r]![i]!; for (let j = 0; j < 2 * M; j++) A[r]![j] = A[r]![j]! - m * A[i]![j]!; }
+  }
+  const inv = A.map((row) => row.slice(M));
+  for (let y = 0; y < N; y++) {
+    const w = Array.from({ length: M }, (_, j) => SYD[y]!.reduce((acc, v, q) => acc + v * inv[q]![j]!, 0));
+    const mean = muY[y]! + w.reduce((acc, v, j) => acc + v * zeta[j]!, 0);
+    const variance = SYY(y, y) - w.reduce((acc, v, j) => acc + v * SYD[y]![j]!, 0);
+    assert.ok(Math.abs(got[y]! - mean) < 1e-10, `mean at target ${y}: ${got[y]} vs ${mean}`);
+    const v = sys.covW[y * N + y]! + sys.covB[y * N + y]!;
+    assert.ok(Math.abs(v - variance) < 1e-10, `variance at target ${y}: ${v} vs ${variance}`);
+  }
 });
 
 test('the correlation models as OpenQuake writes them: JB2009 ranges, Baker-Jayaram 2008, Goda-Atkinson 2009 (values worked here from their formulas)', () => {
