@@ -3,9 +3,10 @@
 // in _conditioned_gmfs_test_data.py: a GMPE of mean 0, tau 0.6 and phi 0.8 everywhere, spatial
 // correlation exp(-h/10) with h in km, cross-measure correlations Ts/Tl, stations and 481 targets
 // along latitude 38 from -123 to -121), each compared at OpenQuake's own tolerance (rtol 1e-4), the
-// zeros at 1e-6 (OpenQuake's 1e-4 where no target sits on the zero); distances on OpenQuake's 6371 km sphere; then hand-worked cases on a GMPE with a non-zero mean; an independent recomputation by
-// plain Gaussian conditioning; the pseudo-inverse; and the choice of the measures a target is
-// conditioned on.
+// zeros at 1e-6 (OpenQuake's 1e-4 where no target sits on the zero), distances on OpenQuake's
+// 6371 km sphere; then hand-worked cases on a GMPE with a non-zero mean; an independent
+// recomputation by plain Gaussian conditioning; the pseudo-inverse; and the choice of the measures a
+// target is conditioned on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conditionedMean, conditioningPlan, conditioningSystem, type ConditioningPlaces } from '../../../src/domain/lab/lanes/earthquake/conditioned-gmf.js';
