@@ -65,6 +65,28 @@ eachDialect('a Northridge run by points: per-place ground motion and loss over 1
   assert.deepEqual(again.body.result, r);
 });
 
+eachDialect('a Kahramanmaras run on its stations through the lab host and a job: the result says it ran on stations, and which', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const points = [{ lat: 37.58, lon: 36.93, value: 1_000_000 }, { lat: 36.2, lon: 36.16, value: 1_000_000 }, { lat: 41.01, lon: 28.98, value: 1 }]; // Istanbul: beyond the reach
+  const first = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, event: 'kahramanmaras-2023', exposure: { points } } });
+  assert.ok(first.status === 202 || first.status === 200, first.text);
+  const done = await finishedRun(svc, key, `/runs/${first.body.id}`);
+  assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+  const r = done.result;
+  assert.equal(r.ground_motion.basis, 'stations');
+  assert.match(r.ground_motion.basis_note, /no ShakeMap grid is pinned for kahramanmaras-2023: its ground motion is conditioned on \d+ recording stations/);
+  assert.equal(r.shakemap.feed_id, 'usgs-shakemap-stations-kahramanmaras-2023');
+  const input = r.inputs.find((i: any) => i.input === 'shakemap');
+  assert.match(input.sha256, /^[0-9a-f]{64}$/);
+  assert.equal(r.shakemap.sha256, input.sha256);
+  assert.deepEqual(input.files_read.map((f: any) => f.name).sort(), ['rupture.json', 'stationlist.json']);
+  assert.deepEqual(r.ground_motion.stations.conditioned_on, ['SA(0.3)', 'SA(1)']);
+  assert.equal(r.places.length, 2);
+  assert.deepEqual(r.unmodeled, { count: 1, places: [{ index: 2, reason: 'farther than 200 km from the rupture' }] });
+  assert.ok(r.places.every((p: any) => p.conditioned.median > 0 && p.gmpe.median > 0));
+});
+
 eachDialect('a historical run over a stored OED schedule: a place value is its buildings plus contents', async (dialect) => {
   const svc = await sharedService(dialect);
   const { key } = await signup(svc.api);
