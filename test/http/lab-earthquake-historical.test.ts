@@ -1,6 +1,7 @@
 // The historical earthquake lane over real HTTP on the lab host: GET /models lists which of the ten
 // events are runnable (and for the others the missing input), a Northridge run by points (a place
-// outside the map counted unmodeled, the method and licence stated) read back as one run, a run over
+// outside the map counted unmodeled, the method and licence stated) read back as one run, a
+// Kahramanmaras run on its stations (no grid pinned; the result says so), a run over
 // a stored schedule, and refusals on the request: an event whose ShakeMap grid is not pinned is
 // refused at once with 422 invalid_request naming the missing input, for points and for an object.
 import assert from 'node:assert/strict';
