@@ -452,6 +452,49 @@ async function quakeHistoricalBench() {
 }
 
 /**
+ * The historical lane on stations (no ShakeMap grid): the conditioning of Kahramanmaras 2023 and South
+ * Napa 2014 on their recording stations, stations x places, over places on a grid along each rupture.
+ */
+async function quakeStationsBench() {
+  const { FeedStore } = await import('../src/feeds/store.js');
+  const { structuralVulnerability } = await import('../src/feeds/readers.js');
+  const { shakeMapStations } = await import('../src/feeds/lab-inputs.js');
+  const { readHistoricalSpec, runHistoricalQuake } = await import('../src/domain/lab/lanes/earthquake/historical-lane.js');
+  const { HISTORICAL_SHAKEMAPS } = await import('../src/domain/lab/lanes/historical-earthquake/lane.js');
+  const vulnFeed = 'gem-vulnerability-europe';
+  const events = [
+    { event: 'kahramanmaras-2023', lat0: 36.0, lon0: 35.8, dLat: 2.2, dLon: 3.0 },
+    { event: 'south-napa-2014', lat0: 37.7, lon0: -122.8, dLat: 1.0, dLon: 1.0 },
+  ] as const;
+  const store = await FeedStore.open(FEEDS_DIR, { feeds: [vulnFeed, ...events.map((e) => HISTORICAL_SHAKEMAPS[e.event]!.feed_id)] });
+  const functions = await structuralVulnerability(store, store.get(vulnFeed)!);
+  for (const e of events) {
+    const pin = HISTORICAL_SHAKEMAPS[e.event]!;
+    let t = performance.now();
+    const map = await shakeMapStations(store, store.get(pin.feed_id, pin.version)!);
+    print({ bench: `historical lane on stations, ${e.event}: station list and rupture read (cold)`, seconds: Number(((performance.now() - t) / 1000).toFixed(3)) });
+    const sizes = e.event === 'kahramanmaras-2023' ? [200, 1000, 2000] : [200, 1000];
+    for (const [count, vulnerability] of [[200, 'rc_frame_mid_rise_pre_code'] as const, ...sizes.map((n) => [n, 'rc_frame_mid_rise_moderate_code'] as const)]) {
+      const side = Math.round(Math.sqrt(count));
+      const points = Array.from({ length: count }, (_, i) => ({ lat: e.lat0 + (Math.floor(i / side) / side) * e.dLat, lon: e.lon0 + ((i % side) / side) * e.dLon, value: 1_000_000 }));
+      const read = readHistoricalSpec({ event: e.event, exposure: { points }, vulnerability }, HISTORICAL_SHAKEMAPS);
+      if (!read.ok) throw new Error('bench spec refused');
+      t = performance.now();
+      const cpu = process.cpuUsage();
+      const result = runHistoricalQuake(read.value, points, { map, functions, vulnerabilityData: { feed_id: vulnFeed, version: 'bench', sha256: 'bench' } }) as { aggregate: { mean: number } | null; places: unknown[]; ground_motion: { stations: { used: number; conditioned_on: string[] }; covariance_systems: number; logic_tree: unknown[] } };
+      const used = process.cpuUsage(cpu);
+      const gm = result.ground_motion;
+      print({
+        bench: `historical lane on stations, ${e.event}: ${gm.stations.used} stations x ${result.places.length} places, ${vulnerability} (conditioned on ${gm.stations.conditioned_on.join(' and ')}), 100 fields`,
+        seconds: Number(((performance.now() - t) / 1000).toFixed(3)), cpu_seconds: Number(((used.user + used.system) / 1e6).toFixed(3)), load_1min: Number(os.loadavg()[0]!.toFixed(1)),
+        branches: gm.logic_tree.length, covariance_systems: gm.covariance_systems,
+        rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), aggregate_mean: result.aggregate?.mean,
+      });
+    }
+  }
+}
+
+/**
  * ESRM20 scenario events (a report, not an assertion): the scenario lane's ground motion for pinned
  * European ruptures beside the reported and ESRM20-modelled losses. The ESRM20 exposure and site
  * models are not pinned, so no modelled loss is made here: ground motions only, Vs30 760 m/s.
@@ -1284,7 +1327,7 @@ async function monitoringBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -19,6 +19,8 @@ import type { ShakeMap, ShakeMapLayer } from '../domain/lab/lanes/earthquake/sha
 import type { DepthDamageTables, FeedPin, InputFamily, LabInputReaders, LabReader, PinnedSnapshot, QuakeCatalog } from '../domain/lab/inputs.js';
 import { PGA, sa, type Imt } from '../domain/hazard/gmpe/types.js';
 import { parseEsriFloatGrid } from './parsers/esri-float-grid.js';
+import { parseEventXml, parseMomentTensorAxes, parseRuptureJson, parseStationlistJson, parseStationlistXml } from './parsers/shakemap-stations.js';
+import type { ShakeMapStations } from '../domain/lab/lanes/earthquake/station-data.js';
 import { parseShakemapGridXml } from './parsers/shakemap-grid-xml.js';
 import { parseNrmlPlaneRupture, type NrmlPlaneRupture } from './parsers/nrml-rupture.js';
 import { parseEsrm20Losses, type Esrm20LossRow } from './parsers/esrm20-losses.js';
@@ -40,7 +42,7 @@ export const LAB_INPUT_READERS: { readonly [R in LabReader]: LabInputReader<R> }
   'quake-catalog': { read: (store, s) => quakeCatalog(store, one(s)), facts: NO_FACTS },
   'gmpe-logic-tree': { read: (store, s, pin) => gmpeLogicTree(store, one(s), pin!.file!), facts: NO_FACTS },
   'source-model': { read: async (store, s, pin) => parseNrmlSourceModel((await store.readFile(one(s), pin!.file!)).toString('utf8')), facts: NO_FACTS },
-  'shakemap': { read: (store, s) => shakeMap(store, one(s)), facts: async (_store, s) => ({ holds: shakeMapProduct(s) }) },
+  'shakemap': { read: (store, s) => shakeMapInput(store, one(s)), facts: async (_store, s) => ({ holds: shakeMapProduct(s) }) },
   'track-archive': { read: (store, s) => trackArchive(store, one(s)), facts: NO_FACTS },
   'impact-calibration': { read: (store, s) => tcCalibration(store, one(s)), facts: NO_FACTS },
   'flood-maps': {
@@ -232,14 +234,15 @@ export async function fireRegion(store: FeedStore, s: Snapshot): Promise<FireReg
 
 // ---- ShakeMaps (the historical earthquake lane) ----
 
-/** What a pinned ShakeMap snapshot holds, from its file names: a grid of means and deviations, or contour lines only. */
-export type ShakeMapProduct = 'raster' | 'grid.xml' | 'contours';
+/** What a pinned ShakeMap snapshot holds, from its file names: a grid of means and deviations, the station data a grid is made from, or contour lines only. */
+export type ShakeMapProduct = 'raster' | 'grid.xml' | 'stations' | 'contours';
 
 export function shakeMapProduct(s: Snapshot): ShakeMapProduct | null {
   if (feedEntry(s.manifest)?.parser !== 'shakemap') return null;
   const names = new Set(s.manifest.files.map((f) => f.name));
   if ([...names].some((n) => /_mean\.flt$/.test(n) && names.has(n.replace(/_mean\.flt$/, '_std.flt')))) return 'raster';
   if (names.has('grid.xml')) return 'grid.xml';
+  if (names.has('stationlist.json') || names.has('stationlist.xml')) return 'stations';
   return [...names].some((n) => /^cont_.*\.json$/.test(n)) ? 'contours' : null;
 }
 
@@ -265,6 +268,11 @@ function lnG(values: Float32Array, unit: string, field: string): Float32Array {
   const scale = unit === 'pctg' ? 0.01 : unit === 'g' ? 1 : Number.NaN;
   if (Number.isNaN(scale)) throw new Error(`ShakeMap grid.xml: ${field} is in ${unit}, not pctg or g`);
   return values.map((v) => Math.log(v * scale));
+}
+
+/** A pinned ShakeMap as the lane reads it: a grid (raster or grid.xml) of ln(g) means and ln standard deviations, or its station data. */
+export function shakeMapInput(store: FeedStore, s: Snapshot): Promise<ShakeMap | ShakeMapStations> {
+  return shakeMapProduct(s) === 'stations' ? shakeMapStations(store, s) : shakeMap(store, s);
 }
 
 /** A pinned ShakeMap grid (raster or grid.xml) as the lane reads it: ln(g) means and ln standard deviations. */
@@ -318,6 +326,48 @@ export function shakeMap(store: FeedStore, s: Snapshot): Promise<ShakeMap> {
       std_basis: own === layers.length
         ? 'each intensity measure\'s own standard-deviation field'
         : 'the grid.xml carries the standard deviation of ln(PGA) only (STDPGA; the other fields\' are in the unpinned uncertainty.xml): it is taken for ln(SA) too, an approximation stated here',
+    };
+  });
+}
+
+/**
+ * A pinned snapshot of ShakeMap station data: the station list (stationlist.json of ShakeMap 4, else
+ * the ShakeMap 3.5 stationlist.xml, the list ShakeMap used), the origin (rupture.json's metadata, else
+ * event.xml) and the rupture (rupture.json's finite-fault outline, else moment.xml's principal axes).
+ */
+export function shakeMapStations(store: FeedStore, s: Snapshot): Promise<ShakeMapStations> {
+  return store.parsed(s, 'shakemap stations', (snap, files) => {
+    const text = (name: string) => files.get(name)?.toString('utf8');
+    const json = text('stationlist.json');
+    const list = json !== undefined ? 'stationlist.json' : 'stationlist.xml';
+    const stations = json !== undefined ? parseStationlistJson(json) : parseStationlistXml(text('stationlist.xml')!);
+    const ruptureText = text('rupture.json');
+    const read = [list];
+    let event: ShakeMapStations['event'];
+    let rupture: ShakeMapStations['rupture'];
+    if (ruptureText !== undefined) {
+      const r = parseRuptureJson(ruptureText);
+      const m = r.metadata;
+      const number = (k: string) => { const v = Number(m[k]); if (!Number.isFinite(v)) throw new Error(`${snap.feed_id}: rupture.json metadata has no ${k}`); return v; };
+      event = { id: String(m.id ?? ''), magnitude: number('mag'), lat: number('lat'), lon: number('lon'), depth_km: number('depth'), file: 'rupture.json' };
+      rupture = { kind: 'finite', planes: r.planes, rake: number('rake'), reference: String(m.reference ?? ''), file: 'rupture.json' };
+      read.push('rupture.json');
+    } else {
+      const e = text('event.xml');
+      const mt = text('moment.xml');
+      if (e === undefined || mt === undefined) throw new Error(`${snap.feed_id}/${snap.version}: station data needs rupture.json, or event.xml and moment.xml`);
+      event = { ...parseEventXml(e), file: 'event.xml' };
+      rupture = { kind: 'moment_tensor', ...parseMomentTensorAxes(mt), reference: 'the moment tensor\'s principal axes (ANSS QuakeML)', file: 'moment.xml' };
+      read.push('event.xml', 'moment.xml');
+    }
+    return {
+      kind: 'stations' as const,
+      identity: identityOf(snap, (n) => read.includes(n)),
+      product: list === 'stationlist.json' ? 'USGS ShakeMap 4 station list (stationlist.json): station peak amplitudes, no grid' : 'USGS ShakeMap 3.5 station list (stationlist.xml): station peak amplitudes, no grid',
+      file: list,
+      event,
+      rupture,
+      stations,
     };
   });
 }

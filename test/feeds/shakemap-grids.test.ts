@@ -14,7 +14,7 @@ import { HISTORICAL_SHAKEMAPS } from '../../src/domain/lab/lanes/historical-eart
 import { PGA, sa } from '../../src/domain/hazard/gmpe/types.js';
 import { FEEDS_DIR, manifestOf, rawFile } from '../support/feeds.js';
 
-const SHAKEMAPS = ['usgs-shakemap-northridge-1994', 'usgs-shakemap-loma-prieta-1989', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-ridgecrest-2019'];
+const SHAKEMAPS = ['usgs-shakemap-northridge-1994', 'usgs-shakemap-loma-prieta-1989', 'usgs-shakemap-anchorage-2018', 'usgs-shakemap-ridgecrest-2019', 'usgs-shakemap-inputs-south-napa-2014', 'usgs-shakemap-stations-kahramanmaras-2023'];
 let opened: Promise<FeedStore> | undefined;
 const store = () => (opened ??= FeedStore.open(FEEDS_DIR, { feeds: SHAKEMAPS }));
 
@@ -98,8 +98,11 @@ test('the lab\'s table of ShakeMaps agrees with the store: what each pinned map 
   for (const pin of listed) {
     const snapshot = s.get(pin!.feed_id, pin!.version);
     assert.ok(snapshot, `${pin!.feed_id} ${pin!.version} is pinned`);
-    assert.equal(shakeMapProduct(snapshot) === 'contours' ? 'contours' : 'grid', pin!.holds, pin!.feed_id);
+    const product = shakeMapProduct(snapshot);
+    assert.equal(product === 'contours' || product === 'stations' ? product : 'grid', pin!.holds, pin!.feed_id);
   }
+  assert.equal(shakeMapProduct(s.get('usgs-shakemap-inputs-south-napa-2014')!), 'stations');
+  assert.equal(shakeMapProduct(s.get('usgs-shakemap-stations-kahramanmaras-2023')!), 'stations');
   assert.equal(shakeMapProduct(s.get('usgs-shakemap-northridge-1994')!), 'raster');
   assert.equal(shakeMapProduct(s.get('usgs-shakemap-loma-prieta-1989')!), 'grid.xml');
   assert.equal(shakeMapProduct(s.get('usgs-shakemap-ridgecrest-2019')!), 'contours');

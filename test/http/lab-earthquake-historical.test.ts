@@ -1,6 +1,7 @@
 // The historical earthquake lane over real HTTP on the lab host: GET /models lists which of the ten
 // events are runnable (and for the others the missing input), a Northridge run by points (a place
-// outside the map counted unmodeled, the method and licence stated) read back as one run, a run over
+// outside the map counted unmodeled, the method and licence stated) read back as one run, a
+// Kahramanmaras run on its stations (no grid pinned; the result says so), a run over
 // a stored schedule, and refusals on the request: an event whose ShakeMap grid is not pinned is
 // refused at once with 422 invalid_request naming the missing input, for points and for an object.
 import assert from 'node:assert/strict';
@@ -25,7 +26,9 @@ eachDialect('GET /models lists the historical earthquake lane: which events are 
   assert.equal(model.lane, 'historical-earthquake');
   const events = model.pinned_inputs.events as any[];
   assert.equal(events.length, 10);
-  assert.deepEqual(events.filter((e) => e.runnable).map((e) => e.event), ['northridge-1994', 'loma-prieta-1989', 'anchorage-2018']);
+  assert.deepEqual(events.filter((e) => e.runnable).map((e) => [e.event, e.runs_on]), [
+    ['northridge-1994', 'shakemap_grid'], ['loma-prieta-1989', 'shakemap_grid'], ['south-napa-2014', 'stations'], ['anchorage-2018', 'shakemap_grid'], ['kahramanmaras-2023', 'stations'],
+  ]);
   const northridge = events.find((e) => e.event === 'northridge-1994');
   assert.equal(northridge.shakemap.sha256.length, 64);
   assert.equal(northridge.shakemap.version, manifestOf('usgs-shakemap-northridge-1994').version);
@@ -34,7 +37,7 @@ eachDialect('GET /models lists the historical earthquake lane: which events are 
   assert.match(events.find((e) => e.event === 'tohoku-2011').missing, /no ShakeMap is pinned/);
   assert.equal(model.pinned_inputs.curves.length, 5);
   assert.match(model.pinned_inputs.vulnerability.license, /NonCommercial|NON-COMMERCIAL/);
-  assert.deepEqual(model.caps.runnable_events, ['northridge-1994', 'loma-prieta-1989', 'anchorage-2018']);
+  assert.deepEqual(model.caps.runnable_events, ['northridge-1994', 'loma-prieta-1989', 'south-napa-2014', 'anchorage-2018', 'kahramanmaras-2023']);
 });
 
 eachDialect('a Northridge run by points: per-place ground motion and loss over 100 conditioned fields, unmodeled counted, read back as one run', async (dialect) => {
@@ -63,6 +66,28 @@ eachDialect('a Northridge run by points: per-place ground motion and loss over 1
   assert.deepEqual(again.body.result, r);
 });
 
+eachDialect('a Kahramanmaras run on its stations through the lab host and a job: the result says it ran on stations, and which', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const points = [{ lat: 37.58, lon: 36.93, value: 1_000_000 }, { lat: 36.2, lon: 36.16, value: 1_000_000 }, { lat: 41.01, lon: 28.98, value: 1 }]; // Istanbul: beyond the reach
+  const first = await call(svc.urls.lab, 'POST', '/runs', { key, body: { model: MODEL, event: 'kahramanmaras-2023', exposure: { points } } });
+  assert.ok(first.status === 202 || first.status === 200, first.text);
+  const done = await finishedRun(svc, key, `/runs/${first.body.id}`);
+  assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+  const r = done.result;
+  assert.equal(r.ground_motion.basis, 'stations');
+  assert.match(r.ground_motion.basis_note, /no ShakeMap grid is pinned for kahramanmaras-2023: its ground motion is conditioned on \d+ recording stations/);
+  assert.equal(r.shakemap.feed_id, 'usgs-shakemap-stations-kahramanmaras-2023');
+  const input = r.inputs.find((i: any) => i.input === 'shakemap');
+  assert.match(input.sha256, /^[0-9a-f]{64}$/);
+  assert.equal(r.shakemap.sha256, input.sha256);
+  assert.deepEqual(input.files_read.map((f: any) => f.name).sort(), ['rupture.json', 'stationlist.json']);
+  assert.deepEqual(r.ground_motion.stations.conditioned_on, ['SA(0.3)', 'SA(1)']);
+  assert.equal(r.places.length, 2);
+  assert.deepEqual(r.unmodeled, { count: 1, places: [{ index: 2, reason: 'farther than 200 km from the rupture' }] });
+  assert.ok(r.places.every((p: any) => p.conditioned.median > 0 && p.gmpe.median > 0));
+});
+
 eachDialect('a historical run over a stored OED schedule: a place value is its buildings plus contents', async (dialect) => {
   const svc = await sharedService(dialect);
   const { key } = await signup(svc.api);
@@ -89,7 +114,7 @@ eachDialect('historical refusals on the request: 422 invalid_request, an event w
   const cases: [unknown, RegExp][] = [
     [{ model: MODEL, event: 'ridgecrest-2019', exposure: { points: POINTS } }, /ridgecrest-2019 cannot run: its pinned ShakeMap .* holds contour lines only; the missing input is a USGS ShakeMap grid/],
     [{ model: MODEL, event: 'ridgecrest-2019', exposure: { object_id: 'obj_anything' } }, /contour lines only/],
-    [{ model: MODEL, event: 'kahramanmaras-2023', exposure: { points: POINTS } }, /kahramanmaras-2023 cannot run: no ShakeMap is pinned for it/],
+    [{ model: MODEL, event: 'tohoku-2011', exposure: { points: POINTS } }, /tohoku-2011 cannot run: no ShakeMap is pinned for it; the missing input is a USGS ShakeMap grid .*, or its station list/],
     [{ model: MODEL, event: 'san-francisco-1906', exposure: { points: POINTS } }, /event must be one of/],
     [{ model: MODEL, exposure: { points: POINTS } }, /event must be one of/],
     [{ model: MODEL, event: 'northridge-1994', exposure: { points: POINTS }, vulnerability: 'adobe' }, /vulnerability must be one of/],

@@ -8,6 +8,7 @@ import type { VulnerabilityFunction } from './lanes/earthquake/vulnerability.js'
 import type { GmpeLogicTree } from './lanes/earthquake/eshm20-backbone.js';
 import type { SourceModel } from './lanes/earthquake/eshm20-sources.js';
 import type { ShakeMap } from './lanes/earthquake/shakemap.js';
+import type { ShakeMapStations } from './lanes/earthquake/station-data.js';
 import type { Calibration } from './lanes/tropical-cyclone/impact-functions.js';
 import type { DepthMap, MapIdentity } from './lanes/flood/depth-map.js';
 import type { CountryMaxDamage, DepthDamageCurve } from './lanes/flood/depth-damage.js';
@@ -48,7 +49,8 @@ export interface LabInputReaders {
   'gmpe-logic-tree': { value: GmpeLogicTree; facts: object };
   /** An NRML 0.4 source model's area and simple-fault sources (one file of the pin). */
   'source-model': { value: SourceModel; facts: object };
-  'shakemap': { value: ShakeMap; facts: { holds: string | null } };
+  /** A ShakeMap grid, or the station data of an event that has none. */
+  'shakemap': { value: ShakeMap | ShakeMapStations; facts: { holds: string | null } };
   'track-archive': { value: { readonly storms: readonly Storm[] }; facts: object };
   'impact-calibration': { value: Calibration; facts: object };
   /** Every map of the family. */

@@ -32,7 +32,7 @@ test('the spec: defaults filled in; an event without a pinned ShakeMap grid refu
   const cases: [Record<string, unknown>, RegExp][] = [
     [spec({ event: 'ridgecrest-2019' }), /ridgecrest-2019 cannot run: its pinned ShakeMap \(usgs-shakemap-ridgecrest-2019 2019-08-15\) holds contour lines only; the missing input is a USGS ShakeMap grid of the mean and standard deviation/],
     [spec({ event: 'nisqually-2001' }), /nisqually-2001 cannot run: no ShakeMap is pinned for it; the missing input is a USGS ShakeMap grid/],
-    [spec({ event: 'tohoku-2011' }), /runnable here: northridge-1994, loma-prieta-1989, anchorage-2018/],
+    [spec({ event: 'tohoku-2011' }), /runnable here: northridge-1994, loma-prieta-1989, south-napa-2014, anchorage-2018, kahramanmaras-2023/],
     [spec({ event: 'kobe-1995' }), /event must be one of northridge-1994, .*tohoku-2011/],
     [spec({ vulnerability: 'adobe' }), /vulnerability must be one of/],
     [spec({ rupture: {} }), /rupture is not a member/],

@@ -1,5 +1,6 @@
 // Every earthquake lane that reads ground motion from a rupture or a ShakeMap names each pinned input
-// it read by feed id, version and SHA-256: the scenario and historical lanes run through the
+// it read by feed id, version and SHA-256: the scenario and historical lanes (on a grid, and on
+// stations for South Napa and Kahramanmaras) run through the
 // registry's reading of their declared inputs (app/lab-lanes.ts, runLane) over the verified feed
 // store, and each snapshot a declaration points at is found in the result's inputs as the store
 // verified it.
@@ -23,10 +24,22 @@ const CASES = [
     points: [{ lat: 34.2, lon: -118.5, value: 1000 }],
     feeds: ['gem-vulnerability-europe', 'usgs-shakemap-northridge-1994'],
   },
+  {
+    model: 'openquake-historical-eq',
+    spec: { event: 'south-napa-2014' },
+    points: [{ lat: 38.3, lon: -122.29, value: 1000 }],
+    feeds: ['gem-vulnerability-europe', 'usgs-shakemap-inputs-south-napa-2014'],
+  },
+  {
+    model: 'openquake-historical-eq',
+    spec: { event: 'kahramanmaras-2023' },
+    points: [{ lat: 37.58, lon: 36.93, value: 1000 }],
+    feeds: ['gem-vulnerability-europe', 'usgs-shakemap-stations-kahramanmaras-2023'],
+  },
 ];
 
 for (const c of CASES) {
-  test(`${c.model}: every input read is named by feed id, version and SHA-256`, async () => {
+  test(`${c.model} (${JSON.stringify(c.spec).slice(0, 40)}): every input read is named by feed id, version and SHA-256`, async () => {
     const store = await FeedStore.open(FEEDS_DIR, { feeds: c.feeds });
     const lane = labLane(c.model);
     assert.ok(lane);

@@ -1,10 +1,12 @@
 // The historical earthquake lane: seeded ground-motion fields conditioned on an event's pinned USGS
-// ShakeMap grid, and the GEM vulnerability functions.
+// ShakeMap grid or, where no grid is pinned, on its recording stations (OpenQuake's conditioned
+// ground-motion fields), and the GEM vulnerability functions.
 import { ok } from '../../../../kernel/result.js';
 import type { LabLocation } from '../../engine/places.js';
 import { valuedPlaces } from '../earthquake/field-losses.js';
 import { labLane, modelOf, wholeRun } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
+import { STATION_REACH_KM } from '../earthquake/station-fields.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
 import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityInput, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
 import {
@@ -14,7 +16,8 @@ import {
 
 /**
  * The ShakeMaps: the pinned snapshot of each event that has one, and whether it holds a grid of
- * means and deviations (runnable) or contour lines only. An event absent here has none pinned.
+ * means and deviations (runnable), the station data a grid is made from (runnable, conditioned on
+ * the stations) or contour lines only. An event absent here has none pinned.
  * test/feeds/shakemap-grids.test.ts checks this table against the store.
  */
 export const HISTORICAL_SHAKEMAPS: ShakeMapPins = {
@@ -22,6 +25,8 @@ export const HISTORICAL_SHAKEMAPS: ShakeMapPins = {
   'loma-prieta-1989': { feed_id: 'usgs-shakemap-loma-prieta-1989', version: '2014-10-25', holds: 'grid' },
   'anchorage-2018': { feed_id: 'usgs-shakemap-anchorage-2018', version: '2019-03-08', holds: 'grid' },
   'ridgecrest-2019': { feed_id: 'usgs-shakemap-ridgecrest-2019', version: '2019-08-15', holds: 'contours' },
+  'south-napa-2014': { feed_id: 'usgs-shakemap-inputs-south-napa-2014', version: '2021-11-24', holds: 'stations' },
+  'kahramanmaras-2023': { feed_id: 'usgs-shakemap-stations-kahramanmaras-2023', version: '2023-02-23', holds: 'stations' },
 };
 
 type HistoricalRunSpec = Omit<HistoricalSpec, 'exposure'> & { exposure: { points: HistoricalPlace[] } | { locations: LabLocation[] } };
@@ -32,20 +37,20 @@ export const historicalEarthquake = labLane({
   engine: 'openquake',
   version: 'historical-eq-1.0.0-r1',
   revision: 'r1',
-  label: 'Historical earthquake computed by this service in the manner of the OpenQuake engine\'s ShakeMap-based scenario: seeded ground-motion fields conditioned on the event\'s pinned USGS ShakeMap, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
+  label: 'Historical earthquake computed by this service in the manner of the OpenQuake engine\'s ShakeMap-based scenario: seeded ground-motion fields conditioned on the event\'s pinned USGS ShakeMap grid or, where only its station data is pinned, on the stations as OpenQuake\'s conditioned ground-motion fields are, GEM vulnerability functions (CC BY-NC-SA 4.0, non-commercial use only); distinct from the registry\'s validated models. One event: no annual figure.',
   members: {
     event: {
       schema: { enum: [...HISTORICAL_EVENTS] },
-      description: `one of ${HISTORICAL_EVENTS.join(', ')}; runnable only where its ShakeMap grid (mean and standard deviation) is pinned: ${runnableEvents(HISTORICAL_SHAKEMAPS).join(', ')} (pinned_inputs.events says which and why)`,
+      description: `one of ${HISTORICAL_EVENTS.join(', ')}; runnable only where its ShakeMap grid (mean and standard deviation) or its station list is pinned: ${runnableEvents(HISTORICAL_SHAKEMAPS).join(', ')} (pinned_inputs.events says which, on what, and why)`,
     },
     vulnerability: VULNERABILITY_MEMBER,
   },
   exposure: {
     schema: PLACES_EXPOSURE,
-    description: `{points: [{lat, lon, value}]} (up to ${HISTORICAL_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid is unmodeled`,
+    description: `{points: [{lat, lon, value}]} (up to ${HISTORICAL_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid (or, on stations, farther than ${STATION_REACH_KM} km from the rupture) is unmodeled`,
   },
   notes: {
-    ground_motion: `${HISTORICAL_FIELDS} seeded fields conditioned on the event's ShakeMap: its mean plus its standard deviation times a standard normal residual correlated between places after Jayaram and Baker (2009)`,
+    ground_motion: `${HISTORICAL_FIELDS} seeded fields conditioned on the event's ShakeMap grid: its mean plus its standard deviation times a standard normal residual correlated between places after Jayaram and Baker (2009); or, for an event with station data and no grid (${HISTORICAL_EVENTS.filter((e) => HISTORICAL_SHAKEMAPS[e]?.holds === 'stations').join(', ')}), conditioned on its stations as OpenQuake's conditioned ground-motion fields are (Engler et al. 2022), the GMPE logic tree of its tectonic region; the result's ground_motion.basis says which`,
   },
   caps: { places_max: HISTORICAL_PLACES_MAX, fields: HISTORICAL_FIELDS, events: [...HISTORICAL_EVENTS], runnable_events: runnableEvents(HISTORICAL_SHAKEMAPS) },
   inputs: {
@@ -65,9 +70,10 @@ export const historicalEarthquake = labLane({
     const events = HISTORICAL_EVENTS.map((event) => {
       const pin = HISTORICAL_SHAKEMAPS[event];
       const snapshot = pin ? found.shakemap[event] : undefined;
-      const missing = missingInput(event, HISTORICAL_SHAKEMAPS) ?? (snapshot ? null : `event ${event} cannot run here: its ShakeMap ${pin!.feed_id} ${pin!.version} is not in this feed store`);
+      const missing = missingInput(event, HISTORICAL_SHAKEMAPS) ?? (snapshot ? null : `event ${event} cannot run here: its ShakeMap ${pin!.holds === 'stations' ? 'station data' : 'grid'} ${pin!.feed_id} ${pin!.version} is not in this feed store`);
       return {
         event, runnable: missing === null,
+        ...(pin && pin.holds !== 'contours' ? { runs_on: pin.holds === 'grid' ? 'shakemap_grid' : 'stations' } : {}),
         shakemap: pin ? (snapshot ? { ...snapshotListing(snapshot), holds: snapshot.holds } : unavailable(pin)) : null,
         ...(missing ? { missing } : {}),
       };
@@ -94,8 +100,8 @@ export const historicalEarthquake = labLane({
       model: { type: 'object' },
       inputs: { type: 'array', description: 'Every pinned input read: feed id, version, SHA-256 and the files read.' },
       event: { enum: [...HISTORICAL_EVENTS] },
-      shakemap: { type: 'object', description: 'The ShakeMap read: its snapshot, product and the basis of its standard deviations.' },
-      ground_motion: { type: 'object' },
+      shakemap: { type: 'object', description: 'The ShakeMap read: its snapshot, product and what it holds (a grid, with the basis of its standard deviations; or station data, with the event\'s origin).' },
+      ground_motion: { type: 'object', description: 'basis shakemap_grid or stations; on stations: the stations used, the measures conditioned on, the rupture, the GMPE logic tree, the correlation models and each branch\'s nominal bias.' },
       vulnerability: { type: 'object' },
       places: { type: 'array' },
       aggregate: { type: ['object', 'null'] },
