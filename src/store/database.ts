@@ -3,9 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQLite, type SqliteStatement } from './sqlite-driver.js';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, sql, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { loadConfig, type Config } from '../config.js';
 import type { Tables } from './tables.js';
+import { BusyRetryingSqliteDialect, FILE_BUSY_TIMEOUT_MS, SqliteBusyError } from './sqlite-busy.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -44,7 +45,7 @@ const UNREACHABLE_MESSAGES = /^(Connection terminated|timeout exceeded when tryi
 
 /** True when an error means the database could not be reached or did not answer, not that the query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (error instanceof DatabaseUnavailableError) return true;
+  if (error instanceof DatabaseUnavailableError || error instanceof SqliteBusyError) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
@@ -95,7 +96,8 @@ export function openDatabase(options: {
   const file = new SQLite(join(options.stateDir, 'catrisk.sqlite'));
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
-  file.pragma('busy_timeout = 5000');
+  // Another process's lock is waited for asynchronously (sqlite-busy.ts), never for long on the loop.
+  file.pragma(`busy_timeout = ${FILE_BUSY_TIMEOUT_MS}`);
   file.pragma('foreign_keys = ON');
   // Kysely prepares every query afresh; preparing is most of a small query's cost, and a
   // better-sqlite3 statement is reusable, so statements are kept by their SQL text.
@@ -112,7 +114,7 @@ export function openDatabase(options: {
     },
     close: () => file.close(),
   };
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
+  const db = new Kysely<Tables>({ dialect: new BusyRetryingSqliteDialect({ database }), ...(log ? { log } : {}) });
   return { db, dialect: 'sqlite', close: () => db.destroy(), ping: () => ping(db), connections: () => ({ idle: 1, inUse: 0, waiting: 0 }) };
 }
 
