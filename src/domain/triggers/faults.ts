@@ -118,7 +118,6 @@ export const FAULT_CATALOGUE: Readonly<Record<string, FaultKind>> = {
   state_unknown: 'shape',
   cause_unknown: 'shape',
   min_duration_hours_invalid: 'shape',
-  state_members_not_read: 'shape',
   outage_reading_not_read: 'data',
 };
 

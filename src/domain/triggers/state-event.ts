@@ -40,13 +40,12 @@ import { STATE_EVENT_VARIABLE } from './vocabulary.js';
 
 const CODES = new Set(Object.values(STATE_CODES));
 
-/** Reads the state design's members of trigger.measurement (under path p); other variables may not name them. */
+/**
+ * Reads the state design's members of trigger.measurement (under path p). Another design does not
+ * list them among its members, so naming them there is already an unknown_member fault.
+ */
 export function readStateMembers(f: Faults, m: Obj, p: string, variable: string): { state?: string; cause: string | null; min_duration_hours: number | null } {
-  const named = (['state', 'cause', 'min_duration_hours'] as const).filter((k) => m[k] !== undefined && m[k] !== null);
-  if (variable !== STATE_EVENT_VARIABLE) {
-    for (const k of named) f.add('state_members_not_read', `${p}.${k}`, `${p}.${k} is read by the state event design only (variable ${STATE_EVENT_VARIABLE})`);
-    return { cause: null, min_duration_hours: null };
-  }
+  if (variable !== STATE_EVENT_VARIABLE) return { cause: null, min_duration_hours: null };
   let state: string | undefined;
   if (m.state === undefined || m.state === null) {
     f.add('state_missing', `${p}.state`, `${p}.state is missing: the state event design reads the events of one state, named by its USPS code (e.g. "TX")`);
