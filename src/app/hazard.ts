@@ -27,7 +27,7 @@ async function summarize(deps: Pick<AppDeps, 'feeds'>, s: Snapshot, point: { lat
   const store = deps.feeds!;
   // A state outage event record says kind outage_series in its manifest; the catalog reads it as events.
   if (feedEntry(s.manifest)?.dataset === 'outage_events') {
-    return store.parsed(s, 'hazard-state-events', async () => stateEventSummary(await outageEvents(store, s), yearsOf(s)));
+    return store.parsed(s, 'hazard-outage-summary', async () => stateEventSummary(await outageEvents(store, s), yearsOf(s)));
   }
   switch (s.manifest.kind) {
     case 'event_catalog': {
@@ -93,7 +93,7 @@ export async function hazardAt(
     // Only a snapshot the feed catalog reads: one pinned ahead of the code that will read it is not summarised.
     // The Purdue table is a second reading of the OE-417 record (kept for the cross-check): the DOE rows answer.
     .filter((s) => HAZARD_KINDS.has(s.manifest.kind ?? '') && (s.manifest.perils ?? []).includes(peril) && feedEntry(s.manifest) !== undefined
-      && feedEntry(s.manifest)?.parser !== 'purdue-outages');
+      && feedEntry(s.manifest)?.parser !== 'purdue');
   const covering = candidates.map((s) => ({ s, coverage: coverageOf(s, point) })).filter((c) => c.coverage.covered);
   if (covering.length === 0) {
     return refused(refusal(422, 'outside_feed_coverage',

@@ -64,10 +64,10 @@ export function isDailySeries(snapshot: Snapshot): boolean {
 
 /** A state outage event record: DOE's OE-417 workbooks, or the Purdue table. */
 export function outageEvents(store: FeedStore, snapshot: Snapshot): Promise<OutageEventSet> {
-  return store.parsed(snapshot, 'outage-events', (s, files) => {
+  return store.parsed(snapshot, 'state-outage-records', (s, files) => {
     const parser = feedEntry(s.manifest)?.parser;
     if (parser === 'oe417') return parseOe417(files);
-    if (parser === 'purdue-outages') return parsePurdueOutages(files.get([...files.keys()].find((n) => n.endsWith('.xlsx'))!)!);
+    if (parser === 'purdue') return parsePurdueOutages(files.get([...files.keys()].find((n) => n.endsWith('.xlsx'))!)!);
     throw new Error(`${s.feed_id} is not a state outage event record`);
   });
 }

@@ -36,7 +36,7 @@ import { isNum, readDuration, readPeakAggregation, show, type Obj } from './read
 import type { TriggerData } from './records.js';
 import { termYearOf, type TermWindow } from './term.js';
 import type { Structure } from './terms.js';
-import { STATE_EVENT_VARIABLE } from './vocabulary.js';
+import { STATE_EVENT_FEED, STATE_EVENT_VARIABLE } from './vocabulary.js';
 
 const CODES = new Set(Object.values(STATE_CODES));
 
@@ -118,12 +118,12 @@ const termsOf = (s: Structure, floor: number): StateSelectionTerms => ({
 function checkFeed(f: Faults, s: Structure, at: FeedUnderCheck): boolean {
   const { feed, cls } = at;
   if (cls.kind !== 'outage_event_set') {
-    f.add('feed_kind_not_read', FEED_PATH, `${feed.feed_id} is ${at.kind_words}; the state event design (${STATE_EVENT_VARIABLE}) reads a state outage event record (doe-oe417-disturbance-events)`);
+    f.add('feed_kind_not_read', FEED_PATH, `${feed.feed_id} is ${at.kind_words}; the state event design (${STATE_EVENT_VARIABLE}) reads a state outage event record (${STATE_EVENT_FEED})`);
     return false;
   }
   if (cls.reading !== 'oe417') {
     f.add('outage_reading_not_read', FEED_PATH,
-      `${feed.feed_id} is the Purdue table, a second reading of the OE-417 record kept for the cross-check; a structure reads the DOE rows themselves (doe-oe417-disturbance-events)`);
+      `${feed.feed_id} is the Purdue table, a second reading of the OE-417 record kept for the cross-check; a structure reads the DOE rows themselves (${STATE_EVENT_FEED})`);
     return false;
   }
   return true;

@@ -28,6 +28,8 @@ export const GATE_VARIABLE = 'max_sustained_wind_in_gate';
 
 /** The state event design's variable: the customers an OE-417 event affected (state-event.ts). */
 export const STATE_EVENT_VARIABLE = 'customers_affected';
+/** The pinned record the state design reads, by its whole id (named in words, never read for meaning). */
+export const STATE_EVENT_FEED = 'doe-oe417-disturbance-events';
 
 /** The variables each trigger type reads, in the order messages list them, and the design each selects. */
 export const DESIGN_OF_VARIABLE: Readonly<Record<TriggerType, Readonly<Record<string, Design>>>> = {
@@ -101,7 +103,7 @@ export const PERIL_MODELS: Readonly<Record<string, { designs: readonly Design[];
   },
   grid_outage: {
     designs: ['index_series', 'state_event'], variables: ['customers_out', STATE_EVENT_VARIABLE],
-    words: 'a parametric_index trigger on customers_out over a pinned county outage series, or on customers_affected by the events of one state over the DOE OE-417 record (doe-oe417-disturbance-events)',
+    words: `a parametric_index trigger on customers_out over a pinned county outage series, or on customers_affected by the events of one state over the DOE OE-417 record (${STATE_EVENT_FEED})`,
   },
 };
 
@@ -145,5 +147,5 @@ export const DEFAULT_WIND_ELEMENT = 'AWND';
  * OE-417 workbooks (docs/prices.md "Grid outage").
  */
 export const STATE_DESIGN_POINTER =
-  'state design: a grid_outage parametric_index on customers_affected with trigger.measurement.state (a USPS code) over ' +
-  'doe-oe417-disturbance-events 2023-12-30 reads the DOE OE-417 state event record 2002-2023 (22 counted years) and can be priced (docs/prices.md, Grid outage)';
+  `state design: a grid_outage parametric_index on customers_affected with trigger.measurement.state (a USPS code) over ` +
+  `${STATE_EVENT_FEED} 2023-12-30 reads the DOE OE-417 state event record 2002-2023 (22 counted years) and can be priced (docs/prices.md, Grid outage)`;
