@@ -10,20 +10,9 @@ import { technicalPrice } from '../../../src/domain/pricing/technical-price.js';
 import { validateStructure } from '../../../src/domain/triggers/index.js';
 import { STATE_EVENT_NOTES } from '../../../src/domain/triggers/state-event.js';
 import type { OutageEvent } from '../../../src/domain/outages/records.js';
+import { FLORIDA_OUTAGE } from '../../support/grid-outage.js';
 
 const DAY = 86_400_000;
-
-/** Florida: one occurrence of at least 250,000 customers pays a quarter, 500,000 half, 1,000,000 the limit. */
-export const FLORIDA_OUTAGE = {
-  peril: { code: 'grid_outage' },
-  trigger: {
-    type: 'parametric_index', data_sources: [{ feed_id: 'doe-oe417-disturbance-events', version: '2023-12-30' }],
-    measurement: { variable: 'customers_affected', state: 'FL' }, aggregation_window: { duration: 'P3D' },
-    payout: { function: 'ladder', levels: [{ at_least: 250000, fraction: 0.25 }, { at_least: 500000, fraction: 0.5 }, { at_least: 1000000, fraction: 1 }] },
-  },
-  financial_structure: { currency: 'USD', limit: 1000000, annual_limit: 1000000 },
-  period: { start: '2027-01-01', end: '2027-12-31' },
-};
 
 /** Texas weather events lasting a day or more, linear from 100,000 to 1,000,000 customers. */
 const TEXAS_WEATHER = {
