@@ -25,6 +25,9 @@ import type { OutageEvent, OutageEventSet } from '../../domain/outages/records.j
 
 type Cell = string | number | boolean | null;
 
+/** Cell values only: no formatted text, HTML, number formats or styles (a third of the read time). */
+export const READ_OPTIONS: XLSX.ParsingOptions = { type: 'buffer', dense: true, cellText: false, cellHTML: false, cellNF: false, cellStyles: false };
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** Which column holds what, by the header's words. */
@@ -245,7 +248,7 @@ function eventOf(file: string, sheet: string, header: readonly string[], c: Colu
 
 /** One annual workbook's events. */
 export function parseOe417Workbook(file: string, bytes: Uint8Array, counts: Map<string, number> = new Map()): OutageEvent[] {
-  const wb = XLSX.read(bytes, { type: 'buffer', dense: true });
+  const wb = XLSX.read(bytes, READ_OPTIONS);
   const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
   const { name, rows } = tableSheet(wb);
   const head = headerOf(rows)!;

@@ -4,7 +4,7 @@
 // column is kept verbatim in `fields`; "NA" and empty cells are missing values, never zeros.
 import * as XLSX from '@e965/xlsx';
 import type { OutageEventSet, PurdueOutage } from '../../domain/outages/records.js';
-import { cellDate, cellMinutes } from './oe417.js';
+import { cellDate, cellMinutes, READ_OPTIONS } from './oe417.js';
 
 type Cell = string | number | boolean | null;
 
@@ -13,7 +13,7 @@ const num = (v: Cell): number | null => (typeof v === 'number' && Number.isFinit
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 export function parsePurdueOutages(bytes: Uint8Array): OutageEventSet {
-  const wb = XLSX.read(bytes, { type: 'buffer', dense: true });
+  const wb = XLSX.read(bytes, READ_OPTIONS);
   const sheet = wb.Sheets.Masterdata;
   if (!sheet) throw new Error(`no Masterdata sheet (sheets ${wb.SheetNames.join(', ')})`);
   const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
