@@ -163,7 +163,7 @@ function measure(s: Structure, data: TriggerData, feed: FeedRead, fromYear: numb
     const list = byYear.get(year) ?? [];
     list.push({
       event_id: peak.event_id, time: null, date: peak.date!, from: occ.first.event.start_local ?? occ.first.event.date!, to: last.start_local ?? last.date!,
-      value: peak.customers!, unit: 'customers', state: s.measurement.state, area: peak.area, event_type: peak.event_type, cause: peak.cause,
+      value: peak.customers!, unit: 'customers', state: s.measurement.state, states_named: peak.placement.states, area: peak.area, event_type: peak.event_type, cause: peak.cause,
       nerc_region: peak.nerc_region, start_local: peak.start_local, restored_local: peak.restored_local, duration_hours: peak.duration_hours,
       customers_as_published: peak.fields[Object.keys(peak.fields).find((k) => /^Number of Customers Affected/i.test(k)) ?? ''] ?? null,
       source: peak.source, event_count: occ.events.length, event_ids: occ.events.map((e) => e.event_id),

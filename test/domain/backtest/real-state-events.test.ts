@@ -11,6 +11,7 @@ import { validateStructure } from '../../../src/domain/triggers/index.js';
 import { STATE_EVENT_NOTES } from '../../../src/domain/triggers/state-event.js';
 import type { OutageEvent } from '../../../src/domain/outages/records.js';
 import { FLORIDA_OUTAGE } from '../../support/grid-outage.js';
+import { measure } from '../../../src/domain/monitoring/measure.js';
 
 const DAY = 86_400_000;
 
@@ -153,4 +154,16 @@ test('the state design\'s terms: every fault named, with its kind', async () => 
   assert.equal(refused.refusal.status, 422);
   assert.equal(refused.refusal.code, 'unbacktestable_structure');
   assert.match(refused.refusal.message, /state outage event record/);
+});
+
+test('monitoring a Florida structure in force through 2017 reads Irma, the year\'s largest count, by its workbook row', async () => {
+  const { data, feed, validation } = await load(FLORIDA_OUTAGE);
+  const m = measure(validation.structure!, { from: '2017-01-01', to: '2017-12-31' }, '2017-12-31', feed, data);
+  assert.ok(!('fault' in m));
+  assert.equal(m.status, 'complete');
+  assert.equal(m.index.value, 3500000);
+  assert.equal(m.index.unit, 'customers');
+  assert.equal(m.index.event_id, '2017:Sheet1:105');
+  assert.equal(m.payout_fraction, 1);
+  assert.deepEqual(m.occurrences.map((o) => o.event_id), ['2017:Sheet1:105']);
 });
