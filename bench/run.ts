@@ -1327,7 +1327,48 @@ async function monitoringBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench };
+
+async function gridOutageBench() {
+  // In this process: the 22 OE-417 workbooks parsed cold (every run a fresh parse of the bytes), the
+  // Purdue table, then the Florida state structure's backtest and technical price, warm.
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { parseOe417 } = await import('../src/feeds/parsers/oe417.js');
+  const { parsePurdueOutages } = await import('../src/feeds/parsers/purdue-outages.js');
+  const { runBacktest } = await import('../src/domain/backtest/artifact.js');
+  const { triggerData } = await import('../src/domain/triggers/records.js');
+  const { validateStructure } = await import('../src/domain/triggers/index.js');
+  const { technicalPrice } = await import('../src/domain/pricing/technical-price.js');
+  const { feedClass } = await import('../src/feeds/catalog.js');
+  const { FLORIDA_OUTAGE } = await import('../test/support/grid-outage.js');
+  const dir = join(FEEDS_DIR, 'doe-oe417-disturbance-events', '2023-12-30');
+  const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as { files: Array<{ name: string }> };
+  const files = new Map(manifest.files.map((f) => [f.name, readFileSync(join(dir, f.name))]));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const timed = (n: number, f: () => unknown): number[] => Array.from({ length: n }, () => { const t = performance.now(); f(); return performance.now() - t; });
+  let set = parseOe417(files);
+  const parse = timed(5, () => { set = parseOe417(files); });
+  print({ bench: `parse 22 OE-417 workbooks (${[...files.values()].reduce((a, b) => a + b.length, 0)} bytes, ${set.events.length} event rows)`, median_ms: Math.round(median(parse)), max_ms: Math.round(Math.max(...parse)) });
+  const purdueBytes = readFileSync(join(FEEDS_DIR, 'purdue-major-power-outages-us', '2016-07-23', 'outage.xlsx'));
+  const purdue = timed(3, () => parsePurdueOutages(purdueBytes));
+  print({ bench: `parse the Purdue table (${purdueBytes.length} bytes, 1,534 rows)`, median_ms: Math.round(median(purdue)), max_ms: Math.round(Math.max(...purdue)) });
+  const m = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8'));
+  const feed = { feed_id: 'doe-oe417-disturbance-events', version: '2023-12-30', sha256: 'bench', manifest: m, class: feedClass(m) };
+  const validation = validateStructure(FLORIDA_OUTAGE, { feed });
+  const data = triggerData(set);
+  const backtest = () => runBacktest(validation.structure!, data, feed, null);
+  for (let i = 0; i < 3; i += 1) backtest();
+  const bt = timed(20, backtest);
+  print({ bench: 'backtest compute, warm (grid_outage state event, Florida, 2000-2023)', median_ms: Number(median(bt).toFixed(2)), max_ms: Number(Math.max(...bt).toFixed(2)) });
+  const artifact = backtest();
+  if (!artifact.ok) throw new Error('the bench structure must replay');
+  const price = () => technicalPrice({ validation, artifact: artifact.value, data, manifest: m, feed_class: feed.class });
+  price();
+  const pr = timed(5, price);
+  print({ bench: 'technical price compute, warm (grid_outage state event, Florida: burn + Poisson-rate view)', median_ms: Math.round(median(pr)), max_ms: Math.round(Math.max(...pr)) });
+}
+
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

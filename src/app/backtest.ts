@@ -11,7 +11,7 @@ import type { Structure, StructureTerms } from '../domain/triggers/terms.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal } from '../kernel/refusal.js';
-import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
+import { dailySeries, eventCatalog, outageEvents, trackArchive } from '../feeds/readers.js';
 import { feedClass } from '../feeds/catalog.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { backtestSummary } from '../domain/list-summaries.js';
@@ -69,6 +69,7 @@ export async function feedData(store: FeedStore, structure: Structure, snapshot:
   const { reader } = dataRequest(structure);
   const read = reader === 'event_catalog' ? await eventCatalog(store, snapshot)
     : reader === 'track_archive' ? await trackArchive(store, snapshot)
+      : reader === 'outage_events' ? await outageEvents(store, snapshot)
       : await dailySeries(store, snapshot, seriesElement(structure, feedClass(snapshot.manifest)) ?? undefined);
   return triggerData(read);
 }

@@ -1,10 +1,10 @@
 // Hazard at a point (GET /hazard): what the pinned record says about one point, per covering
 // snapshot, summarised from its records.
-import { quakeSummary, reportSummary, seriesHazardSummary, trackSummary, type YearSpan } from '../domain/hazard/summary.js';
+import { quakeSummary, reportSummary, seriesHazardSummary, stateEventSummary, trackSummary, type YearSpan } from '../domain/hazard/summary.js';
 import { coverageOf } from '../feeds/coverage.js';
 import { coverageArea } from '../domain/hazard/coverage-area.js';
 import { feedEntry } from '../feeds/catalog.js';
-import { dailySeries, eventCatalog, trackArchive } from '../feeds/readers.js';
+import { dailySeries, eventCatalog, outageEvents, trackArchive } from '../feeds/readers.js';
 import type { ReportEvent, DailySeries } from '../domain/hazard/records.js';
 import { excludedObservations, measuredVariable, siObservation } from '../domain/quality.js';
 import type { Snapshot } from '../feeds/store.js';
@@ -25,6 +25,10 @@ export function yearsOf(s: Snapshot): YearSpan {
 
 async function summarize(deps: Pick<AppDeps, 'feeds'>, s: Snapshot, point: { latitude: number; longitude: number }): Promise<unknown> {
   const store = deps.feeds!;
+  // A state outage event record says kind outage_series in its manifest; the catalog reads it as events.
+  if (feedEntry(s.manifest)?.dataset === 'outage_events') {
+    return store.parsed(s, 'hazard-outage-summary', async () => stateEventSummary(await outageEvents(store, s), yearsOf(s)));
+  }
   switch (s.manifest.kind) {
     case 'event_catalog': {
       const catalog = await eventCatalog(store, s);
@@ -87,7 +91,9 @@ export async function hazardAt(
   const point = { latitude, longitude };
   const candidates = (deps.feeds?.feeds() ?? []).map((id) => deps.feeds!.get(id)!)
     // Only a snapshot the feed catalog reads: one pinned ahead of the code that will read it is not summarised.
-    .filter((s) => HAZARD_KINDS.has(s.manifest.kind ?? '') && (s.manifest.perils ?? []).includes(peril) && feedEntry(s.manifest) !== undefined);
+    // The Purdue table is a second reading of the OE-417 record (kept for the cross-check): the DOE rows answer.
+    .filter((s) => HAZARD_KINDS.has(s.manifest.kind ?? '') && (s.manifest.perils ?? []).includes(peril) && feedEntry(s.manifest) !== undefined
+      && feedEntry(s.manifest)?.parser !== 'purdue');
   const covering = candidates.map((s) => ({ s, coverage: coverageOf(s, point) })).filter((c) => c.coverage.covered);
   if (covering.length === 0) {
     return refused(refusal(422, 'outside_feed_coverage',

@@ -12,14 +12,14 @@ import { DEFAULT_WIND_ELEMENT, type ReportType, type SeriesType } from '../domai
 
 /** What a pinned feed holds, in the service's words. */
 export type DatasetKind =
-  | 'quake_catalog' | 'report_set' | 'fire_perimeters' | 'daily_series' | 'outage_series'
+  | 'quake_catalog' | 'report_set' | 'fire_perimeters' | 'daily_series' | 'outage_series' | 'outage_events'
   | 'track_archive' | 'model_data' | 'reference_table';
 
 /** The parser (src/feeds/parsers/) that reads a family's files; null where the API reads none. */
 export type ParserName =
   | 'comcat' | 'spc' | 'ncei' | 'mtbs' | 'ghcnd' | 'nwis' | 'knmi' | 'bom'
   | 'gema' | 'hurdat2' | 'jtwc' | 'hazard-hdf5' | 'geotiff-raster' | 'depth-damage-tables' | 'gmpe-tables' | 'nrml-vulnerability'
-  | 'climada' | 'tc-impact-functions' | 'shakemap';
+  | 'climada' | 'tc-impact-functions' | 'shakemap' | 'oe417' | 'purdue';
 
 export type CoverageShape = 'box' | 'point' | 'basin';
 
@@ -51,6 +51,11 @@ const FAMILIES: readonly Family[] = [
   { family: 'knmi-neerslag', key: /^knmi-neerslaggeg-\d+-(?<series>prcp)$/, manifest_kind: 'daily_series', publisher: /KNMI/, dataset: 'daily_series', parser: 'knmi', coverage: 'point' },
   { family: 'bom-cdo', key: /^bom-cdo-\d+-(?<series>prcp)$/, manifest_kind: 'daily_series', publisher: /Bureau of Meteorology/, dataset: 'daily_series', parser: 'bom', coverage: 'point' },
   { family: 'gema-county-outages', key: /^gema-county-outages-\d+$/, manifest_kind: 'outage_series', publisher: /GEMA/, dataset: 'outage_series', parser: 'gema', coverage: 'point' },
+  // State-level outage events: DOE's OE-417 annual summaries (read by the grid_outage state design)
+  // and the Purdue table built from them (a second reading, for the cross-check). Both manifests say
+  // kind outage_series; the catalog reads them as event records, not as daily series.
+  { family: 'doe-oe417', key: /^doe-oe417-disturbance-events$/, manifest_kind: 'outage_series', publisher: /OE-417/, dataset: 'outage_events', parser: 'oe417', coverage: 'box' },
+  { family: 'purdue-major-outages', key: /^purdue-major-power-outages-us$/, manifest_kind: 'outage_series', publisher: /Purdue/, dataset: 'outage_events', parser: 'purdue', coverage: 'box' },
   { family: 'noaa-nhc-hurdat2', key: /^noaa-nhc-hurdat2-/, manifest_kind: 'track_archive', publisher: /National Hurricane Center/, dataset: 'track_archive', parser: 'hurdat2', coverage: 'basin' },
   { family: 'jtwc-best-track', key: /^jtwc-best-track-/, manifest_kind: 'track_archive', publisher: /Joint Typhoon Warning Center/, dataset: 'track_archive', parser: 'jtwc', coverage: 'basin' },
   // Flood depth maps the lab's flood lanes read: a CLIMADA hazard file, or one GeoTIFF per return
@@ -140,6 +145,7 @@ function classOf(f: Family, report: ReportType | null, series: SeriesType | null
     case 'report_set': return { kind: 'storm_report_set', report };
     case 'daily_series': return { kind: 'daily_series', series, ...(f.parser === 'ghcnd' && { elements: { default_element: defaultElement } }) };
     case 'outage_series': return { kind: 'outage_series', series: 'outage' };
+    case 'outage_events': return { kind: 'outage_event_set', reading: f.parser === 'purdue' ? 'purdue' : 'oe417' };
     case 'track_archive': return { kind: 'track_archive' };
     default: return { kind: 'other', manifest_kind: f.manifest_kind };
   }

@@ -20,6 +20,9 @@ import { parseGmpeLogicTree } from './parsers/nrml-gmpe-logic-tree.js';
 import type { GmpeLogicTree } from '../domain/lab/lanes/earthquake/eshm20-backbone.js';
 import type { VulnerabilityFunction } from '../domain/lab/lanes/earthquake/vulnerability.js';
 import { feedEntry } from './catalog.js';
+import { parseOe417 } from './parsers/oe417.js';
+import { parsePurdueOutages } from './parsers/purdue-outages.js';
+import type { OutageEventSet } from '../domain/outages/records.js';
 
 /** The peril whose event catalog a snapshot is, or undefined when it is not one. */
 export function catalogPeril(snapshot: Snapshot): CatalogPeril | undefined {
@@ -53,9 +56,20 @@ export function eventCatalog(store: FeedStore, snapshot: Snapshot): Promise<Even
   });
 }
 
-/** Daily series feeds: rainfall, wind and discharge stations, county outages. */
+/** Daily series feeds: rainfall, wind and discharge stations, county outages (not the state outage event records). */
 export function isDailySeries(snapshot: Snapshot): boolean {
-  return snapshot.manifest.kind === 'daily_series' || snapshot.manifest.kind === 'outage_series';
+  const dataset = feedEntry(snapshot.manifest)?.dataset;
+  return dataset === 'daily_series' || dataset === 'outage_series';
+}
+
+/** A state outage event record: DOE's OE-417 workbooks, or the Purdue table. */
+export function outageEvents(store: FeedStore, snapshot: Snapshot): Promise<OutageEventSet> {
+  return store.parsed(snapshot, 'state-outage-records', (s, files) => {
+    const parser = feedEntry(s.manifest)?.parser;
+    if (parser === 'oe417') return parseOe417(files);
+    if (parser === 'purdue') return parsePurdueOutages(files.get([...files.keys()].find((n) => n.endsWith('.xlsx'))!)!);
+    throw new Error(`${s.feed_id} is not a state outage event record`);
+  });
 }
 
 

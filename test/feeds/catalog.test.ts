@@ -9,17 +9,16 @@ import { feedClass, feedEntry, floodMapFacts } from '../../src/feeds/catalog.js'
 /**
  * Pinned with no catalog family, so no hazard route reads them: for the lab (model data the lanes
  * pin by id and version, among them ESHM20's source-model branches, which the probabilistic European
- * and Turkish lane reads through its own pins), and the federal
- * disturbance events and Purdue's major-outage table, pinned ahead of the state outage index that
- * will read them.
+ * and Turkish lane reads through its own pins).
  */
 const NOT_READ_BY_THE_API = new Set([
-  'doe-oe417-disturbance-events',
   'efehr-eshm20-source-model-branches',
   'esrm20-scenario-events',
   'oasis-piwind',
-  'purdue-major-power-outages-us',
 ]);
+
+/** State outage event records: their manifests say outage_series; the catalog reads them as events, not series. */
+const EVENT_RECORDS = new Set(['doe-oe417-disturbance-events', 'purdue-major-power-outages-us']);
 
 const pinned = readdirSync(FEEDS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
@@ -38,7 +37,7 @@ test('every pinned feed resolves to one catalog entry or is listed as not read b
       continue;
     }
     assert.ok(entry, `${id} (${m.kind}, ${m.publisher}) has no catalog entry`);
-    assert.equal(entry.dataset, DATASET_OF_KIND[m.kind], `${id}: dataset kind agrees with the manifest`);
+    assert.equal(entry.dataset, EVENT_RECORDS.has(id) ? 'outage_events' : DATASET_OF_KIND[m.kind], `${id}: dataset kind agrees with the manifest`);
     assert.equal(entry.coverage, m.coverage.type, `${id}: coverage shape agrees with the manifest`);
     if (entry.dataset === 'report_set') assert.ok(entry.report && (m.title as string).toLowerCase().includes(entry.report === 'wind' ? 'wind' : entry.report), `${id}: report type ${entry.report} is the title's`);
     if (entry.dataset === 'daily_series' || entry.dataset === 'outage_series') assert.ok(entry.series, `${id}: series quantity known`);
@@ -62,6 +61,9 @@ test('families, parsers and units of the pinned feeds', () => {
   assert.equal(of('knmi-neerslaggeg-336-prcp').default_element, null);
   assert.equal(of('usgs-nwis-01509000-discharge').si_unit, 'm3/s');
   assert.equal(of('gema-county-outages-13121').series, 'outage');
+  assert.deepEqual(of('doe-oe417-disturbance-events').class, { kind: 'outage_event_set', reading: 'oe417' });
+  assert.deepEqual(of('purdue-major-power-outages-us').class, { kind: 'outage_event_set', reading: 'purdue' });
+  assert.equal(of('doe-oe417-disturbance-events').series, null);
   assert.equal(of('jtwc-best-track-north-indian').parser, 'jtwc');
   assert.equal(of('noaa-nhc-hurdat2-atlantic').parser, 'hurdat2');
   assert.equal(of('oed-spec').dataset, 'reference_table');

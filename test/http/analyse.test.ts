@@ -108,7 +108,10 @@ eachDialect('analyse: the four analyses, each figure checked, recorded on proven
   assert.deepEqual(onComcat.designs.map((d: any) => [d.design, d.trigger_type, d.variables]), [['cat_in_a_box', 'parametric_cat_in_a_box', ['magnitude']]]);
   const fire = reach.perils.find((p: any) => p.peril === 'wildfire');
   assert.ok(fire.feeds.some((f: any) => f.feed_id === 'usgs-mtbs-southern-california'), 'Los Angeles lies in the southern California fire extract');
-  assert.equal(reach.perils.find((p: any) => p.peril === 'grid_outage').reached, false, 'no Georgia county reaches Los Angeles');
+  // No Georgia county reaches Los Angeles; the state-level OE-417 record covers the United States.
+  const grid = reach.perils.find((p: any) => p.peril === 'grid_outage');
+  assert.deepEqual(grid.feeds.map((f: any) => [f.feed_id, f.designs.map((d: any) => [d.design, d.trigger_type, d.variables])]),
+    [['doe-oe417-disturbance-events', [['state_event', 'parametric_index', ['customers_affected']]]]]);
 
   // exposure_quality, recomputed from the rows above (values in cents).
   const q = doc.results.exposure_quality;

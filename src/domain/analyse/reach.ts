@@ -4,7 +4,7 @@
 import type { FeedClass } from '../triggers/feed.js';
 import {
   BOX_FEED_OF_PERIL, CAT_IN_A_BOX_VARIABLES, DESIGN_OF_VARIABLE, GATE_VARIABLE, PERIL_MODELS, REPORT_OF_VARIABLE, SERIES_OF_VARIABLE,
-  SERIES_READ_BY_PERIL, SERIES_VARIABLES, type Design, type TriggerType,
+  SERIES_READ_BY_PERIL, SERIES_VARIABLES, STATE_EVENT_VARIABLE, type Design, type TriggerType,
 } from '../triggers/vocabulary.js';
 
 export interface WritableDesign {
@@ -37,11 +37,14 @@ export function designsOn(peril: string, cls: FeedClass): WritableDesign[] {
       variables = model.variables.filter((v) => (SERIES_VARIABLES as readonly string[]).includes(v) && SERIES_OF_VARIABLE[v] === series);
     } else if (design === 'track_gate' && cls.kind === 'track_archive') {
       variables = model.variables.filter((v) => v === GATE_VARIABLE);
+    } else if (design === 'state_event' && cls.kind === 'outage_event_set' && cls.reading === 'oe417') {
+      variables = model.variables.filter((v) => v === STATE_EVENT_VARIABLE);
     }
     if (variables.length === 0) continue;
     out.push({
       design, trigger_type: typeOf(design, variables[0]!), variables,
-      ...(design === 'track_gate' ? { needs: 'a gate (box or polygon) in peril.region' } : design === 'cat_in_a_box' ? { needs: 'a box in peril.region inside the extract\'s coverage' } : {}),
+      ...(design === 'track_gate' ? { needs: 'a gate (box or polygon) in peril.region' } : design === 'cat_in_a_box' ? { needs: 'a box in peril.region inside the extract\'s coverage' }
+        : design === 'state_event' ? { needs: 'the state in trigger.measurement.state (a USPS code); the record is state-level' } : {}),
     });
   }
   return out;

@@ -174,6 +174,8 @@ export const payoutFunctionOf = (id: string): PayoutPrimitive | undefined => PAY
 
 /** The measurement of each (design, variable) of the trigger vocabulary. */
 export function measurementOfVariable(design: Design, variable: string): MeasurementPrimitive | undefined {
+  // The grid_outage state event design is not a primitive of the v1 vocabulary (docs/models.md).
+  if (design === 'state_event') return undefined;
   if (design === 'track_gate') return measurementOf('strongest_wind_in_gate');
   if (design === 'index_series') return measurementOf(variable === 'customers_out' ? 'county_customers_out' : 'daily_series_value');
   if (variable === 'magnitude') return measurementOf('magnitude_in_box');

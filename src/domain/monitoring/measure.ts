@@ -27,6 +27,8 @@ import type { TriggerData } from '../triggers/records.js';
 import { isTermFault, termRule, termWindow, termYearsBetween, type TermRule } from '../triggers/term.js';
 import type { Structure } from '../triggers/terms.js';
 import { gateCrossings, type GateUnit } from '../triggers/track-gate.js';
+import { selectStateEvents } from '../triggers/state-event.js';
+import type { OutageEvent } from '../outages/records.js';
 import { DAY_MS, dayEpoch, isoDay, isValidDate } from '../../kernel/dates.js';
 
 export interface InForce {
@@ -185,6 +187,7 @@ function indexUnit(s: Structure, feed: FeedRead, data: TriggerData): string {
   if (data.kind === 'quakes') return 'magnitude';
   if (data.kind === 'tracks') return s.measurement.unit ?? 'kt';
   if (data.kind === 'reports') return data.unit ?? data.events[0]?.unit ?? (classOf(feed).kind === 'fire_extract' ? 'acres' : '');
+  if (data.kind === 'outage_events') return 'customers';
   return s.measurement.unit ?? data.series.unit;
 }
 
@@ -210,6 +213,7 @@ function largestSoFar(s: Structure, data: TriggerData, feed: FeedRead, startMs: 
     }
     return best;
   }
+  if (data.kind === 'outage_events') return largestStateEvent(s, data.events, startMs, endMs);
   const box = s.gate as Box;
   const rows = data.kind === 'quakes'
     ? selectQuakes(data.events, { box, max_depth_km: s.measurement.max_depth_km, floor: -Infinity }).rows
@@ -221,6 +225,17 @@ function largestSoFar(s: Structure, data: TriggerData, feed: FeedRead, startMs: 
     if (!best || r.value > best.value || (r.value === best.value && (r.time ?? r.date) < (best.at ?? ''))) {
       best = { value: r.value, at: r.time ?? r.date, event_id: r.event_id, window: null };
     }
+  }
+  return best;
+}
+
+/** The state design's largest count in the term so far (every count, below the lowest level too). */
+function largestStateEvent(s: Structure, events: readonly OutageEvent[], startMs: number, endMs: number): Peak | null {
+  const { rows } = selectStateEvents(events, { state: s.measurement.state!, cause: s.measurement.cause ?? null, min_duration_hours: s.measurement.min_duration_hours ?? null, floor: -Infinity });
+  let best: Peak | null = null;
+  for (const r of rows) {
+    if (r.epoch_ms < startMs || r.epoch_ms >= endMs) continue;
+    if (!best || r.value > best.value) best = { value: r.value, at: r.event.start_local ?? r.event.date, event_id: r.event_id, window: null };
   }
   return best;
 }

@@ -22,6 +22,7 @@ import type { BacktestStatistics } from '../backtest/statistics.js';
 import { roundMoney } from '../triggers/payout.js';
 import { faultAnswer, type StructureValidation } from '../triggers/faults.js';
 import type { Structure } from '../triggers/terms.js';
+import { STATE_DESIGN_POINTER } from '../triggers/vocabulary.js';
 import { refusal } from '../../kernel/refusal.js';
 import { ok, refused, type Result } from '../../kernel/result.js';
 import { fittedView } from './fit.js';
@@ -192,6 +193,11 @@ function pricedStructure(v: StructureValidation): Result<Structure> {
   return refused({ ...answer, code: 'unpriceable_object' });
 }
 
+function isCountyOutageIndex(artifact: BacktestArtifact): boolean {
+  const s = artifact.structure as { peril?: { code?: string }; trigger?: { design?: string } };
+  return s.peril?.code === 'grid_outage' && s.trigger?.design === 'index_series';
+}
+
 /** The refusal of a record too short to price, or of a burn of 0.00 (untested); null when the record prices. */
 function recordRefusal(artifact: BacktestArtifact, currency: string): Result<never> | null {
   const st = artifact.statistics;
@@ -207,6 +213,8 @@ function recordRefusal(artifact: BacktestArtifact, currency: string): Result<nev
         `record_length: ${st.years} counted year${st.years === 1 ? '' : 's'}; minimum: ${MINIMUM_COUNTED_YEARS}`,
         ...(partial.length > 0 ? [`partial_years (lacking more than 10% of the term, not counted): ${partial.map((p) => p.year).join(', ')}`] : []),
         ...(missing.length > 0 ? [`years_missing (no record): ${missing.length}`] : []),
+        // The county outage index has weeks of record; the state design has 22 years.
+        ...(isCountyOutageIndex(artifact) ? [STATE_DESIGN_POINTER] : []),
       ],
     );
   }

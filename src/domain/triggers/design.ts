@@ -126,7 +126,7 @@ export interface TriggerDesign {
    */
   checkFeed(f: Faults, s: Structure, at: FeedUnderCheck): boolean;
   /** Which reader of src/feeds/readers.ts loads its data. */
-  readonly reader: 'event_catalog' | 'daily_series' | 'track_archive';
+  readonly reader: 'event_catalog' | 'daily_series' | 'track_archive' | 'outage_events';
   /** The data kinds its measurement reads. */
   readonly data_kinds: readonly TriggerData['kind'][];
   /**

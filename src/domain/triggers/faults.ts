@@ -113,6 +113,12 @@ export const FAULT_CATALOGUE: Readonly<Record<string, FaultKind>> = {
   no_recorded_year_in_window: 'data',
   // request: the backtest request's window member, 422 invalid_request
   window_invalid: 'request',
+  // the state design's members (state-event.ts)
+  state_missing: 'shape',
+  state_unknown: 'shape',
+  cause_unknown: 'shape',
+  min_duration_hours_invalid: 'shape',
+  outage_reading_not_read: 'data',
 };
 
 export interface StructureValidation {

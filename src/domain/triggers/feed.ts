@@ -46,6 +46,8 @@ export type FeedClass =
   /** elements: set for publishers whose files hold several elements (GHCN-Daily), with the one read by default. */
   | { readonly kind: 'daily_series'; readonly series: SeriesType | null; readonly elements?: { readonly default_element: string | null } }
   | { readonly kind: 'outage_series'; readonly series: 'outage' }
+  /** State-level outage events: DOE's OE-417 rows (read by the state design) or the Purdue table built from them. */
+  | { readonly kind: 'outage_event_set'; readonly reading: 'oe417' | 'purdue' }
   | { readonly kind: 'track_archive' }
   | { readonly kind: 'other'; readonly manifest_kind: string | null };
 

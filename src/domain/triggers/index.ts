@@ -17,16 +17,23 @@ import {
 import type { TermRule } from './term.js';
 import type { NormalizedMeasurement, Region, Structure } from './terms.js';
 import { TRACK_GATE } from './track-gate.js';
+import { readStateMembers, STATE_EVENT } from './state-event.js';
 import {
   DESIGN_OF_VARIABLE, PERIL_CODES, PERIL_MODELS, PRICED_PERILS, TRIGGER_TYPES, UNITS_BY_VARIABLE, type Design, type PerilCode,
   type SeriesAggregation, type TriggerType,
 } from './vocabulary.js';
+
+/** The state design's members on a normalised measurement; none on any other variable. */
+function stateMembersOf(variable: string, m: ReturnType<typeof readStateMembers>): Partial<NormalizedMeasurement> {
+  return DESIGN_OF_VARIABLE.parametric_index[variable] === 'state_event' ? m : {};
+}
 
 /** Each design's module, by the name the vocabulary selects. */
 export const DESIGNS: Readonly<Record<Design, TriggerDesign>> = {
   cat_in_a_box: CAT_IN_A_BOX,
   index_series: INDEX_SERIES,
   track_gate: TRACK_GATE,
+  state_event: STATE_EVENT,
 };
 
 export interface ValidationContext {
@@ -131,7 +138,8 @@ function readShape(f: Faults, input: unknown): Structure | null {
           else if (typeof m.element !== 'string' || !/^[A-Z0-9]{4}$/.test(m.element)) f.add('element_invalid', `${p}.element`, `${p}.element must be a GHCN-Daily element code such as PRCP, AWND or WSF5, got ${show(m.element)}`);
           else element = m.element;
         }
-        if (f.count === before) measurement = { variable, unit, aggregation, element, max_depth_km: maxDepth };
+        const stateMembers = readStateMembers(f, m, p, variable);
+        if (f.count === before) measurement = { variable, unit, aggregation, element, max_depth_km: maxDepth, ...stateMembersOf(variable, stateMembers) };
       }
     }
 

@@ -128,6 +128,10 @@ export interface NormalizedMeasurement {
   readonly aggregation: SeriesAggregation | null;
   readonly element: string | null;
   readonly max_depth_km: number | null;
+  /** The state design's selection (state-event.ts): a USPS code, a cause category, a least duration. */
+  readonly state?: string;
+  readonly cause?: string | null;
+  readonly min_duration_hours?: number | null;
 }
 
 export interface Structure {

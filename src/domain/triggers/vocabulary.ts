@@ -7,8 +7,8 @@ import { PERIL_CODES, type PerilCode } from '../exposure/types.js';
 
 export { PERIL_CODES, type PerilCode };
 
-/** The three trigger designs, one module each (cat-in-a-box.ts, index-series.ts, track-gate.ts). */
-export type Design = 'cat_in_a_box' | 'index_series' | 'track_gate';
+/** The four trigger designs, one module each (cat-in-a-box.ts, index-series.ts, track-gate.ts, state-event.ts). */
+export type Design = 'cat_in_a_box' | 'index_series' | 'track_gate' | 'state_event';
 
 /** SPEC Perils table: the seven perils with a pricing (and backtest) model. */
 export const PRICED_PERILS: readonly PerilCode[] = [
@@ -26,10 +26,15 @@ export type SeriesVariable = (typeof SERIES_VARIABLES)[number];
 
 export const GATE_VARIABLE = 'max_sustained_wind_in_gate';
 
+/** The state event design's variable: the customers an OE-417 event affected (state-event.ts). */
+export const STATE_EVENT_VARIABLE = 'customers_affected';
+/** The pinned record the state design reads, by its whole id (named in words, never read for meaning). */
+export const STATE_EVENT_FEED = 'doe-oe417-disturbance-events';
+
 /** The variables each trigger type reads, in the order messages list them, and the design each selects. */
 export const DESIGN_OF_VARIABLE: Readonly<Record<TriggerType, Readonly<Record<string, Design>>>> = {
   parametric_cat_in_a_box: Object.fromEntries(CAT_IN_A_BOX_VARIABLES.map((v) => [v, 'cat_in_a_box'])),
-  parametric_index: { ...Object.fromEntries(SERIES_VARIABLES.map((v) => [v, 'index_series'])), [GATE_VARIABLE]: 'track_gate' },
+  parametric_index: { ...Object.fromEntries(SERIES_VARIABLES.map((v) => [v, 'index_series'])), [GATE_VARIABLE]: 'track_gate', [STATE_EVENT_VARIABLE]: 'state_event' },
 };
 
 export const SERIES_AGGREGATIONS = ['sum', 'max', 'mean'] as const;
@@ -72,6 +77,7 @@ export const UNITS_BY_VARIABLE: Readonly<Record<string, readonly UnitName[]>> = 
   wind_speed: ['m/s', 'kt', 'mph', 'km/h'],
   discharge: ['ft3/s', 'm3/s'],
   customers_out: ['customers'],
+  [STATE_EVENT_VARIABLE]: ['customers'],
   [GATE_VARIABLE]: ['kt', 'm/s', 'category'],
 };
 
@@ -95,7 +101,10 @@ export const PERIL_MODELS: Readonly<Record<string, { designs: readonly Design[];
     designs: ['index_series', 'track_gate'], variables: ['wind_speed', GATE_VARIABLE],
     words: 'a parametric_index trigger over a pinned daily wind series (wind_speed), or over a pinned storm-track archive with a gate in peril.region (max_sustained_wind_in_gate)',
   },
-  grid_outage: { designs: ['index_series'], variables: ['customers_out'], words: 'a parametric_index trigger on customers_out over a pinned county outage series' },
+  grid_outage: {
+    designs: ['index_series', 'state_event'], variables: ['customers_out', STATE_EVENT_VARIABLE],
+    words: `a parametric_index trigger on customers_out over a pinned county outage series, or on customers_affected by the events of one state over the DOE OE-417 record (${STATE_EVENT_FEED})`,
+  },
 };
 
 export type SeriesType = 'rainfall' | 'wind' | 'discharge' | 'outage';
@@ -124,6 +133,7 @@ export const FEED_KIND_WORDS: Record<string, string> = {
   storm_report_set: 'a storm report extract (storm_report_set)',
   daily_series: 'a daily series (daily_series)',
   outage_series: 'a county outage series (outage_series)',
+  outage_event_set: 'a state outage event record (outage_event_set)',
   track_archive: 'a storm-track archive (track_archive)',
 };
 
@@ -131,3 +141,11 @@ export const FEED_KIND_WORDS: Record<string, string> = {
 export const GHCN_WIND_ELEMENTS = ['AWND', 'WSF2', 'WSF5', 'WSFG', 'WSF1', 'WSFM'] as const;
 /** The element read from a GHCN wind feed when the trigger names none (the feed readers default to it too). */
 export const DEFAULT_WIND_ELEMENT = 'AWND';
+
+/**
+ * What a refusal of the county index's price points to: the state design over the 22 years of DOE
+ * OE-417 workbooks (docs/prices.md "Grid outage").
+ */
+export const STATE_DESIGN_POINTER =
+  `state design: a grid_outage parametric_index on customers_affected with trigger.measurement.state (a USPS code) over ` +
+  `${STATE_EVENT_FEED} 2023-12-30 reads the DOE OE-417 state event record 2002-2023 (22 counted years) and can be priced (docs/prices.md, Grid outage)`;

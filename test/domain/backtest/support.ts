@@ -1,7 +1,7 @@
 // Shared by the backtest tests: the pinned store, loading a structure's data the way the job will,
 // and small raw-file helpers for the independent recomputations (which never call the engine).
 import { FeedStore } from '../../../src/feeds/store.js';
-import { dailySeries, eventCatalog, trackArchive } from '../../../src/feeds/readers.js';
+import { dailySeries, eventCatalog, outageEvents, trackArchive } from '../../../src/feeds/readers.js';
 import { feedClass } from '../../../src/feeds/catalog.js';
 import { runBacktest, type BacktestArtifact } from '../../../src/domain/backtest/artifact.js';
 import type { FeedRead } from '../../../src/domain/triggers/feed.js';
@@ -36,6 +36,7 @@ export async function load(terms: unknown): Promise<Loaded> {
   const req = dataRequest(v.structure, cls);
   const read = req.reader === 'event_catalog' ? await eventCatalog(s, snap)
     : req.reader === 'track_archive' ? await trackArchive(s, snap)
+    : req.reader === 'outage_events' ? await outageEvents(s, snap)
     : await dailySeries(s, snap, req.element ?? undefined);
   const feed: FeedRead = { feed_id: snap.feed_id, version: snap.version, sha256: snap.sha256, manifest: snap.manifest, class: cls };
   return { data: triggerData(read), feed, validation: checkStructure(v.structure, { feed }) };

@@ -45,6 +45,8 @@ test('each variable a priced peril reads has its measurement, of the design the 
         && model.designs.includes(DESIGN_OF_VARIABLE[t as keyof typeof DESIGN_OF_VARIABLE][variable]!))!;
       const design = DESIGN_OF_VARIABLE[type as keyof typeof DESIGN_OF_VARIABLE][variable]!;
       if (variable === 'report_value') continue; // the generic report variable is read through report_value_in_box's named ones
+      // The state event design (grid_outage on the OE-417 record) is not a v1 primitive: none is offered for it.
+      if (design === 'state_event') { assert.equal(measurementOfVariable(design, variable), undefined); continue; }
       const m = measurementOfVariable(design, variable);
       assert.ok(m, `${peril} ${variable}`);
       assert.equal(m.design, design, `${peril} ${variable}`);

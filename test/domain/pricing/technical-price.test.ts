@@ -12,6 +12,7 @@ import {
   MINIMUM_COUNTED_YEARS, PRICING_DEFAULTS, technicalPrice, type PriceDocument, type PricingParameters,
 } from '../../../src/domain/pricing/technical-price.js';
 import { PRICING_MODEL } from '../../../src/kernel/versions.js';
+import { STATE_DESIGN_POINTER } from '../../../src/domain/triggers/vocabulary.js';
 import type { Result } from '../../../src/kernel/result.js';
 
 // Half away from zero, as the document states (608889.445 is 608889.45, not the binary-noise .44).
@@ -260,6 +261,9 @@ test('an outage index on one partial year of record is refused (422 unpriceable_
   assert.match(doc.refusal.message, /2024-09-25 to 2024-11-05/);
   assert.ok(doc.refusal.details!.includes(`record_length: 0 counted years; minimum: ${MINIMUM_COUNTED_YEARS}`));
   assert.ok(doc.refusal.details!.some((d) => /partial_years .*2024/.test(d)));
+  // It points to the state design, which has the years the county series lacks.
+  assert.ok(doc.refusal.details!.includes(STATE_DESIGN_POINTER));
+  assert.match(STATE_DESIGN_POINTER, /customers_affected .*doe-oe417-disturbance-events 2023-12-30 .*2002-2023 \(22 counted years\)/);
 });
 
 test('a window of fewer than 10 counted years is refused even where it pays; 10 years are priced', async () => {
