@@ -6,7 +6,9 @@ import { backtestCsv, type BacktestTable, type BacktestTables } from '../domain/
 import { eventPageCsv, eventPageGeoJson, type EventCataloguePage } from '../domain/exports/event-formats.js';
 import { filledStatement, OedColumnPlan, oedRecordsCsv, type OedTable } from '../domain/exports/oed-location.js';
 import { oedFieldOrder } from '../feeds/oed.js';
-import { ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
+import { ORD_TABLES, ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
+import { csvTable } from '../domain/exports/csv.js';
+import { labLane, LAB_LANES } from './lab-lanes.js';
 import type { LabMetrics } from '../domain/lab/engine/metrics.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -34,11 +36,17 @@ export function perspectiveMetrics(result: Record<string, unknown>, perspective:
   return (result.perspectives as Record<string, LabMetrics> | null | undefined)?.[perspective];
 }
 
-/** GET /runs/{id} as an ORD table (or the lab's year loss table); a run has tables only once it has succeeded. */
+/** Every table a lane declares of its own (climada-impact's at_event, eai_exp, ...), by name. */
+export const LANE_TABLES: readonly string[] = [...new Set(LAB_LANES.flatMap((lane) => Object.keys(lane.tables ?? {})))];
+
+/**
+ * GET /runs/{id} as CSV: one of the lane's own tables when it declares them (the first by
+ * default), else an ORD table; a run has tables only once it has succeeded.
+ */
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
-  input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable; perspective: OrdPerspective },
-): Promise<Result<{ csv: string; currency: string | null }>> {
+  input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable | string | undefined; perspective: OrdPerspective },
+): Promise<Result<{ csv: string; table: string; currency: string | null }>> {
   const read = await readRun(deps, input);
   if (!read.ok) return read;
   const run = read.value;
@@ -46,19 +54,36 @@ export async function runTable(
     return refused(refusal(406, 'not_acceptable', `Run ${input.id} is ${run.status as string}: its ORD tables exist once it has succeeded; until then it is served as JSON only.`));
   }
   const result = run.result as Record<string, unknown> & { run?: { samples?: number }; currency?: string | null };
+  // ORD's columns (and a lane's own tables) carry no currency: the answer names it in a header (a
+  // run stored before losses named their currency has none).
+  const currency = result.currency ?? null;
+  const tables = labLane((run.model as { id?: unknown }).id)?.tables;
+  if (tables) {
+    const names = Object.keys(tables);
+    const name = input.table ?? names[0]!;
+    const rows = Object.hasOwn(tables, name) ? tables[name]!.rows(result) : undefined;
+    if (!rows) {
+      return refused(refusals.invalidRequest(422, Object.hasOwn(tables, name)
+        ? `Run ${input.id} has no ${name} table: the spec did not ask for that view.`
+        : `Run ${input.id}'s tables are ${names.join(', ')}; it has no ${name}.`));
+    }
+    return ok({ csv: csvTable(rows.header, rows.rows), table: name, currency });
+  }
+  if (input.table !== undefined && !(ORD_TABLES as readonly string[]).includes(input.table)) {
+    return refused(refusals.invalidRequest(422, `Run ${input.id}'s tables are the ORD tables ${ORD_TABLES.join(', ')}; it has no ${input.table}.`));
+  }
   const metrics = perspectiveMetrics(result, input.perspective);
   if (!metrics) {
     return refused(refusals.invalidRequest(422, input.perspective === 'gul'
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
       : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
-  const csv = ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0);
+  const table = (input.table ?? 'ept') as OrdTable;
+  const csv = ordCsv(metrics, table, (result.run?.samples ?? 0) > 0);
   if (csv === null) {
     return refused(refusals.invalidRequest(422, `Run ${input.id} was computed before the lab kept each occurrence of its events: it has no MPLT (its EPT, MELT, ALT and year loss table are served).`));
   }
-  // ORD's columns carry no currency: the answer names it in a header (a run stored before losses
-  // named their currency has none).
-  return ok({ csv, currency: result.currency ?? null });
+  return ok({ csv, table, currency });
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */

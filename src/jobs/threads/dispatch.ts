@@ -28,6 +28,10 @@ const RUNNERS: { [K in TaskName]: (input: TaskInput<K>) => Promise<Result<TaskOu
     const { labAdmitTask } = await import('../../app/lab-runs.js');
     return labAdmitTask(input, await threadStore(input.feedsDir));
   },
+  'read-input': async (input) => {
+    const { readInputTask } = await import('../../app/lab-inputs.js');
+    return readInputTask(input);
+  },
   price: async (input) => {
     const { priceTask } = await import('../../app/price.js');
     return priceTask(input, await threadStore(input.feedsDir));
