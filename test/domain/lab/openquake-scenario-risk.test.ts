@@ -12,6 +12,9 @@ import { parseOqGmfs } from '../../../src/feeds/parsers/oq-gmfs.js';
 import { scenarioRisk, type ScenarioRiskOptions } from '../../../src/domain/lab/lanes/openquake-scenario-risk/scenario-risk.js';
 import { lossRatio, meanAndCov } from '../../../src/domain/lab/lanes/openquake-scenario-risk/loss-ratios.js';
 import { seededRandom } from '../../../src/domain/stats/random.js';
+import { openquakeScenarioRisk, readScenarioRiskSpec, runScenarioRiskLane, type ScenarioRiskSpec } from '../../../src/domain/lab/lanes/openquake-scenario-risk/lane.js';
+import { scenarioRiskCsv } from '../../../src/domain/lab/lanes/openquake-scenario-risk/exports.js';
+import { modelOf } from '../../../src/domain/lab/lane.js';
 import type { OqVulnerabilityModel } from '../../../src/domain/lab/lanes/openquake-scenario-risk/oq-inputs.js';
 
 /** Relative closeness, as numpy's assert_allclose(rtol). */
@@ -295,4 +298,50 @@ test('NRML 0.4 discreteVulnerabilitySet reads as its NRML 0.5 twin', () => {
   const v05: OqVulnerabilityModel = parseOqVulnerability(VULN());
   assert.deepEqual(v04.functions, v05.functions);
   assert.equal(v04.loss_category, 'structural');
+});
+
+// ---- The lane: its spec, its result naming each input, its CSV exports ----------------------------
+
+test('the lane\'s spec: defaults filled in, every fault named', () => {
+  const read = readScenarioRiskSpec({ vulnerability: 'inp_v', gmfs: 'inp_g' }, 'inp_e');
+  assert.ok(read.ok);
+  assert.deepEqual(read.value, {
+    exposure: 'inp_e', gmfs: 'inp_g', vulnerability: { structural: 'inp_v' }, loss_types: ['structural'], minimum_asset_loss: {},
+    ignore_covs: false, master_seed: 123456, asset_correlation: 0, asset_hazard_distance: 15,
+  });
+  const bad = readScenarioRiskSpec({ gmfs: 'inp_g', contents_vulnerability: 'inp_c', loss_types: ['structural'], minimum_asset_loss: { occupants: 1 } }, 3);
+  assert.ok(!bad.ok);
+  assert.equal(bad.refusal.status, 422);
+  assert.equal(bad.refusal.code, 'invalid_request');
+  assert.deepEqual(bad.refusal.details, [
+    'loss_types names structural, whose vulnerability model (vulnerability) the spec does not give',
+    'minimum_asset_loss names occupants, which is not a loss type of the run (structural)',
+    'exposure must be the id of an input brought to POST /inputs',
+  ]);
+});
+
+test('the lane\'s result names each input with its sha256; its tables export as OpenQuake\'s CSV', () => {
+  const spec = { ...modelOf(openquakeScenarioRisk), ...(readScenarioRiskSpec({ vulnerability: 'inp_v', gmfs: 'inp_g', minimum_asset_loss: { structural: 200 } }, 'inp_e') as { value: object }).value } as ScenarioRiskSpec;
+  const inputs = {
+    exposure: { id: 'inp_e', kind: 'oq-exposure', sha256: 'e'.repeat(64), value: parseOqExposure(CASE1_EXPOSURE) },
+    vulnerability: { id: 'inp_v', kind: 'oq-vulnerability', sha256: 'v'.repeat(64), value: parseOqVulnerability(CASE1_VULNERABILITY) },
+    gmfs: { id: 'inp_g', kind: 'oq-gmfs', sha256: 'g'.repeat(64), value: parseOqGmfs(CASE1_GMFS, CASE1_SITES) },
+  };
+  const r = runScenarioRiskLane(openquakeScenarioRisk, inputs, spec);
+  assert.ok(r.ok);
+  const result = r.value as Record<string, any>;
+  assert.deepEqual(result.inputs, [
+    { member: 'exposure', id: 'inp_e', kind: 'oq-exposure', sha256: 'e'.repeat(64) },
+    { member: 'gmfs', id: 'inp_g', kind: 'oq-gmfs', sha256: 'g'.repeat(64) },
+    { member: 'vulnerability', id: 'inp_v', kind: 'oq-vulnerability', sha256: 'v'.repeat(64) },
+  ]);
+  assert.equal(result.sampling.sampled, false);
+  const aggrisk = scenarioRiskCsv(result as never, 'aggrisk').split('\r\n');
+  assert.equal(aggrisk[0], 'loss_type,loss_value,loss_ratio');
+  assert.match(aggrisk[1]!, /^structural,412\.36\d+,0\.20618\d+$/);
+  const byEvent = scenarioRiskCsv(result as never, 'risk_by_event').split('\r\n');
+  assert.equal(byEvent[0], 'event_id,loss,loss_type');
+  assert.match(byEvent[1]!, /^5,252\.50\d+,structural$/);
+  assert.equal(scenarioRiskCsv(result as never, 'avg_losses').split('\r\n')[0], 'asset_id,taxonomy,lon,lat,loss_type,mean,stddev');
+  assert.match(scenarioRiskCsv(result as never, 'insured_losses').split('\r\n')[1]!, /^a2,RC,15\.56,38\.17,structural_ins,/);
 });
