@@ -12,6 +12,8 @@ import { parseOqGmfs } from '../../../src/feeds/parsers/oq-gmfs.js';
 import { scenarioRisk, type ScenarioRiskOptions } from '../../../src/domain/lab/lanes/openquake-scenario-risk/scenario-risk.js';
 import { lossRatio, meanAndCov } from '../../../src/domain/lab/lanes/openquake-scenario-risk/loss-ratios.js';
 import { seededRandom } from '../../../src/domain/stats/random.js';
+import { SiteIndex } from '../../../src/domain/lab/lanes/openquake-scenario-risk/asset-values.js';
+import { haversineKm } from '../../../src/domain/geo.js';
 import { openquakeScenarioRisk, readScenarioRiskSpec, runScenarioRiskLane, type ScenarioRiskSpec } from '../../../src/domain/lab/lanes/openquake-scenario-risk/lane.js';
 import { scenarioRiskCsv } from '../../../src/domain/lab/lanes/openquake-scenario-risk/exports.js';
 import { modelOf } from '../../../src/domain/lab/lane.js';
@@ -344,4 +346,34 @@ test('the lane\'s result names each input with its sha256; its tables export as 
   assert.match(byEvent[1]!, /^5,252\.50\d+,structural$/);
   assert.equal(scenarioRiskCsv(result as never, 'avg_losses').split('\r\n')[0], 'asset_id,taxonomy,lon,lat,loss_type,mean,stddev');
   assert.match(scenarioRiskCsv(result as never, 'insured_losses').split('\r\n')[1]!, /^a2,RC,15\.56,38\.17,structural_ins,/);
+});
+
+test('the site index finds the closest site within the distance as a scan of every site does (clusters, the antimeridian, near a pole)', () => {
+  const rng = seededRandom(3);
+  const sites: { id: string; lon: number; lat: number }[] = [];
+  for (let i = 0; i < 1500; i++) sites.push({ id: String(i), lon: 10 + rng.uniform() * 0.5, lat: 45 + rng.uniform() * 0.5 });
+  for (let i = 0; i < 300; i++) sites.push({ id: `w${i}`, lon: rng.uniform() < 0.5 ? 179.9 + rng.uniform() * 0.1 : -180 + rng.uniform() * 0.1, lat: -17 + rng.uniform() });
+  for (let i = 0; i < 200; i++) sites.push({ id: `p${i}`, lon: -180 + rng.uniform() * 360, lat: 89 + rng.uniform() });
+  const index = new SiteIndex(sites);
+  const scan = (lat: number, lon: number, maxKm: number) => {
+    let best = -1;
+    let bestKm = Infinity;
+    sites.forEach((s, i) => {
+      const km = haversineKm({ latitude: lat, longitude: lon }, { latitude: s.lat, longitude: s.lon });
+      if (km <= maxKm && km < bestKm) { best = i; bestKm = km; }
+    });
+    return best;
+  };
+  const queries: [number, number][] = [];
+  for (let i = 0; i < 300; i++) queries.push([44.8 + rng.uniform() * 0.9, 9.8 + rng.uniform() * 0.9]);
+  for (let i = 0; i < 100; i++) queries.push([-17.2 + rng.uniform() * 1.4, rng.uniform() < 0.5 ? 179.8 + rng.uniform() * 0.2 : -180 + rng.uniform() * 0.2]);
+  for (let i = 0; i < 100; i++) queries.push([88.5 + rng.uniform() * 1.5, -180 + rng.uniform() * 360]);
+  for (const maxKm of [0.5, 15, 60]) {
+    for (const [lat, lon] of queries) assert.equal(index.closest(lat, lon, maxKm), scan(lat, lon, maxKm), `${lat} ${lon} within ${maxKm} km`);
+  }
+  // The cluster alone: a grid of about 0.013° cells (one site a cell), searched ring by ring.
+  const cluster = new SiteIndex(sites.slice(0, 1500));
+  for (const maxKm of [0.5, 15, 60]) {
+    for (const [lat, lon] of queries.slice(0, 300)) assert.equal(cluster.closest(lat, lon, maxKm), scan(lat, lon, maxKm), `cluster: ${lat} ${lon} within ${maxKm} km`);
+  }
 });

@@ -59,43 +59,79 @@ export function insuredLoss(loss: number, deductible: number, limit: number): nu
   return loss - deductible;
 }
 
-/** A grid of sites by whole-degree cell, to find the closest site without a scan of all. */
+const KM_PER_DEGREE = 111.19;
+
+/**
+ * The sites on a grid whose cell is sized to hold about one site (the sites' box shared among
+ * them, between 0.001° and 1°), searched ring by ring outward from an asset's cell until no
+ * nearer site can lie farther out.
+ */
 export class SiteIndex {
-  private readonly cells = new Map<string, number[]>();
+  private readonly cells = new Map<number, number[]>();
+  private readonly size: number;
+  private readonly lonCells: number;
 
   constructor(private readonly sites: readonly OqSite[]) {
+    let latLo = 90, latHi = -90, lonLo = 180, lonHi = -180;
+    for (const s of sites) {
+      latLo = Math.min(latLo, s.lat); latHi = Math.max(latHi, s.lat);
+      lonLo = Math.min(lonLo, s.lon); lonHi = Math.max(lonHi, s.lon);
+    }
+    const area = Math.max(latHi - latLo, 0.001) * Math.max(lonHi - lonLo, 0.001);
+    this.size = Math.min(1, Math.max(0.001, Math.sqrt(area / Math.max(1, sites.length))));
+    this.lonCells = Math.ceil(360 / this.size);
     sites.forEach((s, i) => {
-      const k = SiteIndex.key(Math.floor(s.lat), Math.floor(s.lon));
+      const k = this.key(this.row(s.lat), this.col(s.lon));
       const cell = this.cells.get(k);
       if (cell) cell.push(i); else this.cells.set(k, [i]);
     });
   }
 
-  private static key(lat: number, lon: number): string {
-    return `${lat}:${lon}`;
+  private row(lat: number): number { return Math.floor((lat + 90) / this.size); }
+  private col(lon: number): number { return Math.floor((normalizeLongitude(lon) + 180) / this.size); }
+  private key(row: number, col: number): number { return row * this.lonCells + (((col % this.lonCells) + this.lonCells) % this.lonCells); }
+
+  private visit(lat: number, lon: number, row: number, col: number, best: { site: number; km: number }, maxKm: number): void {
+    const cell = this.cells.get(this.key(row, col));
+    if (!cell) return;
+    for (const s of cell) this.consider(lat, lon, s, best, maxKm);
+  }
+
+  private consider(lat: number, lon: number, s: number, best: { site: number; km: number }, maxKm: number): void {
+    const site = this.sites[s]!;
+    const km = haversineKm({ latitude: lat, longitude: lon }, { latitude: site.lat, longitude: site.lon });
+    if (km <= maxKm && (km < best.km || (km === best.km && s < best.site))) { best.site = s; best.km = km; }
   }
 
   /** The index of the closest site within maxKm (ties to the lower index), or -1. */
   closest(lat: number, lon: number, maxKm: number): number {
-    // One degree of latitude is 111 km; the cells searched reach maxKm in latitude and, scaled by
-    // the cosine of the farther latitude, in longitude (all of them near the poles).
-    const dLat = Math.ceil(maxKm / 111);
-    const cos = Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180);
-    const dLon = Math.min(180, Math.ceil(maxKm / (111 * cos)));
-    const la = Math.floor(lat);
-    const lo = Math.floor(lon);
-    let best = -1;
-    let bestKm = Infinity;
-    for (let i = la - dLat; i <= la + dLat; i++) {
-      for (let j = lo - dLon; j <= lo + dLon; j++) {
-        const wrapped = normalizeLongitude(j);
-        for (const s of this.cells.get(SiteIndex.key(i, wrapped)) ?? []) {
-          const site = this.sites[s]!;
-          const km = haversineKm({ latitude: lat, longitude: lon }, { latitude: site.lat, longitude: site.lon });
-          if (km <= maxKm && (km < bestKm || (km === bestKm && s < best))) { best = s; bestKm = km; }
+    const best = { site: -1, km: Infinity };
+    // Rings that can hold a site within maxKm: in latitude, and in longitude at the farthest latitude reached.
+    const latRings = Math.ceil(maxKm / (this.size * KM_PER_DEGREE)) + 1;
+    const farthest = Math.abs(lat) + (latRings + 1) * this.size;
+    const cos = Math.cos((Math.min(89.99, farthest) * Math.PI) / 180);
+    const lonRings = Math.ceil(maxKm / (this.size * KM_PER_DEGREE * cos)) + 1;
+    if (farthest >= 89.99 || 2 * lonRings + 1 >= this.lonCells || (2 * latRings + 1) * (2 * lonRings + 1) > 4 * this.sites.length) {
+      // Within reach of a pole (where a site across it is near in km and far in longitude), or
+      // more cells than sites to look at: every site, once.
+      for (let s = 0; s < this.sites.length; s++) this.consider(lat, lon, s, best, maxKm);
+      return best.site;
+    }
+    const row = this.row(lat);
+    const col = this.col(lon);
+    for (let r = 0; r <= Math.max(latRings, lonRings); r++) {
+      // A site r rings out is at least r - 1 cells away in latitude or in longitude.
+      if (Math.max(0, r - 1) * this.size * KM_PER_DEGREE * cos > best.km) break;
+      const dj = Math.min(r, lonRings);
+      for (let i = row - Math.min(r, latRings); i <= row + Math.min(r, latRings); i++) {
+        if (Math.abs(i - row) === r) {
+          for (let j = col - dj; j <= col + dj; j++) this.visit(lat, lon, i, j, best, maxKm);
+        } else if (r <= lonRings) {
+          this.visit(lat, lon, i, col - r, best, maxKm);
+          if (r > 0) this.visit(lat, lon, i, col + r, best, maxKm);
         }
       }
     }
-    return best;
+    return best.site;
   }
 }

@@ -120,6 +120,14 @@ export interface EventDraw {
   shared?: number;
 }
 
+/** A loss ratio drawn at an interpolated mean and CoV: lognormal (LN) or beta (BT); the mean where either is 0. */
+export function sampleRatio(dist: 'LN' | 'BT', mean: number, cov: number, draw: EventDraw, correlated: boolean): number {
+  if (mean === 0 || cov === 0) return mean;
+  if (dist === 'BT') return betaRatio(draw.rng, mean, cov);
+  const eps = correlated ? (draw.shared ??= standardNormal(draw.rng)) : standardNormal(draw.rng);
+  return lognormalRatio(mean, cov, eps);
+}
+
 /**
  * The loss ratio of a function at a ground-motion value: the mean when draw is null (ignore_covs),
  * else drawn from the event's stream.
@@ -127,10 +135,5 @@ export interface EventDraw {
 export function lossRatio(fn: OqVulnerabilityFunction, gmv: number, draw: EventDraw | null, correlated: boolean): number {
   if (fn.dist === 'PM') return draw ? pmfRatio(fn, gmv, draw.rng.uniform()) : pmfMean(fn, gmv);
   const { mean, cov } = meanAndCov(fn, gmv);
-  if (!draw || mean === 0 || cov === 0) return mean;
-  if (fn.dist === 'BT') return betaRatio(draw.rng, mean, cov);
-  let eps: number;
-  if (correlated) eps = draw.shared ??= standardNormal(draw.rng);
-  else eps = standardNormal(draw.rng);
-  return lognormalRatio(mean, cov, eps);
+  return draw ? sampleRatio(fn.dist, mean, cov, draw, correlated) : mean;
 }

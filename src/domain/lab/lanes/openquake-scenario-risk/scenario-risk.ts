@@ -14,7 +14,7 @@ import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { seededRandom } from '../../../stats/random.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { ASSET_HAZARD_DISTANCE_KM, SiteIndex, assetValue, insuranceTerms, insuredLoss } from './asset-values.js';
-import { imtKey, isUncertain, lossRatio, type EventDraw } from './loss-ratios.js';
+import { imtKey, isUncertain, lossRatio, meanAndCov, sampleRatio, type EventDraw } from './loss-ratios.js';
 import type { OqExposureModel, OqGmfs, OqVulnerabilityFunction, OqVulnerabilityModel } from './oq-inputs.js';
 
 export interface ScenarioRiskOptions {
@@ -103,6 +103,38 @@ function eventMoments(totals: Float64Array): { mean: number; stddev: number | nu
   return moments(totals, totals.length, totals.length);
 }
 
+/** Each asset's site (-1 when it is farther than maxKm from every site), and the assets grouped by site in exposure order. */
+function associate(exposure: OqExposureModel, gmfs: OqGmfs, maxKm: number): { siteOf: Int32Array; start: Int32Array; assets: Int32Array } {
+  const index = new SiteIndex(gmfs.sites);
+  const A = exposure.assets.length;
+  const siteOf = new Int32Array(A);
+  const start = new Int32Array(gmfs.sites.length + 1);
+  exposure.assets.forEach((a, i) => {
+    const s = index.closest(a.lat, a.lon, maxKm);
+    siteOf[i] = s;
+    if (s >= 0) start[s + 1]!++;
+  });
+  for (let s = 0; s < gmfs.sites.length; s++) start[s + 1]! += start[s]!;
+  const fill = start.slice(0, gmfs.sites.length);
+  const assets = new Int32Array(start[gmfs.sites.length]!);
+  for (let i = 0; i < A; i++) if (siteOf[i]! >= 0) assets[fill[siteOf[i]!]!++] = i;
+  return { siteOf, start, assets };
+}
+
+/** The mean loss ratio and CoV of one function over a site's rows, read once for every asset of the site with that function. */
+function siteRatios(fn: OqVulnerabilityFunction, column: Float64Array, rows: Int32Array): { mean: Float64Array; cov: Float64Array } {
+  const mean = new Float64Array(rows.length);
+  const cov = new Float64Array(rows.length);
+  for (let k = 0; k < rows.length; k++) {
+    const gmv = column[rows[k]!]!;
+    if (fn.dist === 'PM') { mean[k] = lossRatio(fn, gmv, null, false); continue; }
+    const mc = meanAndCov(fn, gmv);
+    mean[k] = mc.mean;
+    cov[k] = mc.cov;
+  }
+  return { mean, cov };
+}
+
 /** Computes the scenario's losses; a fault in the inputs' fit (a missing function or field) is a 422 naming it. */
 export function scenarioRisk(
   exposure: OqExposureModel,
@@ -114,76 +146,120 @@ export function scenarioRisk(
   if (!planned.ok) return planned;
   const { lossTypes, functions } = planned.value;
   const E = gmfs.events.length;
+  const L = lossTypes.length;
+  const A = exposure.assets.length;
   const maxKm = options.asset_hazard_distance_km ?? ASSET_HAZARD_DISTANCE_KM;
-  const index = new SiteIndex(gmfs.sites);
+  const grouped = associate(exposure, gmfs, maxKm);
+  if (grouped.assets.length === 0) {
+    return refused(runSpecRefusal([`no asset of the exposure is within asset_hazard_distance (${maxKm} km) of a site of the ground-motion fields`]));
+  }
   const { start, order } = rowsBySite(gmfs);
   const sampled = !options.ignore_covs && [...functions.values()].some((m) => [...m.values()].some((x) => isUncertain(x.fn)));
   // One stream per event, seeded master_seed + event id as OpenQuake seeds its per-event
-  // generators, consumed in exposure order: asset by asset, loss type by loss type.
+  // generators, consumed site by site (the order of sites.csv), within a site asset by asset in
+  // exposure order, loss type by loss type.
   const streams = sampled ? gmfs.events.map((id) => seededRandom(options.master_seed + id)) : [];
   const draws: EventDraw[][] = lossTypes.map(() => streams.map((rng) => ({ rng })));
+  const correlated = options.asset_correlation === 1;
   const eventLoss = lossTypes.map(() => new Float64Array(E));
   const eventInsured = lossTypes.map(() => new Float64Array(E));
   const hasInsured = lossTypes.map(() => false);
   const exposed = lossTypes.map(() => 0);
   const withoutCost: Record<string, number> = {};
-  const avg: AssetLossRow[] = [];
-  const insured: AssetLossRow[] = [];
-  const discardedIds: string[] = [];
-  let associated = 0;
+  // Per asset and loss type (index a × L + l): the moments, NaN where the asset has no such cost.
+  const mean = new Float64Array(A * L).fill(Number.NaN);
+  const sd = new Float64Array(A * L).fill(Number.NaN);
+  const insMean = new Float64Array(A * L).fill(Number.NaN);
+  const insSd = new Float64Array(A * L).fill(Number.NaN);
   let maxRows = 0;
   for (let s = 0; s < gmfs.sites.length; s++) maxRows = Math.max(maxRows, start[s + 1]! - start[s]!);
   const buf = new Float64Array(maxRows);
   const ins = new Float64Array(maxRows);
 
-  for (const asset of exposure.assets) {
-    const site = index.closest(asset.lat, asset.lon, maxKm);
-    if (site < 0) { discardedIds.push(asset.id); continue; }
-    associated++;
-    const from = start[site]!;
-    const to = start[site + 1]!;
-    lossTypes.forEach((lt, l) => {
-      const value = assetValue(exposure, asset, lt);
-      if (value === undefined) { withoutCost[lt] = (withoutCost[lt] ?? 0) + 1; return; }
-      exposed[l]! += value;
-      const { fn, column } = functions.get(lt)!.get(asset.taxonomy)!;
-      const terms = lt === 'occupants' ? null : insuranceTerms(exposure, asset, lt);
-      const minloss = options.minimum_asset_loss?.[lt] ?? 0;
-      let n = 0;
-      for (let k = from; k < to; k++) {
-        const r = order[k]!;
-        const e = gmfs.event_index[r]!;
-        const loss = value * lossRatio(fn, column[r]!, sampled ? draws[l]![e]! : null, options.asset_correlation === 1);
-        if (!(loss > minloss)) continue;
-        eventLoss[l]![e]! += loss;
-        buf[n] = loss;
-        if (terms) {
-          const x = insuredLoss(loss, terms.deductible, terms.limit);
-          eventInsured[l]![e]! += x;
-          ins[n] = x;
+  for (let s = 0; s < gmfs.sites.length; s++) {
+    if (grouped.start[s] === grouped.start[s + 1]) continue;
+    const rows = order.subarray(start[s]!, start[s + 1]!);
+    const cache = new Map<string, { mean: Float64Array; cov: Float64Array }>();
+    for (let g = grouped.start[s]!; g < grouped.start[s + 1]!; g++) {
+      const a = grouped.assets[g]!;
+      const asset = exposure.assets[a]!;
+      for (let l = 0; l < L; l++) {
+        const lt = lossTypes[l]!;
+        const value = assetValue(exposure, asset, lt);
+        if (value === undefined) { withoutCost[lt] = (withoutCost[lt] ?? 0) + 1; continue; }
+        exposed[l]! += value;
+        const { fn, column } = functions.get(lt)!.get(asset.taxonomy)!;
+        const key = `${l}\u0000${asset.taxonomy}`;
+        let ratios = cache.get(key);
+        if (!ratios) { ratios = siteRatios(fn, column, rows); cache.set(key, ratios); }
+        const terms = lt === 'occupants' ? null : insuranceTerms(exposure, asset, lt);
+        const minloss = options.minimum_asset_loss?.[lt] ?? 0;
+        const draw = sampled && isUncertain(fn);
+        const toEvent = gmfs.event_index;
+        const ratioMean = ratios.mean;
+        const ratioCov = ratios.cov;
+        const lossByEvent = eventLoss[l]!;
+        const insuredByEvent = eventInsured[l]!;
+        const eventDraws = draws[l]!;
+        let n = 0;
+        for (let k = 0; k < rows.length; k++) {
+          const r = rows[k]!;
+          const e = toEvent[r]!;
+          const ratio = draw ? drawnRatio(fn, column[r]!, ratioMean[k]!, ratioCov[k]!, eventDraws[e]!, correlated) : ratioMean[k]!;
+          const loss = value * ratio;
+          if (!(loss > minloss)) continue;
+          lossByEvent[e]! += loss;
+          buf[n] = loss;
+          if (terms) {
+            const x = insuredLoss(loss, terms.deductible, terms.limit);
+            insuredByEvent[e]! += x;
+            ins[n] = x;
+          }
+          n++;
         }
-        n++;
+        const m = moments(buf, n, E);
+        mean[a * L + l] = m.mean;
+        sd[a * L + l] = m.stddev ?? Number.NaN;
+        if (terms) {
+          hasInsured[l] = true;
+          const mi = moments(ins, n, E);
+          insMean[a * L + l] = mi.mean;
+          insSd[a * L + l] = mi.stddev ?? Number.NaN;
+        }
       }
-      const where = { asset_id: asset.id, taxonomy: asset.taxonomy, lon: asset.lon, lat: asset.lat, loss_type: lt };
-      avg.push({ ...where, ...moments(buf, n, E) });
-      if (terms) {
-        hasInsured[l] = true;
-        insured.push({ ...where, ...moments(ins, n, E) });
-      }
-    });
+    }
   }
-  if (associated === 0) {
-    return refused(runSpecRefusal([`no asset of the exposure is within asset_hazard_distance (${maxKm} km) of a site of the ground-motion fields`]));
-  }
+  const discarded = exposure.assets.filter((_, i) => grouped.siteOf[i]! < 0).map((x) => x.id);
   return ok({
     events: E,
     loss_types: lossTypes,
-    assets: { total: exposure.assets.length, associated, discarded: discardedIds.length, discarded_ids: discardedIds.slice(0, 100), without_cost: withoutCost },
+    assets: { total: A, associated: grouped.assets.length, discarded: discarded.length, discarded_ids: discarded.slice(0, 100), without_cost: withoutCost },
     ...portfolio(lossTypes, gmfs.events, eventLoss, eventInsured, hasInsured, exposed),
-    avg_losses: avg,
-    insured_losses: insured,
+    avg_losses: assetRows(exposure, lossTypes, mean, sd),
+    insured_losses: assetRows(exposure, lossTypes, insMean, insSd),
     sampled,
   });
+}
+
+/** A loss ratio drawn from the function's distribution at the site's interpolated mean and CoV. */
+function drawnRatio(fn: OqVulnerabilityFunction, gmv: number, mean: number, cov: number, draw: EventDraw, correlated: boolean): number {
+  if (fn.dist === 'PM') return lossRatio(fn, gmv, draw, correlated);
+  return sampleRatio(fn.dist, mean, cov, draw, correlated);
+}
+
+/** Per asset in exposure order, each loss type with a figure. */
+function assetRows(exposure: OqExposureModel, lossTypes: readonly string[], mean: Float64Array, sd: Float64Array): AssetLossRow[] {
+  const out: AssetLossRow[] = [];
+  const L = lossTypes.length;
+  exposure.assets.forEach((asset, a) => {
+    for (let l = 0; l < L; l++) {
+      const m = mean[a * L + l]!;
+      if (Number.isNaN(m)) continue;
+      const s = sd[a * L + l]!;
+      out.push({ asset_id: asset.id, taxonomy: asset.taxonomy, lon: asset.lon, lat: asset.lat, loss_type: lossTypes[l]!, mean: m, stddev: Number.isNaN(s) ? null : s });
+    }
+  });
+  return out;
 }
 
 /** aggrisk and risk_by_event from the per-event totals, the insured views after each loss type's own. */
