@@ -8,6 +8,7 @@ import { JobStore } from './store/jobs.js';
 import { ObjectStore } from './store/objects.js';
 import { StructureStore } from './store/structures.js';
 import { LabRunStore } from './store/lab-runs.js';
+import { LabInputStore } from './store/lab-inputs.js';
 import { ModelStore } from './store/models.js';
 import { IdempotencyStore } from './store/idempotency.js';
 import { PackageStore } from './store/packages.js';
@@ -87,6 +88,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const objects = new ObjectStore(database.db);
   const structures = new StructureStore(database.db);
   const labRuns = new LabRunStore(database.db);
+  const labInputs = new LabInputStore(database.db);
   const models = new ModelStore(database.db);
   const idempotency = new IdempotencyStore(database.db);
   const packages = new PackageStore(database.db);
@@ -104,7 +106,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     compute: computeState,
   });
   const services: Services = {
-    config, log, database, metrics, accounts, jobs, objects, structures, labRuns, models, idempotency, packages, monitoring, feeds, rate,
+    config, log, database, metrics, accounts, jobs, objects, structures, labRuns, labInputs, models, idempotency, packages, monitoring, feeds, rate,
     codingBudget: new CodingBudgetStore(database.db), exposureCoder, geocoders,
     targets: userNamedTargets({ ...config.outbound, ...(options.resolve ? { resolve: options.resolve } : {}) }, `catrisk/${config.build.version}`),
     exchange: new ExchangeStore(database.db),

@@ -7,6 +7,7 @@ import type { AccumulationTaskInput, AccumulationTaskOutput } from './accumulati
 import type { AnalyseTaskInput, AnalyseTaskOutput } from './analyse.js';
 import type { BacktestTaskInput, BacktestTaskOutput } from './backtest.js';
 import type { LabRunTaskInput } from './lab-runs.js';
+import type { ReadInputTaskInput } from './lab-inputs.js';
 import type { ModelValidationInput, ModelValidationOutput } from './models.js';
 import type { PriceTaskInput } from './price.js';
 import type { ReadScheduleInput, ReadScheduleOutput } from './read-schedule.js';
@@ -17,6 +18,8 @@ declare module './deps.js' {
     backtest: { input: BacktestTaskInput; output: BacktestTaskOutput };
     /** The run's canonical JSON; with `admit`, only the lane's check of the spec against its pinned inputs. */
     'lab-run': { input: LabRunTaskInput; output: string };
+    /** An input users bring, read by its kind's reader: its summary (a 422 naming what could not be read). */
+    'read-input': { input: ReadInputTaskInput; output: Record<string, unknown> };
     /** The price document's canonical JSON. */
     price: { input: PriceTaskInput; output: string };
     'model-validation': { input: ModelValidationInput; output: ModelValidationOutput };

@@ -6,6 +6,7 @@ import type { JobStore } from '../store/jobs.js';
 import type { ObjectStore } from '../store/objects.js';
 import type { StructureStore } from '../store/structures.js';
 import type { LabRunStore } from '../store/lab-runs.js';
+import type { LabInputStore } from '../store/lab-inputs.js';
 import type { ModelStore } from '../store/models.js';
 import type { IdempotencyStore } from '../store/idempotency.js';
 import type { PackageStore } from '../store/packages.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   readonly objects: ObjectStore;
   readonly structures: StructureStore;
   readonly labRuns: LabRunStore;
+  /** Inputs users bring to the lab. */
+  readonly labInputs: LabInputStore;
   /** The registry's composed models. */
   readonly models: ModelStore;
   readonly idempotency: IdempotencyStore;

@@ -1,5 +1,5 @@
 // The model lab host: GET /health, GET /models, POST /runs (content-addressed, run as jobs),
-// GET /runs (the caller's, paged), GET /runs/{id}.
+// GET /runs (the caller's, paged), GET /runs/{id}; POST /inputs, GET /inputs and GET /inputs/{id} (lab-inputs.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { labModels, readRun, submitRun } from '../app/lab-runs.js';
@@ -18,6 +18,7 @@ import { listQuery } from './list-query.js';
 import { CHART_FORMATS, runChart } from '../app/charts.js';
 import { sendChart } from './charts.js';
 import { healthRoute } from './api/system.js';
+import { labInputRoutes } from './lab-inputs.js';
 
 export function labRoutes(app: FastifyInstance, services: Services, directory: HostDirectory) {
   // A run's job lives on the API host: its link is absolute.
@@ -27,6 +28,9 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
   healthRoute(app, services);
 
   app.get('/models', schema.listModels, async () => answer(await labModels(services)));
+
+  // Inputs users bring (a CLIMADA hazard, exposures, impact functions), named by id in a run's spec.
+  labInputRoutes(app, services);
 
   app.post('/runs', schema.submitRun, async (request, reply) => {
     const document = answer(await submitRun(services, { accountId: callerOf(request).accountId, body: request.body, jobLink: jobLink(request) }));

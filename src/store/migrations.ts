@@ -474,6 +474,34 @@ export const MIGRATIONS: readonly MigrationRecord[] = [
       await db.schema.alterTable('jobs').addColumn('tracestate', 'text').execute();
     },
   },
+  {
+    version: 21, name: '0021_lab_inputs',
+    async up(db: Kysely<any>, { dialect }: MigrationContext) {
+      // Inputs users bring to the lab: content-addressed (the same kind and bytes are one input),
+      // owned per account as lab runs are; each file's bytes stored once by its digest.
+      await db.schema.createTable('lab_input_files')
+        .addColumn('sha256', 'text', (c) => c.primaryKey())
+        .addColumn('bytes', dialect === 'postgres' ? sql`bytea` : sql`blob`, (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('lab_inputs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('files', 'text', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('lab_input_owners')
+        .addColumn('input_id', 'text', (c) => c.notNull().references('lab_inputs.id'))
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('lab_input_owners_pk', ['input_id', 'account_id'])
+        .execute();
+      await db.schema.createIndex('lab_input_owners_list').on('lab_input_owners').columns(['account_id', 'created_at', 'input_id']).execute();
+    },
+  },
 ];
 
 /** The migrations as Kysely's provider hands them over, by name, each given the context. */

@@ -146,6 +146,33 @@ export interface LabRunOwnersTable {
   model: string | null;
 }
 
+export interface LabInputFilesTable {
+  sha256: string;
+  bytes: Uint8Array;
+  size: number;
+}
+
+export interface LabInputsTable {
+  /** inp_ and 32 hex digits: the content address of the kind and the files' digests. */
+  id: string;
+  kind: string;
+  /** The file's digest; for an input of several files, the digest of their digests by part (canonical JSON). */
+  sha256: string;
+  /** Bytes of every file together. */
+  size: number;
+  /** JSON: [{part, sha256, bytes}] in the kind's part order. */
+  files: string;
+  /** JSON: what the kind's reader summarised. */
+  summary: string;
+  created_at: string;
+}
+
+export interface LabInputOwnersTable {
+  input_id: string;
+  account_id: string;
+  created_at: string;
+}
+
 export interface IdempotencyKeysTable {
   account_id: string;
   idempotency_key: string;
@@ -287,6 +314,9 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysTable;
   lab_runs: LabRunsTable;
   lab_run_owners: LabRunOwnersTable;
+  lab_inputs: LabInputsTable;
+  lab_input_owners: LabInputOwnersTable;
+  lab_input_files: LabInputFilesTable;
   structures: StructuresTable;
   backtests: BacktestsTable;
   uploads: UploadsTable;

@@ -10,6 +10,7 @@ import { JobStore } from '../../src/store/jobs.js';
 import { ObjectStore } from '../../src/store/objects.js';
 import { StructureStore } from '../../src/store/structures.js';
 import { LabRunStore } from '../../src/store/lab-runs.js';
+import { LabInputStore } from '../../src/store/lab-inputs.js';
 import { ModelStore } from '../../src/store/models.js';
 import { IdempotencyStore } from '../../src/store/idempotency.js';
 import { PackageStore } from '../../src/store/packages.js';
@@ -54,6 +55,7 @@ export async function withDeps(dialect: DialectName, body: (deps: TestDeps) => P
       objects: new ObjectStore(database.db),
       structures: new StructureStore(database.db),
       labRuns: new LabRunStore(database.db),
+      labInputs: new LabInputStore(database.db),
       models: new ModelStore(database.db),
       idempotency: new IdempotencyStore(database.db),
       packages: new PackageStore(database.db),

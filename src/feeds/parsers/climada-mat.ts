@@ -74,6 +74,10 @@ export interface ClimadaHazardFile {
   orig_event_flag: Float64Array;
   /** Largest departure of any stored fraction from 1 (0 when the file's fraction is 1 wherever it is stored). */
   fraction_departure: number;
+  /** The fraction as compressed rows, as the intensity; null when the file has none. */
+  fraction: { rowStart: Int32Array; column: Int32Array; value: Float64Array } | null;
+  /** MATLAB datenum of each event (empty when the file has none). */
+  datenum: Float64Array;
   reference_year: number | null;
 }
 
@@ -86,10 +90,8 @@ export function parseClimadaHazardMat(bytes: Uint8Array): Promise<ClimadaHazardF
     const lon = numbers(file, 'hazard/lon');
     const intensity = sparseRows(file, 'hazard/intensity', n);
     let departure = 0;
-    if (has(file, 'hazard/fraction')) {
-      const fraction = sparseRows(file, 'hazard/fraction', n);
-      for (const v of fraction.value) departure = Math.max(departure, Math.abs(v - 1));
-    }
+    const fraction = has(file, 'hazard/fraction') ? sparseRows(file, 'hazard/fraction', n) : null;
+    if (fraction) for (const v of fraction.value) departure = Math.max(departure, Math.abs(v - 1));
     const frequency = numbers(file, 'hazard/frequency');
     return {
       hazard: {
@@ -106,6 +108,8 @@ export function parseClimadaHazardMat(bytes: Uint8Array): Promise<ClimadaHazardF
       day: numbers(file, 'hazard/dd'),
       orig_event_flag: numbers(file, 'hazard/orig_event_flag'),
       fraction_departure: departure,
+      fraction,
+      datenum: has(file, 'hazard/datenum') ? numbers(file, 'hazard/datenum') : new Float64Array(0),
       reference_year: has(file, 'hazard/reference_year') ? numbers(file, 'hazard/reference_year')[0]! : null,
     };
   });

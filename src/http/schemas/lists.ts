@@ -2,6 +2,7 @@
 // each item a summary with links.self. Filters are exact values; an unknown one is refused by name.
 import { JOB_STATES, JOB_VERBS } from '../../app/jobs.js';
 import { LAB_LANES } from '../../app/lab-lanes.js';
+import { INPUT_KIND_NAMES } from '../../app/lab-inputs.js';
 import { riskObjectSchema } from '../../schemas.js';
 import { INTEGER, LINKS, STRING, operation, queryOf, shape, text, type JsonSchema } from './operation.js';
 
@@ -94,5 +95,17 @@ export const listRuns = operation({
   errors: ['invalid_request'],
   responses: page('runs', 'lab runs', shape('A run\'s summary.', {
     id: STRING, model: NULLABLE_STRING, status: oneOf(JOB_STATES, 'As the run states it.'), created_at: TIME, links: LINKS,
+  })),
+});
+
+export const listInputs = operation({
+  summary: 'The inputs the key brought to the lab, newest first (by when the key first brought each)',
+  query: queryOf({
+    kind: oneOf(INPUT_KIND_NAMES, 'Only inputs of this kind.'),
+    ...PAGING,
+  }),
+  errors: ['invalid_request'],
+  responses: page('inputs', 'lab inputs', shape('An input\'s summary (GET it for the reader\'s summary).', {
+    id: STRING, kind: STRING, sha256: STRING, bytes: INTEGER, created_at: TIME, links: LINKS,
   })),
 });

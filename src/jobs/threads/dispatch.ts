@@ -24,6 +24,10 @@ const RUNNERS: { [K in TaskName]: (input: TaskInput<K>) => Promise<Result<TaskOu
     const { labRunTask } = await import('../../app/lab-runs.js');
     return labRunTask(input, await threadStore(input.feedsDir));
   },
+  'read-input': async (input) => {
+    const { readInputTask } = await import('../../app/lab-inputs.js');
+    return readInputTask(input);
+  },
   price: async (input) => {
     const { priceTask } = await import('../../app/price.js');
     return priceTask(input, await threadStore(input.feedsDir));
