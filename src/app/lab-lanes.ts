@@ -11,7 +11,9 @@ import { historicalEarthquake } from '../domain/lab/lanes/historical-earthquake/
 import { tropicalCycloneHistory } from '../domain/lab/lanes/tropical-cyclone-history/lane.js';
 import { tropicalCycloneSynthetic } from '../domain/lab/lanes/tropical-cyclone-synthetic/lane.js';
 import { eshm20Earthquake } from '../domain/lab/lanes/eshm20-earthquake/lane.js';
+import { climadaImpact } from '../domain/lab/lanes/climada-impact/lane.js';
 import { specWords, type LabLane } from '../domain/lab/lane.js';
+import type { UserInput } from '../domain/lab/user-inputs.js';
 import type { FeedPin, FoundInputs, InputDeclaration, InputDeclarations, InputSource, LoadedInputs, PinnedSnapshot } from '../domain/lab/inputs.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
 import { familySnapshots, LAB_INPUT_READERS, pinnedSnapshot } from '../feeds/lab-inputs.js';
@@ -34,6 +36,7 @@ export const LAB_LANES: readonly LabLane[] = [
   tropicalCycloneHistory,
   tropicalCycloneSynthetic,
   eshm20Earthquake,
+  climadaImpact,
 ];
 
 /** The lane that runs a lab model, by the model's id. */
@@ -83,10 +86,15 @@ async function loadInputs(lane: LabLane, store: FeedStore, spec: unknown): Promi
 }
 
 /** Runs in a compute thread: the lane over its inputs, its result as canonical JSON. The exposure is points or a schedule's locations. */
-export async function runLane(lane: LabLane, store: FeedStore, spec: Record<string, unknown>, count?: ProgressCount): Promise<Result<string>> {
-  const inputs = await loadInputs(lane, store, spec);
+export async function runLane(lane: LabLane, store: FeedStore | undefined, spec: Record<string, unknown>, count?: ProgressCount, userInputs?: Readonly<Record<string, UserInput>>): Promise<Result<string>> {
+  // A lane with no pinned inputs (one over inputs users bring) reads no feed store.
+  const inputs = store ? await loadInputs(lane, store, spec) : ok({} as LoadedInputs<InputDeclarations>);
   if (!inputs.ok) return inputs;
-  const result = lane.run(inputs.value, spec, { land: naturalEarthLand, ...(count ? { progress: (done: number, total: number) => count.set(done, total, done) } : {}) });
+  const result = lane.run(inputs.value, spec, {
+    land: naturalEarthLand,
+    ...(count ? { progress: (done: number, total: number) => count.set(done, total, done) } : {}),
+    ...(userInputs ? { userInputs } : {}),
+  });
   return result.ok ? ok(canonicalJson(result.value)) : result;
 }
 

@@ -12,6 +12,9 @@ import { jobView, queueJob } from './jobs.js';
 import { ProgressCount, recordingProgress } from './progress.js';
 import { admitLane, LAB_LANES, labLane, laneListing, laneProgress, runLane, type SpecExposure } from './lab-lanes.js';
 import type { AppDeps } from './deps.js';
+import { loadRunInputs, readRunInputs, type RunInput } from './lab-inputs.js';
+import type { InputKind } from '../domain/lab/user-inputs.js';
+import type { LabLane } from '../domain/lab/lane.js';
 import { EXCHANGE_RUN_LABEL, EXCHANGE_SPEC_MEMBERS, exchangeRunJob, isExchangeModel, normalizedExchangeSpec, objectPoints } from './exchange-runs.js';
 
 /**
@@ -26,7 +29,7 @@ export function normalizedSpec(body: unknown): Result<Record<string, unknown>> {
   const lane = labLane(spec.model);
   const faults: string[] = [];
   if (!lane && !exchange) faults.push(`model must be one of ${LAB_LANES.map((m) => m.id).join(', ')} (GET /models lists them), or an exchange model's id xm_… (GET {base_url}/exchange/models lists them)`);
-  const members = ['model', 'exposure', ...(exchange ? EXCHANGE_SPEC_MEMBERS : Object.keys(lane?.members ?? {}))];
+  const members = ['model', ...(lane && !lane.exposure ? [] : ['exposure']), ...(exchange ? EXCHANGE_SPEC_MEMBERS : Object.keys(lane?.members ?? {}))];
   faults.push(...Object.keys(spec).filter((k) => !members.includes(k)).map((k) => `unknown member ${k} (a ${lane?.id ?? 'run'} spec has ${members.join(', ')})`));
   const exposure = spec.exposure as Record<string, unknown> | undefined;
   const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
@@ -46,7 +49,7 @@ export type JobLink = (jobId: string) => string;
  * failed, or that has none yet, is queued.
  */
 export async function submitRun(
-  deps: Pick<AppDeps, 'accounts' | 'objects' | 'labRuns' | 'jobs' | 'wakeWorker' | 'now' | 'compute' | 'config' | 'exchangeConnectors'>,
+  deps: Pick<AppDeps, 'accounts' | 'objects' | 'labRuns' | 'labInputs' | 'jobs' | 'wakeWorker' | 'now' | 'compute' | 'config' | 'exchangeConnectors'>,
   input: { accountId: string; body: unknown; jobLink: JobLink },
 ): Promise<Result<Record<string, unknown>>> {
   const { accountId } = input;
@@ -55,7 +58,7 @@ export async function submitRun(
   const normalized = normalizedSpec(input.body);
   if (!normalized.ok) return normalized;
   const spec = normalized.value;
-  const exposure = spec.exposure as { object_id?: string };
+  const exposure = (spec.exposure ?? {}) as { object_id?: string };
   if (exposure.object_id !== undefined && !(await deps.objects.head(exposure.object_id, accountId))) {
     return refused(refusals.notFound(`No object ${exposure.object_id} for this key`));
   }
@@ -66,8 +69,13 @@ export async function submitRun(
     const connector = await deps.exchangeConnectors.connector(spec.model, accountId);
     if (!connector.ok) return connector;
   }
-  // A lane that checks a spec against its pinned inputs does so in a compute thread, before the run is owned or metered.
   const lane = labLane(spec.model);
+  // The inputs a spec names are the caller's own and of the kinds its members take, before the run is owned or metered.
+  if (lane?.userInputs) {
+    const named = await loadRunInputs(deps, accountId, namedInputs(lane, spec), false);
+    if (!named.ok) return named;
+  }
+  // A lane that checks a spec against its pinned inputs does so in a compute thread, before the run is owned or metered.
   if (lane?.admit && exposure.object_id === undefined && (await deps.labRuns.result(id)) === undefined) {
     const admitted = await deps.compute('lab-run', { model: spec.model as string, spec, feedsDir: deps.config.feedsDir, admit: true });
     if (!admitted.ok) return admitted;
@@ -138,14 +146,24 @@ export interface LabRunTaskInput {
   progress?: SharedArrayBuffer;
   /** Only the lane's admission checks of the spec (its declaration's admit), not the run. */
   admit?: boolean;
+  /** The inputs users brought that the spec names, with their files (a lane's userInputs members). */
+  inputs?: Record<string, RunInput>;
+}
+
+/** The input ids a spec names, by member, with the kind each member takes. */
+function namedInputs(lane: LabLane, spec: Record<string, unknown>): Record<string, { id: string; kind: InputKind }> {
+  return Object.fromEntries(Object.entries(lane.userInputs ?? {}).map(([member, kind]) => [member, { id: String(spec[member]), kind }]));
 }
 
 /** Runs in a compute thread: the model's lane, its result as canonical JSON. */
 export async function labRunTask(input: LabRunTaskInput, store: FeedStore | undefined): Promise<Result<string>> {
   const lane = labLane(input.model);
-  if (!lane || !store) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
-  if (input.admit) return (await admitLane(lane, store, input.spec)) as Result<string>;
-  return runLane(lane, store, input.spec, input.progress ? new ProgressCount(input.progress) : undefined);
+  const pinned = lane !== undefined && Object.keys(lane.inputs).length > 0;
+  if (!lane || (pinned && !store)) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
+  if (input.admit) return (await admitLane(lane, store!, input.spec)) as Result<string>;
+  const userInputs = await readRunInputs(input.inputs ?? {});
+  if (!userInputs.ok) return userInputs;
+  return runLane(lane, store, input.spec, input.progress ? new ProgressCount(input.progress) : undefined, userInputs.value);
 }
 
 /** A stored object's schedule as the lab's lookup reads it. */
@@ -163,29 +181,35 @@ export function objectLocations(exposure: { locations: Array<Record<string, any>
 
 /** The lab_run job: the lane's result stored with the run (once: a stored run is not run again). */
 export async function labRunJob(
-  deps: Pick<AppDeps, 'labRuns' | 'objects' | 'jobs' | 'compute' | 'config' | 'now' | 'exchangeConnectors' | 'targets'>,
-  job: { id: string; accountId: string; signal?: AbortSignal; input: { run_id: string; model: string; spec: Record<string, unknown> & { exposure: Record<string, unknown> } } },
+  deps: Pick<AppDeps, 'labRuns' | 'labInputs' | 'objects' | 'jobs' | 'compute' | 'config' | 'now' | 'exchangeConnectors' | 'targets'>,
+  job: { id: string; accountId: string; signal?: AbortSignal; input: { run_id: string; model: string; spec: Record<string, unknown> & { exposure?: Record<string, unknown> } } },
 ): Promise<Result<unknown>> {
   const { run_id: runId, model, spec } = job.input;
   const stored = await deps.labRuns.result(runId);
   if (stored !== undefined) return ok({ run_id: runId, links: { self: `/runs/${runId}` } });
   if (isExchangeModel(model)) {
-    return exchangeRunJob(deps, job, async (objectId) => {
+    return exchangeRunJob(deps, job as typeof job & { input: { spec: { exposure: Record<string, unknown> } } }, async (objectId) => {
       const object = await deps.objects.get(objectId, job.accountId);
       if (!object) return refused(refusal(404, 'not_found', `Object ${objectId} no longer exists.`));
       return ok(objectPoints({ locations: objectLocations(object.exposure as never) }));
     });
   }
   let exposure = spec.exposure;
-  if (typeof exposure.object_id === 'string') {
+  if (typeof exposure?.object_id === 'string') {
     const object = await deps.objects.get(exposure.object_id, job.accountId);
     if (!object) return refused(refusal(404, 'not_found', `Object ${exposure.object_id} no longer exists.`));
     exposure = { locations: objectLocations(object.exposure as never) };
   }
   const lane = labLane(model);
   if (!lane) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));
+  let inputs: Record<string, RunInput> | undefined;
+  if (lane.userInputs) {
+    const loaded = await loadRunInputs(deps, job.accountId, namedInputs(lane, spec), true);
+    if (!loaded.ok) return loaded;
+    inputs = loaded.value;
+  }
   const count = new ProgressCount();
-  const input: LabRunTaskInput = { model, spec: { ...spec, exposure }, feedsDir: deps.config.feedsDir, progress: count.buffer };
+  const input: LabRunTaskInput = { model, spec: exposure === undefined ? spec : { ...spec, exposure }, feedsDir: deps.config.feedsDir, progress: count.buffer, ...(inputs ? { inputs } : {}) };
   const result = await recordingProgress(deps, job.id, count, laneProgress(lane), () => deps.compute('lab-run', input));
   if (!result.ok) return result;
   await deps.labRuns.putResult(runId, model, result.value);

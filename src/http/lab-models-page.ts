@@ -24,7 +24,7 @@ function laneSection(lane: LabLane): string[] {
   const members: Array<[string, JsonSchemaFragment, string]> = [
     ['model', { const: lane.id }, 'this identifier'],
     ...Object.entries(lane.members).map(([name, m]): [string, JsonSchemaFragment, string] => [name, m.schema, m.description]),
-    ['exposure', lane.exposure.schema, lane.exposure.description],
+    ...(lane.exposure ? [['exposure', lane.exposure.schema, lane.exposure.description] as [string, JsonSchemaFragment, string]] : []),
   ];
   const result = lane.result as { required?: string[] };
   return [

@@ -8,6 +8,8 @@ import { readPoints, type PlaceExposure } from './engine/places.js';
 import { runSpecRefusal } from './engine/spec-refusal.js';
 import type { FoundInputs, InputDeclarations, LoadedInputs } from './inputs.js';
 import type { LandMask } from '../land-mask.js';
+import type { InputKind, UserInput } from './user-inputs.js';
+import type { Cell } from '../exports/csv.js';
 
 /** A JSON Schema fragment (draft 2020-12), as data. */
 export type JsonSchemaFragment = Readonly<Record<string, unknown>>;
@@ -51,12 +53,31 @@ export interface LaneRunContext {
   readonly progress?: (done: number, total: number) => void;
   /** Natural Earth's land at 1:10m, read when first asked (the synthetic cyclones' decay over land). */
   readonly land: () => LandMask;
+  /** The inputs users brought that the spec names (its userInputs members), read by their kinds' readers. */
+  readonly userInputs?: Readonly<Record<string, UserInput>>;
+}
+
+/** A table of a lane's result, served as CSV by GET /runs/{id}?format=csv&table=<name>. */
+export interface LaneTable {
+  readonly description: string;
+  /** The header and rows from the run's result; undefined when the result has no such table (a view the spec did not ask for). */
+  rows(result: Readonly<Record<string, unknown>>): { header: readonly string[]; rows: Iterable<readonly Cell[]> } | undefined;
 }
 
 export interface LabLaneDeclaration<S = never, I extends InputDeclarations = InputDeclarations> extends LabModelIdentity {
   /** The spec's members besides model and exposure. */
   readonly members: Readonly<Record<string, SpecMember>>;
-  readonly exposure: SpecMember;
+  /** The spec's exposure (points or a stored object); absent for a lane whose exposures are an input users bring. */
+  readonly exposure?: SpecMember;
+  /**
+   * Members that name an input users brought (POST /inputs) by its id, and the kind each takes: the
+   * submission checks each is the caller's and of that kind (404, 422), and the run is handed them
+   * read (context.userInputs). The ids are content addresses, so the same spec over the same bytes
+   * is the same run.
+   */
+  readonly userInputs?: Readonly<Record<string, InputKind>>;
+  /** The lane's own CSV tables of its result, by name (the ORD tables read result.metrics instead). */
+  readonly tables?: Readonly<Record<string, LaneTable>>;
   /** What GET /models states beside the members: the method, the result. */
   readonly notes?: Readonly<Record<string, string>>;
   readonly caps: Readonly<Record<string, unknown>>;
@@ -92,7 +113,7 @@ export function specWords(lane: LabLane): Record<string, string> {
   return {
     model: 'this identifier',
     ...Object.fromEntries(Object.entries(lane.members).map(([name, m]) => [name, m.description])),
-    exposure: lane.exposure.description,
+    ...(lane.exposure ? { exposure: lane.exposure.description } : {}),
     ...lane.notes,
   };
 }

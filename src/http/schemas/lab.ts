@@ -33,12 +33,12 @@ export function laneSpec(lane: LabLane): JsonSchema {
   return {
     title: lane.id,
     type: 'object',
-    required: ['model', 'version', 'exposure'],
+    required: ['model', 'version', ...(lane.exposure ? ['exposure'] : [])],
     properties: {
       model: { const: lane.id },
       version: { const: lane.version },
       ...Object.fromEntries(Object.entries(lane.members).map(([name, m]) => [name, { ...m.schema, description: m.description }])),
-      exposure: { ...lane.exposure.schema, description: lane.exposure.description },
+      ...(lane.exposure ? { exposure: { ...lane.exposure.schema, description: lane.exposure.description } } : {}),
     },
   };
 }
