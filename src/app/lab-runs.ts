@@ -150,9 +150,12 @@ export interface LabRunTaskInput {
   inputs?: Record<string, RunInput>;
 }
 
-/** The input ids a spec names, by member, with the kind each member takes. */
+/**
+ * The input ids a spec names, by member, with the kind each member takes. A member the normalised
+ * spec leaves out names no input (the lane's normalize says which it requires).
+ */
 function namedInputs(lane: LabLane, spec: Record<string, unknown>): Record<string, { id: string; kind: InputKind }> {
-  return Object.fromEntries(Object.entries(lane.userInputs ?? {}).map(([member, kind]) => [member, { id: String(spec[member]), kind }]));
+  return Object.fromEntries(Object.entries(lane.userInputs ?? {}).filter(([member]) => spec[member] !== undefined).map(([member, kind]) => [member, { id: String(spec[member]), kind }]));
 }
 
 /** Runs in a compute thread: the model's lane, its result as canonical JSON. */

@@ -15,7 +15,8 @@ import { seededRandom } from '../../../src/domain/stats/random.js';
 import { SiteIndex } from '../../../src/domain/lab/lanes/openquake-scenario-risk/asset-values.js';
 import { haversineKm } from '../../../src/domain/geo.js';
 import { openquakeScenarioRisk, readScenarioRiskSpec, runScenarioRiskLane, type ScenarioRiskSpec } from '../../../src/domain/lab/lanes/openquake-scenario-risk/lane.js';
-import { scenarioRiskCsv } from '../../../src/domain/lab/lanes/openquake-scenario-risk/exports.js';
+import { SCENARIO_RISK_TABLES } from '../../../src/domain/lab/lanes/openquake-scenario-risk/exports.js';
+import { csvTable } from '../../../src/domain/exports/csv.js';
 import { modelOf } from '../../../src/domain/lab/lane.js';
 import { CASE1_EXPOSURE, CASE1_GMFS, CASE1_SITES, CASE1_VULNERABILITY } from '../../support/openquake-case1.js';
 import type { OqVulnerabilityModel } from '../../../src/domain/lab/lanes/openquake-scenario-risk/oq-inputs.js';
@@ -247,48 +248,61 @@ test('NRML 0.4 discreteVulnerabilitySet reads as its NRML 0.5 twin', () => {
 
 // ---- The lane: its spec, its result naming each input, its CSV exports ----------------------------
 
+const E = `inp_${'e'.repeat(32)}`;
+const V = `inp_${'a'.repeat(32)}`;
+const G = `inp_${'b'.repeat(32)}`;
+
 test('the lane\'s spec: defaults filled in, every fault named', () => {
-  const read = readScenarioRiskSpec({ vulnerability: 'inp_v', gmfs: 'inp_g' }, 'inp_e');
+  const read = readScenarioRiskSpec({ exposure: E, vulnerability: V, gmfs: G });
   assert.ok(read.ok);
   assert.deepEqual(read.value, {
-    exposure: 'inp_e', gmfs: 'inp_g', vulnerability: { structural: 'inp_v' }, loss_types: ['structural'], minimum_asset_loss: {},
+    exposure: E, gmfs: G, vulnerability: V, loss_types: ['structural'], minimum_asset_loss: {},
     ignore_covs: false, master_seed: 123456, asset_correlation: 0, asset_hazard_distance: 15,
   });
-  const bad = readScenarioRiskSpec({ gmfs: 'inp_g', contents_vulnerability: 'inp_c', loss_types: ['structural'], minimum_asset_loss: { occupants: 1 } }, 3);
+  const bad = readScenarioRiskSpec({ exposure: 3, gmfs: G, contents_vulnerability: 'inp_x', loss_types: ['structural'], minimum_asset_loss: { occupants: 1 } });
   assert.ok(!bad.ok);
   assert.equal(bad.refusal.status, 422);
   assert.equal(bad.refusal.code, 'invalid_request');
   assert.deepEqual(bad.refusal.details, [
+    'contents_vulnerability must be the id of an input you brought (inp_ and 32 hex digits, as POST /inputs answered it)',
     'loss_types names structural, whose vulnerability model (vulnerability) the spec does not give',
     'minimum_asset_loss names occupants, which is not a loss type of the run (structural)',
-    'exposure must be the id of an input brought to POST /inputs',
+    'exposure must be the id of an input you brought (inp_ and 32 hex digits, as POST /inputs answered it)',
   ]);
+  const none = readScenarioRiskSpec({ exposure: E, gmfs: G });
+  assert.ok(!none.ok);
+  assert.deepEqual(none.refusal.details, ['name at least one vulnerability model: vulnerability, nonstructural_vulnerability, contents_vulnerability, business_interruption_vulnerability, occupants_vulnerability']);
 });
 
+const csvOf = (result: Record<string, unknown>, table: string) => {
+  const t = SCENARIO_RISK_TABLES[table]!.rows(result)!;
+  return csvTable(t.header, t.rows).split('\r\n');
+};
+
 test('the lane\'s result names each input with its sha256; its tables export as OpenQuake\'s CSV', () => {
-  const spec = { ...modelOf(openquakeScenarioRisk), ...(readScenarioRiskSpec({ vulnerability: 'inp_v', gmfs: 'inp_g', minimum_asset_loss: { structural: 200 } }, 'inp_e') as { value: object }).value } as ScenarioRiskSpec;
+  const spec = { ...modelOf(openquakeScenarioRisk), ...(readScenarioRiskSpec({ exposure: E, vulnerability: V, gmfs: G, minimum_asset_loss: { structural: 200 } }) as { value: object }).value } as ScenarioRiskSpec;
   const inputs = {
-    exposure: { id: 'inp_e', kind: 'oq-exposure', sha256: 'e'.repeat(64), value: parseOqExposure(CASE1_EXPOSURE) },
-    vulnerability: { id: 'inp_v', kind: 'oq-vulnerability', sha256: 'v'.repeat(64), value: parseOqVulnerability(CASE1_VULNERABILITY) },
-    gmfs: { id: 'inp_g', kind: 'oq-gmfs', sha256: 'g'.repeat(64), value: parseOqGmfs(CASE1_GMFS, CASE1_SITES) },
+    exposure: { id: E, kind: 'oq-exposure', sha256: 'e'.repeat(64), value: parseOqExposure(CASE1_EXPOSURE) },
+    vulnerability: { id: V, kind: 'oq-vulnerability', sha256: 'v'.repeat(64), value: parseOqVulnerability(CASE1_VULNERABILITY) },
+    gmfs: { id: G, kind: 'oq-gmfs', sha256: 'g'.repeat(64), value: parseOqGmfs(CASE1_GMFS, CASE1_SITES) },
   };
   const r = runScenarioRiskLane(openquakeScenarioRisk, inputs, spec);
   assert.ok(r.ok);
   const result = r.value as Record<string, any>;
   assert.deepEqual(result.inputs, [
-    { member: 'exposure', id: 'inp_e', kind: 'oq-exposure', sha256: 'e'.repeat(64) },
-    { member: 'gmfs', id: 'inp_g', kind: 'oq-gmfs', sha256: 'g'.repeat(64) },
-    { member: 'vulnerability', id: 'inp_v', kind: 'oq-vulnerability', sha256: 'v'.repeat(64) },
+    { member: 'exposure', id: E, kind: 'oq-exposure', sha256: 'e'.repeat(64) },
+    { member: 'gmfs', id: G, kind: 'oq-gmfs', sha256: 'g'.repeat(64) },
+    { member: 'vulnerability', id: V, kind: 'oq-vulnerability', sha256: 'v'.repeat(64) },
   ]);
   assert.equal(result.sampling.sampled, false);
-  const aggrisk = scenarioRiskCsv(result as never, 'aggrisk').split('\r\n');
+  const aggrisk = csvOf(result, 'aggrisk');
   assert.equal(aggrisk[0], 'loss_type,loss_value,loss_ratio');
   assert.match(aggrisk[1]!, /^structural,412\.36\d+,0\.20618\d+$/);
-  const byEvent = scenarioRiskCsv(result as never, 'risk_by_event').split('\r\n');
+  const byEvent = csvOf(result, 'risk_by_event');
   assert.equal(byEvent[0], 'event_id,loss,loss_type');
   assert.match(byEvent[1]!, /^5,252\.50\d+,structural$/);
-  assert.equal(scenarioRiskCsv(result as never, 'avg_losses').split('\r\n')[0], 'asset_id,taxonomy,lon,lat,loss_type,mean,stddev');
-  assert.match(scenarioRiskCsv(result as never, 'insured_losses').split('\r\n')[1]!, /^a2,RC,15\.56,38\.17,structural_ins,/);
+  assert.equal(csvOf(result, 'avg_losses')[0], 'asset_id,taxonomy,lon,lat,loss_type,mean,stddev');
+  assert.match(csvOf(result, 'insured_losses')[1]!, /^a2,RC,15\.56,38\.17,structural_ins,/);
 });
 
 test('the site index finds the closest site within the distance as a scan of every site does (clusters, the antimeridian, near a pole)', () => {

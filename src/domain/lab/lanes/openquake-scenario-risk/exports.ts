@@ -2,27 +2,39 @@
 // aggrisk (loss_type, loss_value, loss_ratio), risk_by_event (event_id, loss, loss_type),
 // avg_losses (asset_id, taxonomy, lon, lat, loss_type, mean, stddev: OpenQuake's avg_losses-rlzs
 // with the standard deviation its asset-loss.csv carried) and insured_losses (the same columns
-// over <loss type>_ins). Written from the stored result, as every export is. Pure.
-import { csvTable } from '../../../exports/csv.js';
+// over <loss type>_ins). Read from the stored result, as every export is. Pure.
+import type { LaneTable } from '../../lane.js';
 import type { AggRiskRow, AssetLossRow, EventLossRow } from './scenario-risk.js';
 
-export const SCENARIO_RISK_TABLES = ['aggrisk', 'risk_by_event', 'avg_losses', 'insured_losses'] as const;
-export type ScenarioRiskTable = (typeof SCENARIO_RISK_TABLES)[number];
+type Stored = Readonly<Record<string, unknown>>;
 
-interface StoredResult {
-  aggrisk: AggRiskRow[];
-  risk_by_event: EventLossRow[];
-  avg_losses: AssetLossRow[];
-  insured_losses: AssetLossRow[];
+const ASSET_HEADER = ['asset_id', 'taxonomy', 'lon', 'lat', 'loss_type', 'mean', 'stddev'];
+
+function assetTable(member: 'avg_losses' | 'insured_losses', suffix: string, description: string): LaneTable {
+  return {
+    description,
+    rows: (result: Stored) => {
+      const rows = result[member] as AssetLossRow[] | undefined;
+      return rows && { header: ASSET_HEADER, rows: rows.map((r) => [r.asset_id, r.taxonomy, r.lon, r.lat, `${r.loss_type}${suffix}`, r.mean, r.stddev]) };
+    },
+  };
 }
 
-const assetRows = (rows: readonly AssetLossRow[], suffix: string) =>
-  rows.map((r) => [r.asset_id, r.taxonomy, r.lon, r.lat, `${r.loss_type}${suffix}`, r.mean, r.stddev]);
-
-export function scenarioRiskCsv(result: StoredResult, table: ScenarioRiskTable): string {
-  if (table === 'aggrisk') return csvTable(['loss_type', 'loss_value', 'loss_ratio'], result.aggrisk.map((r) => [r.loss_type, r.loss_value, r.loss_ratio]));
-  if (table === 'risk_by_event') return csvTable(['event_id', 'loss', 'loss_type'], result.risk_by_event.map((r) => [r.event_id, r.loss, r.loss_type]));
-  const header = ['asset_id', 'taxonomy', 'lon', 'lat', 'loss_type', 'mean', 'stddev'];
-  if (table === 'avg_losses') return csvTable(header, assetRows(result.avg_losses, ''));
-  return csvTable(header, assetRows(result.insured_losses, '_ins'));
-}
+export const SCENARIO_RISK_TABLES: Readonly<Record<string, LaneTable>> = {
+  aggrisk: {
+    description: 'OpenQuake\'s aggrisk: loss_type (and <loss type>_ins), loss_value (mean over the events of the portfolio loss), loss_ratio',
+    rows: (result: Stored) => {
+      const rows = result.aggrisk as AggRiskRow[] | undefined;
+      return rows && { header: ['loss_type', 'loss_value', 'loss_ratio'], rows: rows.map((r) => [r.loss_type, r.loss_value, r.loss_ratio]) };
+    },
+  },
+  risk_by_event: {
+    description: 'OpenQuake\'s risk_by_event: event_id, loss, loss_type, every event with a loss',
+    rows: (result: Stored) => {
+      const rows = result.risk_by_event as EventLossRow[] | undefined;
+      return rows && { header: ['event_id', 'loss', 'loss_type'], rows: rows.map((r) => [r.event_id, r.loss, r.loss_type]) };
+    },
+  },
+  avg_losses: assetTable('avg_losses', '', 'Average losses per asset: asset_id, taxonomy, lon, lat, loss_type, mean, stddev (over the events)'),
+  insured_losses: assetTable('insured_losses', '_ins', 'Insured losses per asset, from its deductible and insuranceLimit: asset_id, taxonomy, lon, lat, loss_type (<loss type>_ins), mean, stddev'),
+};

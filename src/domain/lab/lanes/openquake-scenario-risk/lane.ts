@@ -4,6 +4,8 @@
 import { ok, refused, type Result } from '../../../../kernel/result.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { labLane, modelOf, wholeRun, type JsonSchemaFragment } from '../../lane.js';
+import { INPUT_ID_PATTERN, type InputKind, type UserInput } from '../../user-inputs.js';
+import { SCENARIO_RISK_TABLES } from './exports.js';
 import { ASSET_HAZARD_DISTANCE_KM } from './asset-values.js';
 import type { OqExposureModel, OqGmfs, OqVulnerabilityModel } from './oq-inputs.js';
 import { scenarioRisk } from './scenario-risk.js';
@@ -42,8 +44,12 @@ export interface ScenarioRiskSpec {
   version: string;
   exposure: string;
   gmfs: string;
-  /** Input ids by loss type. */
-  vulnerability: Partial<Record<LossType, string>>;
+  /** Input ids of the vulnerability models, by member (vulnerability is the structural one), as the spec gave them. */
+  vulnerability?: string;
+  nonstructural_vulnerability?: string;
+  contents_vulnerability?: string;
+  business_interruption_vulnerability?: string;
+  occupants_vulnerability?: string;
   loss_types: LossType[];
   minimum_asset_loss: Partial<Record<LossType, number>>;
   ignore_covs: boolean;
@@ -52,37 +58,47 @@ export interface ScenarioRiskSpec {
   asset_hazard_distance: number;
 }
 
-const INPUT_ID: JsonSchemaFragment = { type: 'string', minLength: 1, maxLength: 100 };
+/** The vulnerability models a spec names, as input ids by loss type. */
+export function vulnerabilityIds(spec: Partial<ScenarioRiskSpec>): Partial<Record<LossType, string>> {
+  const out: Partial<Record<LossType, string>> = {};
+  for (const lt of LOSS_TYPES) {
+    const id = spec[VULNERABILITY_MEMBERS[lt]];
+    if (id !== undefined) out[lt] = id;
+  }
+  return out;
+}
+
+const INPUT_ID: JsonSchemaFragment = { type: 'string', pattern: INPUT_ID_PATTERN.source };
 
 const vulnerabilityMembers = Object.fromEntries(LOSS_TYPES.map((lt) => [VULNERABILITY_MEMBERS[lt], {
   schema: INPUT_ID,
   description: lt === 'structural'
-    ? 'the id of an oq-vulnerability input: the structural vulnerability model (OpenQuake\'s structural_vulnerability_file); optional when another loss type\'s model is given'
+    ? 'the id of an oq-vulnerability input you brought: the structural vulnerability model (OpenQuake\'s structural_vulnerability_file); optional when another loss type\'s model is given'
     : `optional, the id of an oq-vulnerability input: the ${lt} vulnerability model (OpenQuake's ${lt}_vulnerability_file)`,
 }]));
 
 /** The spec read, defaults filled in; every fault named. */
-export function readScenarioRiskSpec(spec: Readonly<Record<string, unknown>>, exposure: unknown): Result<Omit<ScenarioRiskSpec, 'model' | 'version'>> {
+export function readScenarioRiskSpec(spec: Readonly<Record<string, unknown>>): Result<Omit<ScenarioRiskSpec, 'model' | 'version'>> {
   const faults: string[] = [];
   const id = (v: unknown, member: string) => {
-    if (typeof v !== 'string' || v.trim() === '') faults.push(`${member} must be the id of an input brought to POST /inputs`);
+    if (typeof v !== 'string' || !INPUT_ID_PATTERN.test(v)) faults.push(`${member} must be the id of an input you brought (inp_ and 32 hex digits, as POST /inputs answered it)`);
     return typeof v === 'string' ? v : '';
   };
-  const vulnerability: Partial<Record<LossType, string>> = {};
+  const vulnerability: Partial<Record<(typeof VULNERABILITY_MEMBERS)[LossType], string>> = {};
   for (const lt of LOSS_TYPES) {
-    const v = spec[VULNERABILITY_MEMBERS[lt]];
-    if (v !== undefined) vulnerability[lt] = id(v, VULNERABILITY_MEMBERS[lt]);
+    const member = VULNERABILITY_MEMBERS[lt];
+    if (spec[member] !== undefined) vulnerability[member] = id(spec[member], member);
   }
   if (Object.keys(vulnerability).length === 0) faults.push(`name at least one vulnerability model: ${Object.values(VULNERABILITY_MEMBERS).join(', ')}`);
-  const given = Object.keys(vulnerability) as LossType[];
+  const given = LOSS_TYPES.filter((lt) => vulnerability[VULNERABILITY_MEMBERS[lt]] !== undefined);
   const lossTypes = (spec.loss_types as LossType[] | undefined) ?? given;
   for (const lt of lossTypes) if (!given.includes(lt)) faults.push(`loss_types names ${lt}, whose vulnerability model (${VULNERABILITY_MEMBERS[lt] ?? 'none'}) the spec does not give`);
   const minimum = (spec.minimum_asset_loss ?? {}) as Partial<Record<LossType, number>>;
   for (const lt of Object.keys(minimum)) if (!lossTypes.includes(lt as LossType)) faults.push(`minimum_asset_loss names ${lt}, which is not a loss type of the run (${lossTypes.join(', ')})`);
   const out = {
-    exposure: id(exposure, 'exposure'),
+    exposure: id(spec.exposure, 'exposure'),
     gmfs: id(spec.gmfs, 'gmfs'),
-    vulnerability,
+    ...vulnerability,
     loss_types: [...lossTypes].sort(),
     minimum_asset_loss: minimum,
     ignore_covs: (spec.ignore_covs as boolean | undefined) ?? false,
@@ -94,12 +110,12 @@ export function readScenarioRiskSpec(spec: Readonly<Record<string, unknown>>, ex
 }
 
 /** The spec member each input of a run is read from, with the kind it takes. */
-export function scenarioRiskInputKinds(spec: ScenarioRiskSpec): Record<string, { id: string; kind: 'oq-exposure' | 'oq-vulnerability' | 'oq-gmfs' }> {
-  const out: Record<string, { id: string; kind: 'oq-exposure' | 'oq-vulnerability' | 'oq-gmfs' }> = {
+export function scenarioRiskInputKinds(spec: ScenarioRiskSpec): Record<string, { id: string; kind: InputKind }> {
+  const out: Record<string, { id: string; kind: InputKind }> = {
     exposure: { id: spec.exposure, kind: 'oq-exposure' },
     gmfs: { id: spec.gmfs, kind: 'oq-gmfs' },
   };
-  for (const [lt, id] of Object.entries(spec.vulnerability)) out[VULNERABILITY_MEMBERS[lt as LossType]] = { id: id!, kind: 'oq-vulnerability' };
+  for (const [lt, id] of Object.entries(vulnerabilityIds(spec))) out[VULNERABILITY_MEMBERS[lt as LossType]] = { id: id!, kind: 'oq-vulnerability' };
   return out;
 }
 
@@ -122,7 +138,8 @@ export const openquakeScenarioRisk = labLane({
   revision: 'r1',
   label: 'OpenQuake scenario risk over your own files: an NRML exposure model, NRML vulnerability models and ground-motion fields (gmf_data.csv with sites.csv), computed by this service in the manner of the OpenQuake engine\'s scenario_risk calculator and checked against its QA expectations. One scenario: no annual figure.',
   members: {
-    gmfs: { schema: INPUT_ID, description: 'the id of an oq-gmfs input: OpenQuake\'s gmf_data.csv with its sites.csv' },
+    exposure: { schema: INPUT_ID, description: 'the id of an oq-exposure input you brought (POST /inputs): an NRML 0.4 or 0.5 exposure model' },
+    gmfs: { schema: INPUT_ID, description: 'the id of an oq-gmfs input you brought: OpenQuake\'s gmf_data.csv with its sites.csv' },
     ...vulnerabilityMembers,
     loss_types: { schema: { type: 'array', items: { enum: LOSS_TYPES }, minItems: 1, uniqueItems: true }, description: `optional, the loss types to compute (${LOSS_TYPES.join(', ')}); default every loss type whose vulnerability model is given` },
     minimum_asset_loss: { schema: { type: 'object', propertyNames: { enum: LOSS_TYPES }, additionalProperties: { type: 'number', minimum: 0 } }, description: 'optional, {loss_type: amount}: a loss not above it is dropped, as OpenQuake\'s minimum_asset_loss' },
@@ -131,13 +148,18 @@ export const openquakeScenarioRisk = labLane({
     asset_correlation: { schema: { enum: [0, 1], default: 0 }, description: 'optional, 0 (default) or 1: with 1 every asset of an event shares the event\'s lognormal deviate (OpenQuake\'s asset_correlation)' },
     asset_hazard_distance: { schema: { type: 'number', exclusiveMinimum: 0, maximum: 1000, default: ASSET_HAZARD_DISTANCE_KM }, description: `optional, km, default ${ASSET_HAZARD_DISTANCE_KM} (OpenQuake's): an asset farther than this from every site is discarded` },
   },
-  exposure: { schema: INPUT_ID, description: 'the id of an oq-exposure input: an NRML 0.4 or 0.5 exposure model' },
-  notes: { result: 'aggrisk, risk_by_event, avg_losses and insured_losses, as OpenQuake names its outputs; each is served as CSV too (GET /runs/{id}?format=csv&table=...)' },
+  notes: { result: 'aggrisk, risk_by_event, avg_losses and insured_losses, as OpenQuake names its outputs. CSV: ?table=aggrisk, risk_by_event, avg_losses, insured_losses.' },
   caps: { loss_types: LOSS_TYPES, asset_hazard_distance_km: ASSET_HAZARD_DISTANCE_KM, master_seed: DEFAULT_MASTER_SEED },
   inputs: {},
+  userInputs: {
+    exposure: 'oq-exposure',
+    gmfs: 'oq-gmfs',
+    ...Object.fromEntries(Object.values(VULNERABILITY_MEMBERS).map((m) => [m, 'oq-vulnerability' as const])),
+  },
+  tables: SCENARIO_RISK_TABLES,
 
-  normalize(spec, exposure) {
-    const read = readScenarioRiskSpec(spec, exposure.byObject ? { object_id: exposure.object_id } : exposure.value);
+  normalize(spec) {
+    const read = readScenarioRiskSpec(spec);
     if (!read.ok) return read;
     return ok({ ...modelOf(this), ...read.value });
   },
@@ -147,8 +169,8 @@ export const openquakeScenarioRisk = labLane({
   },
 
   run(_inputs, spec: ScenarioRiskSpec, context) {
-    const inputs = (context as { userInputs?: ScenarioRiskInputs }).userInputs;
-    if (!inputs) return refused(runSpecRefusal(['the run was handed none of its inputs']));
+    const inputs = context.userInputs as (ScenarioRiskInputs & Readonly<Record<string, UserInput>>) | undefined;
+    if (!inputs?.exposure || !inputs.gmfs) return refused(runSpecRefusal(['the run was handed none of its inputs']));
     return runScenarioRiskLane(this, inputs, spec, context.progress);
   },
 
@@ -183,7 +205,7 @@ export function runScenarioRiskLane(
   progress?: (done: number, total: number) => void,
 ): Result<Record<string, unknown>> {
   const vulnerability = new Map<string, OqVulnerabilityModel>();
-  for (const [lt, id] of Object.entries(spec.vulnerability)) {
+  for (const [lt, id] of Object.entries(vulnerabilityIds(spec))) {
     const input = inputs[VULNERABILITY_MEMBERS[lt as LossType]];
     if (!input || input.id !== id) return refused(runSpecRefusal([`${VULNERABILITY_MEMBERS[lt as LossType]}: input ${id} was not read`]));
     vulnerability.set(lt, input.value as OqVulnerabilityModel);
