@@ -5,7 +5,9 @@
 import { backtestCsv, type BacktestTable, type BacktestTables } from '../domain/exports/backtest-tables.js';
 import { eventPageCsv, eventPageGeoJson, type EventCataloguePage } from '../domain/exports/event-formats.js';
 import { oedColumns, oedLocationHeader, oedLocationRecord, type OedColumns } from '../domain/exports/oed-location.js';
-import { ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
+import { ORD_TABLES, ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
+import { csvTable } from '../domain/exports/csv.js';
+import { labLane, LAB_LANES } from './lab-lanes.js';
 import type { LabMetrics } from '../domain/lab/engine/metrics.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -32,10 +34,16 @@ export function perspectiveMetrics(result: Record<string, unknown>, perspective:
   return (result.perspectives as Record<string, LabMetrics> | null | undefined)?.[perspective];
 }
 
-/** GET /runs/{id} as an ORD table; a run has tables only once it has succeeded. */
+/** Every table a lane declares of its own (climada-impact's at_event, eai_exp, ...), by name. */
+export const LANE_TABLES: readonly string[] = [...new Set(LAB_LANES.flatMap((lane) => Object.keys(lane.tables ?? {})))];
+
+/**
+ * GET /runs/{id} as CSV: one of the lane's own tables when it declares them (the first by
+ * default), else an ORD table; a run has tables only once it has succeeded.
+ */
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
-  input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable; perspective: OrdPerspective },
+  input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable | string | undefined; perspective: OrdPerspective },
 ): Promise<Result<string>> {
   const read = await readRun(deps, input);
   if (!read.ok) return read;
@@ -44,13 +52,28 @@ export async function runTable(
     return refused(refusal(406, 'not_acceptable', `Run ${input.id} is ${run.status as string}: its ORD tables exist once it has succeeded; until then it is served as JSON only.`));
   }
   const result = run.result as Record<string, unknown> & { run?: { samples?: number } };
+  const tables = labLane((run.model as { id?: unknown }).id)?.tables;
+  if (tables) {
+    const names = Object.keys(tables);
+    const name = input.table ?? names[0]!;
+    const rows = Object.hasOwn(tables, name) ? tables[name]!.rows(result) : undefined;
+    if (!rows) {
+      return refused(refusals.invalidRequest(422, Object.hasOwn(tables, name)
+        ? `Run ${input.id} has no ${name} table: the spec did not ask for that view.`
+        : `Run ${input.id}'s tables are ${names.join(', ')}; it has no ${name}.`));
+    }
+    return ok(csvTable(rows.header, rows.rows));
+  }
+  if (input.table !== undefined && !(ORD_TABLES as readonly string[]).includes(input.table)) {
+    return refused(refusals.invalidRequest(422, `Run ${input.id}'s tables are the ORD tables ${ORD_TABLES.join(', ')}; it has no ${input.table}.`));
+  }
   const metrics = perspectiveMetrics(result, input.perspective);
   if (!metrics) {
     return refused(refusals.invalidRequest(422, input.perspective === 'gul'
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
       : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
-  return ok(ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0));
+  return ok(ordCsv(metrics, (input.table ?? 'ept') as OrdTable, (result.run?.samples ?? 0) > 0));
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */

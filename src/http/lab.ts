@@ -44,10 +44,9 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     const input = { accountId: callerOf(request).accountId, id, jobLink: jobLink(request) };
     const offer = negotiate(request, schema.RUN_OFFERS);
     if (offer.format === 'csv') {
-      const query = request.query as { table?: OrdTable; perspective?: OrdPerspective };
-      const table = query.table ?? 'ept';
+      const query = request.query as { table?: OrdTable | string; perspective?: OrdPerspective };
       const perspective = query.perspective ?? 'gul';
-      return sendExport(reply, offer, answer(await runTable(services, { ...input, table, perspective })), `${id}-${perspective}-${table}.csv`);
+      return sendExport(reply, offer, answer(await runTable(services, { ...input, table: query.table, perspective })), `${id}-${perspective}-${query.table ?? 'table'}.csv`);
     }
     const document = answer(await readRun(services, input));
     const json = canonicalJson(document);

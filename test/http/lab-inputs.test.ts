@@ -3,17 +3,10 @@
 import assert from 'node:assert/strict';
 import { call, eachDialect, envelopeFaults, sharedService, signup } from '../support/service.js';
 import { rawFile } from '../support/feeds.js';
+import { inputForm } from '../support/lab-inputs.js';
 
 const DEMO = 'climada-demo-tc';
 
-/** A form of kind and file parts (the file named as given). */
-export function inputForm(kind: string | undefined, file: Uint8Array | string | undefined, filename = 'input.bin', extra: Record<string, string> = {}): FormData {
-  const data = new FormData();
-  if (kind !== undefined) data.append('kind', kind);
-  if (file !== undefined) data.append('file', new Blob([file]), filename);
-  for (const [name, value] of Object.entries(extra)) data.append(name, value);
-  return data;
-}
 
 eachDialect('the demo files stored as inputs: 201 with their summaries, 200 again, readable and listed by their owner only', async (dialect) => {
   const svc = await sharedService(dialect);

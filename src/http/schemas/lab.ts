@@ -3,7 +3,10 @@
 // each model reads inside its members is checked by its lane, so the body names them and no more.
 import { LAB_LANES } from '../../app/lab-lanes.js';
 import type { LabLane } from '../../domain/lab/lane.js';
-import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
+import { LANE_TABLES, ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
+import { labLane } from '../../app/lab-lanes.js';
+
+const climadaImpactTables = () => labLane('climada-impact')?.tables ?? {};
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
 import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
 
@@ -115,7 +118,7 @@ export const readRun = operation({
   params: ID_PARAM('run'),
   query: queryOf({
     format: formatParameter(RUN_OFFERS),
-    table: { type: 'string', enum: [...ORD_TABLES], description: 'CSV only: the ORD table: ept (default), elt, plt or alt.' },
+    table: { type: 'string', enum: [...ORD_TABLES, ...LANE_TABLES], description: `CSV only: the ORD table: ept (default), elt, plt or alt; a lane with tables of its own serves those instead (climada-impact: ${Object.keys(climadaImpactTables()).join(', ')}; the first by default).` },
     perspective: { type: 'string', enum: [...ORD_PERSPECTIVES], description: 'CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms.' },
   }),
   errors: ['invalid_request', 'not_found', 'not_acceptable'],

@@ -96,13 +96,13 @@ export const climadaImpact = labLane({
     hazard: { schema: INPUT_ID, description: 'the id of a climada-hazard input you brought (POST /inputs)' },
     exposures: { schema: INPUT_ID, description: 'the id of a climada-exposures input you brought' },
     impact_functions: { schema: INPUT_ID, description: 'the id of a climada-impact-functions input you brought' },
-    haz_type: { schema: { type: 'string' }, description: 'the hazard type whose impf_ column and impact functions are read (default: the hazard\'s haz_type)' },
+    haz_type: { schema: { type: ['string', 'null'] }, description: 'the hazard type whose impf_ column and impact functions are read (default: the hazard\'s haz_type)' },
     assign: {
-      schema: { type: 'object', properties: { threshold_km: { type: 'number', minimum: 0 }, distance: { enum: ['euclidean', 'haversine'] } }, additionalProperties: false },
+      schema: { type: 'object', properties: { threshold_km: { type: ['number', 'null'], minimum: 0 }, distance: { enum: ['euclidean', 'haversine'] } }, additionalProperties: false },
       description: '{threshold_km?, distance?}: exposures take their nearest centroid as CLIMADA\'s assign_centroids: exact matches first, then the nearest by straight-line degrees (euclidean, CLIMADA\'s default) or great-circle angle (haversine), none beyond the threshold (default: twice the centroids\' resolution, in degrees; threshold_km converted by km_to_degree; 0: exact matches only)',
     },
     insured: { schema: { type: 'boolean' }, description: 'true: also the insured impact, each exposure\'s deductible and cover applied as CLIMADA\'s ImpactCalc applies them' },
-    return_periods: { schema: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 } }, description: 'the frequency curve\'s return periods in years (default: CLIMADA\'s own, one per event)' },
+    return_periods: { schema: { type: ['array', 'null'], items: { type: 'number', exclusiveMinimum: 0 } }, description: 'the frequency curve\'s return periods in years (default: CLIMADA\'s own, one per event)' },
   },
   notes: {
     result: 'tot_value, aai_agg, at_event per event (with events: event_id, event_name, date, frequency), eai_exp per exposure (with exposures: latitude, longitude, value, centroid), freq_curve; insured the same after deductible and cover. CSV: ?table=at_event, eai_exp, freq_curve, insured_at_event, insured_eai_exp, insured_freq_curve.',
