@@ -164,7 +164,7 @@ export async function labRunTask(input: LabRunTaskInput, store: FeedStore | unde
   const pinned = lane !== undefined && Object.keys(lane.inputs).length > 0;
   if (!lane || (pinned && !store)) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
   if (input.admit) return (await admitLane(lane, store!, input.spec)) as Result<string>;
-  if (Object.keys(lane.userInputs ?? {}).some((member) => !input.inputs?.[member])) {
+  if (Object.keys(lane.userInputs ?? {}).some((member) => input.spec[member] !== undefined && !input.inputs?.[member])) {
     return refused(refusal(503, 'server_error', 'The inputs this run reads were not handed to it.'));
   }
   const userInputs = await readRunInputs(input.inputs ?? {});

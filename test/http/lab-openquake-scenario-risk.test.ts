@@ -41,6 +41,17 @@ eachDialect('OpenQuake\'s case_1 run over HTTP: aggrisk and risk_by_event as the
   assert.ok(Math.abs(agg.loss_ratio - 0.206184) <= 0.206184 * 1e-5, String(agg.loss_ratio));
   assert.deepEqual(result.risk_by_event.filter((x: { loss_type: string }) => x.loss_type === 'structural').map((x: { event_id: number }) => x.event_id), [5, 1, 4, 3, 2, 6, 9, 8, 0]);
 
+  // OpenQuake's export columns, as CSV.
+  const aggCsv = await call(lab, 'GET', `/runs/${submitted.body.id}?format=csv&table=aggrisk`, { key });
+  assert.equal(aggCsv.status, 200, aggCsv.text);
+  assert.match(aggCsv.text, /^loss_type,loss_value,loss_ratio\r\nstructural,412\.36\d+,0\.20618\d+\r\nstructural_ins,104\.859\d+,/);
+  const byEvent = await call(lab, 'GET', `/runs/${submitted.body.id}?format=csv&table=risk_by_event`, { key });
+  assert.equal(byEvent.status, 200);
+  assert.equal(byEvent.text.split('\r\n')[0], 'event_id,loss,loss_type');
+  const unknown = await call(lab, 'GET', `/runs/${submitted.body.id}?format=csv&table=ept`, { key });
+  assert.equal(unknown.status, 422);
+  assert.equal(unknown.body.error.code, 'invalid_request');
+
   // The same spec, members reordered and defaults spelled out: the same run.
   const { model, ...rest } = body;
   const again = await call(lab, 'POST', '/runs', { key, body: { ignore_covs: false, master_seed: 123456, ...rest, model } });

@@ -138,7 +138,6 @@ export const openquakeScenarioRisk = labLane({
   revision: 'r1',
   label: 'OpenQuake scenario risk over your own files: an NRML exposure model, NRML vulnerability models and ground-motion fields (gmf_data.csv with sites.csv), computed by this service in the manner of the OpenQuake engine\'s scenario_risk calculator and checked against its QA expectations. One scenario: no annual figure.',
   members: {
-    exposure: { schema: INPUT_ID, description: 'the id of an oq-exposure input you brought (POST /inputs): an NRML 0.4 or 0.5 exposure model' },
     gmfs: { schema: INPUT_ID, description: 'the id of an oq-gmfs input you brought: OpenQuake\'s gmf_data.csv with its sites.csv' },
     ...vulnerabilityMembers,
     loss_types: { schema: { type: 'array', items: { enum: LOSS_TYPES }, minItems: 1, uniqueItems: true }, description: `optional, the loss types to compute (${LOSS_TYPES.join(', ')}); default every loss type whose vulnerability model is given` },
@@ -148,6 +147,7 @@ export const openquakeScenarioRisk = labLane({
     asset_correlation: { schema: { enum: [0, 1], default: 0 }, description: 'optional, 0 (default) or 1: with 1 every asset of an event shares the event\'s lognormal deviate (OpenQuake\'s asset_correlation)' },
     asset_hazard_distance: { schema: { type: 'number', exclusiveMinimum: 0, maximum: 1000, default: ASSET_HAZARD_DISTANCE_KM }, description: `optional, km, default ${ASSET_HAZARD_DISTANCE_KM} (OpenQuake's): an asset farther than this from every site is discarded` },
   },
+  exposure: { schema: INPUT_ID, description: 'the id of an oq-exposure input you brought (POST /inputs): an NRML 0.4 or 0.5 exposure model' },
   notes: { result: 'aggrisk, risk_by_event, avg_losses and insured_losses, as OpenQuake names its outputs. CSV: ?table=aggrisk, risk_by_event, avg_losses, insured_losses.' },
   caps: { loss_types: LOSS_TYPES, asset_hazard_distance_km: ASSET_HAZARD_DISTANCE_KM, master_seed: DEFAULT_MASTER_SEED },
   inputs: {},
