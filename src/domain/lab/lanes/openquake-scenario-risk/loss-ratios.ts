@@ -62,9 +62,16 @@ export function isUncertain(fn: OqVulnerabilityFunction): boolean {
   return fn.dist === 'PM' || fn.cov_lrs.some((c) => c > 0);
 }
 
-/** One standard normal deviate per call (Box-Muller, the cosine branch: two uniforms a draw, so a draw never depends on the one before). */
+const TWO_M32 = 1 / 4294967296;
+
+/**
+ * One standard normal deviate per call (Box-Muller, the cosine branch: two 32-bit uniforms a draw,
+ * so a draw never depends on the one before; the first uniform is kept off 0, which bounds a
+ * deviate at 6.7).
+ */
 export function standardNormal(rng: SeededRandom): number {
-  return Math.sqrt(-2 * Math.log(rng.uniformOpen())) * Math.cos(2 * Math.PI * rng.uniform());
+  const u1 = (rng.nextUint32() + 0.5) * TWO_M32;
+  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng.nextUint32() * TWO_M32);
 }
 
 /** Γ(shape, 1) by Marsaglia and Tsang (2000), with the boost u^(1/a) for shape below 1. */
