@@ -1,9 +1,12 @@
 // The openquake-scenario-risk lane over HTTP: OpenQuake's scenario_risk case_1 files brought to
 // POST {lab_url}/inputs, a run over them giving the case's expected aggrisk and risk_by_event
 // (engine 3.13 and 3.20, six significant digits), each input named with its sha256; the same
-// spec is the same run; the refusals of a spec naming inputs (not the caller's, of another kind).
+// spec is the same run; the tool server's run_climate_model runs it too; the refusals of a spec
+// naming inputs (not the caller's, of another kind).
 import assert from 'node:assert/strict';
-import { call, eachDialect, envelopeFaults, finishedRun, sharedService, signup } from '../support/service.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { call, eachDialect, envelopeFaults, finishedRun, sharedService, signup, USER_AGENT } from '../support/service.js';
 import { CASE1_EXPOSURE, CASE1_GMFS, CASE1_SITES, CASE1_VULNERABILITY } from '../support/openquake-case1.js';
 
 function form(kind: string, parts: Record<string, string>): FormData {
@@ -79,4 +82,26 @@ eachDialect('a scenario-risk spec\'s refusals: an input not the caller\'s (404),
   assert.equal(malformed.status, 422);
   assert.equal(malformed.body.error.code, 'invalid_request');
   assert.deepEqual(envelopeFaults(malformed), []);
+});
+
+eachDialect('the tool server\'s run_climate_model runs case_1 over the inputs brought, as the lab host does', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const { key } = await signup(svc.api);
+  const lab = svc.urls.lab;
+  const exposure = await bring(lab, key, 'oq-exposure', { file: CASE1_EXPOSURE });
+  const vulnerability = await bring(lab, key, 'oq-vulnerability', { file: CASE1_VULNERABILITY });
+  const gmfs = await bring(lab, key, 'oq-gmfs', { file: CASE1_GMFS, sites: CASE1_SITES });
+  const client = new Client({ name: 'catrisk-tests', version: '1.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.urls.mcp}/mcp`), { requestInit: { headers: { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` } } }));
+  try {
+    const answer = await client.callTool({ name: 'run_climate_model', arguments: { model: 'openquake-scenario-risk', exposure: exposure.id, vulnerability: vulnerability.id, gmfs: gmfs.id, minimum_asset_loss: { structural: 200 }, wait_seconds: 50 } });
+    assert.ok(!answer.isError, JSON.stringify(answer.content));
+    const run = answer.structuredContent as any;
+    assert.equal(run.status, 'succeeded', JSON.stringify(run.error));
+    assert.ok(Math.abs(run.result.aggrisk[0].loss_value - 412.367) <= 412.367 * 1e-5);
+    const rest = await call(lab, 'GET', `/runs/${run.id}`, { key });
+    assert.deepEqual(rest.body, run);
+  } finally {
+    await client.close();
+  }
 });
