@@ -5,12 +5,12 @@ import { login, logout } from './commands/account.js';
 import { ingest } from './commands/ingest.js';
 import { backtest, structure } from './commands/structures.js';
 import { price } from './commands/price.js';
-import { exportRun, labRun } from './commands/lab.js';
+import { exportRun, labInput, labRun } from './commands/lab.js';
 import { terms } from './commands/objects.js';
 import { get, job } from './commands/jobs.js';
 import type { ProgressSink } from './progress.js';
 
-export const COMMANDS: readonly Command[] = [login, logout, ingest, terms, structure, backtest, price, labRun, exportRun, job, get];
+export const COMMANDS: readonly Command[] = [login, logout, ingest, terms, structure, backtest, price, labInput, labRun, exportRun, job, get];
 
 /** The first words of every client command, for main.ts to send them here. */
 export const CLIENT_WORDS = new Set(COMMANDS.map((c) => c.name[0]!));

@@ -269,3 +269,31 @@ test('progress: a bar redrawn in place on a terminal, a line per change elsewher
   log.done();
   assert.deepEqual(lines, ['job j1 queued\n', 'job j1 running 25%: a quarter\n']);
 });
+
+test('a CLIMADA user brings three files from the command line and runs climada-impact over them', async () => {
+  const svc = await sharedService('sqlite');
+  const config = join(scratch, 'config-climada');
+  const c = ['--config', config];
+  ok(await catrisk(['login', '--url', svc.api, '--lab-url', svc.urls.lab, ...c]), 'login');
+  // CLIMADA's demo files, as pinned in feeds/climada-demo-tc.
+  const demo = (name: string) => `feeds/climada-demo-tc/2025-09-30/${name}`;
+  const ids: string[] = [];
+  for (const [kind, file] of [['climada-hazard', 'atl_prob_no_name.mat'], ['climada-exposures', 'exp_demo_today.h5'], ['climada-impact-functions', 'demo_today.xlsx']]) {
+    const brought = await catrisk(['lab', 'input', kind!, demo(file!), '--format', 'id', ...c]);
+    ok(brought, `lab input ${kind}`);
+    assert.match(brought.stdout, /^inp_[0-9a-f]{32}\n$/);
+    ids.push(brought.stdout.trim());
+  }
+  const spec = join(scratch, 'climada-spec.json');
+  writeFileSync(spec, JSON.stringify({ model: 'climada-impact', hazard: ids[0], exposures: ids[1], impact_functions: ids[2] }));
+  const run = await catrisk(['lab', 'run', spec, '--wait', ...c]);
+  ok(run, 'lab run climada-impact');
+  // CLIMADA's published aai_agg on its demo (test_impact_calc.py test_calc_impact_TC_pass, 5 places).
+  assert.ok(Math.abs(JSON.parse(run.stdout).result.aai_agg - 6.512201157564421e9) < 5e-6);
+  const curve = await catrisk(['lab', 'run', spec, '--wait', '--format', 'csv', '--table', 'freq_curve', ...c]);
+  ok(curve, 'lab run csv');
+  assert.deepEqual(Object.keys((parse(curve.stdout, { columns: true }) as object[])[0]!), ['return_period', 'impact']);
+  const unread = await catrisk(['lab', 'input', 'climada-hazard', demo('demo_today.xlsx'), ...c]);
+  assert.notEqual(unread.code, 0);
+  assert.match(unread.stderr, /not an HDF5 file/);
+});

@@ -3,6 +3,8 @@
 // header, tenancy; and the transport's rules over plain fetch. Each tool's answer is checked
 // against the REST route that calls the same use case, or against the pinned files themselves.
 import assert from 'node:assert/strict';
+import { inputForm } from '../support/lab-inputs.js';
+import { rawFile } from '../support/feeds.js';
 import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -278,6 +280,31 @@ eachDialect('run_climate_model runs a lab model and get_lab_run reads it back, f
     refusal(await client.callTool({ name: 'run_climate_model', arguments: { ...spec, exposure: { object_id: 'obj_000000000000000000000000' } } }), 404, 'not_found');
     refusal(await client.callTool({ name: 'get_lab_run', arguments: {} }), 422, 'invalid_request');
     refusal(await client.callTool({ name: 'get_lab_run', arguments: { run_id: 'run_00000000000000000000000000000000' } }), 404, 'not_found');
+  } finally {
+    await client.close();
+  }
+});
+
+eachDialect('run_climate_model runs climada-impact over inputs the key brought, named by id; another key\'s inputs are not found', async (dialect) => {
+  const svc = await sharedService(dialect);
+  const a = await signup(svc.api);
+  const b = await signup(svc.api);
+  const { client } = await connect(svc, { authorization: `Bearer ${a.key}` });
+  try {
+    // CLIMADA's demo files (the pinned climada-demo-tc), brought to the lab as a user would.
+    const bring = async (kind: string, name: string) => (await call(svc.urls.lab, 'POST', '/inputs', { key: a.key, raw: inputForm(kind, rawFile('climada-demo-tc', name)) })).body.id as string;
+    const spec = {
+      model: 'climada-impact',
+      hazard: await bring('climada-hazard', 'atl_prob_no_name.mat'),
+      exposures: await bring('climada-exposures', 'exp_demo_today.h5'),
+      impact_functions: await bring('climada-impact-functions', 'demo_today.xlsx'),
+    };
+    const run = value(await client.callTool({ name: 'run_climate_model', arguments: { ...spec, wait_seconds: 50 } }));
+    assert.equal(run.status, 'succeeded', JSON.stringify(run.error));
+    // CLIMADA's published aai_agg on this demo (test_impact_calc.py test_calc_impact_TC_pass, 5 places).
+    assert.ok(Math.abs(run.result.aai_agg - 6.512201157564421e9) < 5e-6);
+    assert.equal(run.result.inputs.hazard.id, spec.hazard);
+    refusal(await client.callTool({ name: 'run_climate_model', arguments: { ...spec, api_key: b.key } }), 404, 'not_found');
   } finally {
     await client.close();
   }

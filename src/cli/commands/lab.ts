@@ -1,19 +1,61 @@
 // catrisk lab run SPEC.json: a model lab run (POST {lab}/runs). The run's job lives on the API host
-// and carries the progress; the finished run is read back from the lab.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// and carries the progress; the finished run is read back from the lab. catrisk lab input KIND FILE:
+// an input brought to the lab (POST {lab}/inputs), its id to name in a spec.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { keyOf, refusedFailure, request, urlOf, usageFailure } from '../client.js';
 import { print, type Command } from '../command.js';
 import { jsonFile } from '../json-file.js';
 import { isEnded, waitFor } from '../progress.js';
 import { csvAt } from './jobs.js';
 
+async function fileBytes(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw usageFailure(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+export const labInput: Command = {
+  name: ['lab', 'input'],
+  args: 'KIND FILE',
+  summary: 'Bring an input to the lab (POST /inputs on the lab host): a CLIMADA hazard, exposures or impact functions; prints it with its id.',
+  help: [
+    '  KIND               climada-hazard, climada-exposures or climada-impact-functions (GET /models and',
+    '                     the docs list every kind)',
+    '  --part NAME=FILE   another file part, for a kind of several files',
+    '',
+    'The same kind and bytes are the same input: its id names it in a run spec, for example',
+    '{"model": "climada-impact", "hazard": "inp_…", "exposures": "inp_…", "impact_functions": "inp_…"}.',
+  ],
+  options: { part: { type: 'string', multiple: true } },
+  positionals: 2,
+  refuses: ({ format }) => (format === 'csv' ? 'An input is printed as JSON, a table or its id.' : undefined),
+  async run(context) {
+    const key = keyOf(context.endpoint);
+    const [kind, path] = context.positionals as [string, string];
+    const form = new FormData();
+    form.append('kind', kind);
+    form.append('file', new Blob([await fileBytes(path)]), basename(path));
+    for (const spec of (context.values.part as string[] | undefined) ?? []) {
+      const eq = spec.indexOf('=');
+      if (eq <= 0) throw usageFailure(`--part takes NAME=FILE; got ${spec}`);
+      const extra = spec.slice(eq + 1);
+      form.append(spec.slice(0, eq), new Blob([await fileBytes(extra)]), basename(extra));
+    }
+    const answer = await request('POST', urlOf(context.endpoint.lab, '/inputs'), { key, form });
+    print(context, answer.json);
+  },
+};
+
 export const labRun: Command = {
   name: ['lab', 'run'],
   args: 'SPEC.json',
   summary: 'Submit a model lab run (POST /runs on the lab host); the same spec is the same run.',
   help: [
-    '  --table TABLE      with --format csv: the ORD table ept (default), elt, plt or alt',
+    '  --table TABLE      with --format csv: the ORD table ept (default), elt, plt or alt; a lane with',
+    '                     tables of its own serves those (climada-impact: at_event, eai_exp, freq_curve, ...)',
     '  --perspective P    with --format csv: gul (default), il or ri',
     '  --idempotency-key KEY  send again without a second submission',
     '',

@@ -214,6 +214,7 @@ const runClimateModel: Tool = {
   description: 'Runs a model of the model lab (POST {lab_url}/runs) over exposure points or one of your stored objects, and waits for the result. '
     + 'Lab models are externally built open models, labelled as such, distinct from the registry\'s validated models; the model argument lists them, and GET {lab_url}/models gives each one\'s spec members, pinned inputs and caps. '
     + 'Every spec is {model, exposure: {points: [{lat, lon, value}]} or {object_id}, ...the model\'s own members}: for example the windstorm model (oasislmf-windstorm) reads samples, terms and correlation, and the flood models read sector. '
+    + 'The climada-impact model reads no exposure member: its spec names inputs you brought to the lab (POST {lab_url}/inputs: a CLIMADA hazard, exposures and impact functions) by id, {model: "climada-impact", hazard: "inp_…", exposures: "inp_…", impact_functions: "inp_…", insured?, return_periods?, assign?}, and answers CLIMADA\'s aai_agg, at_event, eai_exp and frequency curve. '
     + 'Points a model cannot reach come back counted as unmodeled, not refused. '
     + 'The run is content-addressed: the same spec is the same run, read back and metered once per account. '
     + 'Answers the run document (result.metrics is lab-metrics/1 where the lane computes it: average annual loss, exceedance curves, largest events), or, while its job still runs after wait_seconds, the run with status queued or running; read it later with get_lab_run.',
