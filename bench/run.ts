@@ -1334,7 +1334,92 @@ async function oqScenarioRiskBench() {
   }
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'oq-scenario-risk': oqScenarioRiskBench };
+/** A seeded generator (mulberry32), so the synthetic hazard is the same every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * climada-impact: CLIMADA's 14,450-event demo hazard × its 50 exposures (read once, then the run
+ * timed), and a synthetic sparse hazard of 100,000 events × 100,000 centroids (100 stored
+ * intensities an event) over 100,000 exposures, in this process: time and memory of each step.
+ */
+async function climadaImpactBench() {
+  const { readClimadaExposuresInput, readClimadaHazardInput, readClimadaImpactFunctionsInput } = await import('../src/feeds/parsers/climada-inputs.js');
+  const { runClimadaImpact } = await import('../src/domain/lab/lanes/climada-impact/climada-impact.js');
+  const { canonicalJson } = await import('../src/kernel/canonical-json.js');
+  const file = (name: string) => readFileSync(join(FEEDS_DIR, 'climada-demo-tc', '2025-09-30', name));
+  const input = (kind: string, value: unknown) => ({ id: 'inp_bench', kind, sha256: '0'.repeat(64), value }) as never;
+  const spec = { hazard: 'h', exposures: 'e', impact_functions: 'f', haz_type: null, assign: { distance: 'euclidean' as const, threshold_km: null }, insured: true, return_periods: null };
+  let t = performance.now();
+  const hazard = await readClimadaHazardInput(file('atl_prob_no_name.mat'));
+  const exposures = await readClimadaExposuresInput(file('demo_today.xlsx'));
+  const functions = await readClimadaImpactFunctionsInput(file('demo_today.xlsx'));
+  print({ bench: 'climada-impact demo: read atl_prob_no_name.mat and demo_today.xlsx (exposures and impact functions)', ms: Math.round(performance.now() - t) });
+  const inputs = { hazard: input('climada-hazard', hazard), exposures: input('climada-exposures', exposures), impact_functions: input('climada-impact-functions', functions) };
+  const times: number[] = [];
+  let json = '';
+  for (let i = 0; i < 7; i++) {
+    t = performance.now();
+    const r = runClimadaImpact(inputs, spec);
+    if (!r.ok) throw new Error(JSON.stringify(r.refusal));
+    json = canonicalJson(r.value);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  print({ bench: 'climada-impact demo: 14,450 events × 100 centroids × 50 exposures, ground up and insured, frequency curve, result as canonical JSON (median of 7)', ms: Number(times[3]!.toFixed(1)), min_ms: Number(times[0]!.toFixed(1)), result_bytes: json.length });
+
+  // The synthetic hazard: centroids on a 316 × 317 grid of 0.01°, each event 100 centroids of a
+  // random 10 × 10 block, intensities 20-80 m/s; exposures scattered over the grid; Emanuel-like curve.
+  const events = 100_000, perEvent = 100, side = 317;
+  const rand = seeded(32);
+  const centroids = side * side - 489; // 100,000
+  const lat = new Float64Array(centroids), lon = new Float64Array(centroids);
+  for (let c = 0; c < centroids; c++) { lat[c] = 25 + Math.floor(c / side) * 0.01; lon[c] = -82 + (c % side) * 0.01; }
+  const rowStart = new Int32Array(events + 1), column = new Int32Array(events * perEvent), value = new Float64Array(events * perEvent);
+  for (let e = 0; e < events; e++) {
+    const r0 = Math.floor(rand() * (Math.floor(centroids / side) - 10)), c0 = Math.floor(rand() * (side - 10));
+    for (let k = 0; k < perEvent; k++) { column[e * perEvent + k] = (r0 + Math.floor(k / 10)) * side + c0 + (k % 10); value[e * perEvent + k] = 20 + 60 * rand(); }
+    rowStart[e + 1] = (e + 1) * perEvent;
+  }
+  const n = 100_000;
+  const synthetic = {
+    haz_type: 'TC', units: 'm/s', frequency_unit: '1/year', event_id: Array.from({ length: events }, (_, i) => i + 1), event_name: Array.from({ length: events }, (_, i) => `e${i + 1}`),
+    date: new Array<number>(events).fill(0), frequency: new Float64Array(events).fill(1 / events), lat, lon,
+    intensity: { rowStart, column, value }, fraction: null,
+  };
+  const exp = {
+    value_unit: 'USD', latitude: Float64Array.from({ length: n }, () => 25 + rand() * 3.1), longitude: Float64Array.from({ length: n }, () => -82 + rand() * 3.16),
+    value: Float64Array.from({ length: n }, () => 1e5 + rand() * 1e6), deductible: new Float64Array(n).fill(1e4), cover: new Float64Array(n).fill(5e5), region_id: null,
+    impf: { TC: new Float64Array(n).fill(1) },
+  };
+  const curve = { functions: [{ haz_type: 'TC', id: 1, name: 'bench', intensity_unit: 'm/s', intensity: [0, 25.7, 40, 60, 80, 120], mdd: [0, 0, 0.05, 0.3, 0.6, 1], paa: [1, 1, 1, 1, 1, 1] }] };
+  const heap0 = process.memoryUsage();
+  t = performance.now();
+  const big = runClimadaImpact({ hazard: input('climada-hazard', synthetic), exposures: input('climada-exposures', exp), impact_functions: input('climada-impact-functions', curve) }, spec);
+  const runMs = performance.now() - t;
+  if (!big.ok) throw new Error(JSON.stringify(big.refusal));
+  const heap1 = process.memoryUsage();
+  t = performance.now();
+  const bigJson = canonicalJson(big.value);
+  const jsonMs = performance.now() - t;
+  const res = big.value as { aai_agg: number; assignment: { unassigned: number } };
+  print({
+    bench: 'climada-impact synthetic: 100,000 events × 100,000 centroids (10,000,000 stored intensities) × 100,000 exposures, ground up and insured, frequency curve',
+    run_ms: Math.round(runMs), canonical_json_ms: Math.round(jsonMs), result_mb: Number((bigJson.length / 2 ** 20).toFixed(1)),
+    rss_mb: Math.round(heap1.rss / 2 ** 20), rss_growth_mb: Math.round((heap1.rss - heap0.rss) / 2 ** 20), hazard_arrays_mb: Math.round((column.byteLength + value.byteLength + rowStart.byteLength) / 2 ** 20),
+    aai_agg: res.aai_agg, unassigned: res.assignment.unassigned,
+  });
+}
+
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

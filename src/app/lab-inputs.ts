@@ -11,7 +11,6 @@ import { INPUT_KINDS, isInputKind, type InputFile, type InputFiles, type InputKi
 import { INPUT_READERS } from '../feeds/input-readers.js';
 import type { OwnedInputRow, StoredInputFile } from '../store/lab-inputs.js';
 import { requireActive } from './accounts.js';
-import { listPage, type ListPage, type ListQuery } from './lists.js';
 import type { UploadPart } from './ingest.js';
 import type { AppDeps } from './deps.js';
 
@@ -114,15 +113,6 @@ export async function storeInput(
 export async function readInput(deps: Pick<AppDeps, 'labInputs'>, input: { accountId: string; id: string }): Promise<Result<InputDocument>> {
   const row = await deps.labInputs.owned(input.id, input.accountId);
   return row ? ok(documentOf(row)) : refused(refusals.notFound(`No input ${input.id} for this key`));
-}
-
-/** GET /inputs: the caller's inputs, newest first, paged as every list is; filter kind. */
-export async function listInputs(deps: Pick<AppDeps, 'labInputs'>, input: { accountId: string; query: ListQuery }): Promise<Result<ListPage>> {
-  const filter = { kind: input.query.filters.kind };
-  return listPage('/inputs', 'inputs', input.query,
-    async (after, take) => (await deps.labInputs.list(input.accountId, filter, after, take)).map((r) => ({ ...r, created_at: r.owned_at })),
-    (r) => r.id,
-    (r) => ({ id: r.id, kind: r.kind, sha256: r.sha256, bytes: Number(r.size), created_at: r.owned_at, links: { self: `/inputs/${r.id}` } }));
 }
 
 /** What the read-input task is handed: the kind and its files. */

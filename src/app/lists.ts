@@ -1,4 +1,4 @@
-// Lists of an account's own resources (objects, jobs, structures, backtests, lab runs): newest
+// Lists of an account's own resources (objects, jobs, structures, backtests, lab runs, lab inputs): newest
 // first, a page at a time. Each item is a summary read from columns, never a document. A page's
 // next link carries an opaque cursor, the (created_at, id) of its last item: the next page starts
 // strictly after it, so rows added while a client pages never shift what it has yet to read.
@@ -142,4 +142,13 @@ export async function listRuns(
     id: r.id, model: r.model, status: r.status, created_at: r.created_at,
     links: { self: `/runs/${r.id}`, ...(r.job_id ? { job: input.jobLink(r.job_id) } : {}) },
   }));
+}
+
+/** GET /inputs: the caller's inputs, newest first, paged as every list is; filter kind. */
+export async function listInputs(deps: Pick<AppDeps, 'labInputs'>, input: { accountId: string; query: ListQuery }): Promise<Result<ListPage>> {
+  const filter = { kind: input.query.filters.kind };
+  return listPage('/inputs', 'inputs', input.query,
+    async (after, take) => (await deps.labInputs.list(input.accountId, filter, after, take)).map((r) => ({ ...r, created_at: r.owned_at })),
+    (r) => r.id,
+    (r) => ({ id: r.id, kind: r.kind, sha256: r.sha256, bytes: Number(r.size), created_at: r.owned_at, links: { self: `/inputs/${r.id}` } }));
 }

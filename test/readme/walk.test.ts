@@ -26,7 +26,7 @@
 // Once the script has ended, every job and lab run of the walk's account must end succeeded.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -218,6 +218,8 @@ test('the README walk: every example, top to bottom, passes against a started se
   const work = join(scratch, 'work');
   const home = join(scratch, 'home');
   for (const dir of [state, work, home]) mkdirSync(dir);
+  // A reader runs the examples from their clone, where feeds/ holds the pinned files an example may send.
+  symlinkSync(join(REPOSITORY, 'feeds'), join(work, 'feeds'));
   service = await spawnService('serve', {
     CATRISK_STATE_DIR: state, CATRISK_EXPOSURE_CODING: 'true', CATRISK_GEOCODING: 'true',
     // SQLite, as a first run: a DATABASE_URL in the environment running the tests is not passed on.

@@ -121,47 +121,54 @@ export function toColumns(m: SparseRows, columns: number): SparseColumns {
   return { colStart, row, value };
 }
 
-/** The stored value of (event, centroid) in compressed columns, 0 when none is stored. */
-function storedAt(m: SparseColumns, centroid: number, event: number, from: number): { value: number; at: number } {
-  let k = from;
-  const end = m.colStart[centroid + 1]!;
-  while (k < end && m.row[k]! < event) k++;
-  return { value: k < end && m.row[k] === event ? m.value[k]! : 0, at: k };
-}
-
 const mddAt = (f: ClimadaImpactFunction, i: number) => numpyInterp(f.intensity, f.mdd, i);
 const paaAt = (f: ClimadaImpactFunction, i: number) => numpyInterp(f.intensity, f.paa, i);
 
-/** One exposure's impacts: the events it is hit by and the impact of each, ground up and insured. */
-function exposureImpacts(
-  inputs: ImpactCalcInputs, intensity: SparseColumns, fraction: SparseColumns | null, p: number, insured: boolean,
-  visit: (event: number, groundUp: number, insured: number) => void,
-): void {
+/** The stored entry of (event, centroid) in compressed columns at or after k: its position, k advanced past smaller events. */
+function seek(m: SparseColumns, end: number, event: number, k: number): number {
+  while (k < end && m.row[k]! < event) k++;
+  return k;
+}
+
+/** One exposure's impacts added into the figures: ground up, and insured when asked (written as one loop: it runs once per stored entry). */
+function exposureImpacts(inputs: ImpactCalcInputs, intensity: SparseColumns, fraction: SparseColumns | null, p: number, gu: ImpactFigures, ins: ImpactFigures | undefined): void {
   const f = inputs.functions.get(inputs.impf[p]!)!;
   const c = inputs.centroid[p]!;
   const value = inputs.value[p]!;
+  const freq = inputs.frequency;
   const everyEvent = mddAt(f, 0) * paaAt(f, 0) !== 0;
-  const deductible = insured && inputs.deductible ? inputs.deductible[p]! : 0;
-  const cover = insured && inputs.cover ? inputs.cover[p]! : undefined;
+  const deductible = ins && inputs.deductible ? inputs.deductible[p]! : 0;
+  const hasCover = ins !== undefined && inputs.cover !== null;
+  const cover = hasCover ? inputs.cover![p]! : 0;
   let kFrac = fraction ? fraction.colStart[c]! : 0;
-  const one = (event: number, i: number, stored: boolean) => {
-    let frac = 1;
-    if (fraction) { const s = storedAt(fraction, c, event, kFrac); frac = s.value; kFrac = s.at; }
-    const gu = frac * (mddAt(f, i) * paaAt(f, i)) * value;
-    if (!insured) { if (gu !== 0) visit(event, gu, 0); return; }
-    // The deductible falls on the stored intensities (get_paa), the cover on what is not zero after it.
-    let ins = stored ? gu - paaAt(f, i) * deductible : gu;
-    if (cover !== undefined && ins !== 0) ins = Math.min(Math.max(ins, 0), cover);
-    if (gu !== 0 || ins !== 0) visit(event, gu, ins);
-  };
+  const fracEnd = fraction ? fraction.colStart[c + 1]! : 0;
   const start = intensity.colStart[c]!, end = intensity.colStart[c + 1]!;
-  if (!everyEvent) {
-    for (let k = start; k < end; k++) one(intensity.row[k]!, intensity.value[k]!, true);
-    return;
-  }
   let k = start;
-  for (let e = 0; e < inputs.events; e++) {
-    if (k < end && intensity.row[k] === e) { one(e, intensity.value[k]!, true); k++; } else one(e, 0, false);
+  const last = everyEvent ? inputs.events : end - start;
+  for (let step = 0; step < last; step++) {
+    let event: number, i: number, stored: boolean;
+    if (everyEvent) {
+      event = step;
+      stored = k < end && intensity.row[k] === event;
+      i = stored ? intensity.value[k++]! : 0;
+    } else {
+      event = intensity.row[k]!;
+      i = intensity.value[k++]!;
+      stored = true;
+    }
+    let frac = 1;
+    if (fraction) {
+      kFrac = seek(fraction, fracEnd, event, kFrac);
+      frac = kFrac < fracEnd && fraction.row[kFrac] === event ? fraction.value[kFrac]! : 0;
+    }
+    const paa = paaAt(f, i);
+    const g = frac * (mddAt(f, i) * paa) * value;
+    if (g !== 0) { gu.at_event[event]! += g; gu.eai_exp[p]! += freq[event]! * g; }
+    if (!ins) continue;
+    // The deductible falls on the stored intensities (get_paa), the cover on what is not zero after it.
+    let x = stored ? g - paa * deductible : g;
+    if (hasCover && x !== 0) x = Math.min(Math.max(x, 0), cover);
+    if (x !== 0) { ins.at_event[event]! += x; ins.eai_exp[p]! += freq[event]! * x; }
   }
 }
 
@@ -179,12 +186,7 @@ export function impactCalc(inputs: ImpactCalcInputs, options: { insured: boolean
     const c = inputs.centroid[p]!;
     if (v > 0 && c >= 0) counted.push(v);
     if (Number.isNaN(v) || v === 0 || c < 0) continue;
-    exposureImpacts(inputs, intensity, fraction, p, options.insured, (e, g, i) => {
-      const freq = inputs.frequency[e]!;
-      gu.at_event[e]! += g;
-      gu.eai_exp[p]! += freq * g;
-      if (ins) { ins.at_event[e]! += i; ins.eai_exp[p]! += freq * i; }
-    });
+    exposureImpacts(inputs, intensity, fraction, p, gu, ins);
   }
   for (const fig of ins ? [gu, ins] : [gu]) fig.aai_agg = numpySum(fig.eai_exp);
   return { tot_value: numpySum(counted), ground_up: gu, ...(ins ? { insured: ins } : {}) };
