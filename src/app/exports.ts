@@ -44,7 +44,7 @@ export const LANE_TABLES: readonly string[] = [...new Set(LAB_LANES.flatMap((lan
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
   input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable | string | undefined; perspective: OrdPerspective },
-): Promise<Result<string>> {
+): Promise<Result<{ csv: string; table: string }>> {
   const read = await readRun(deps, input);
   if (!read.ok) return read;
   const run = read.value;
@@ -62,7 +62,7 @@ export async function runTable(
         ? `Run ${input.id} has no ${name} table: the spec did not ask for that view.`
         : `Run ${input.id}'s tables are ${names.join(', ')}; it has no ${name}.`));
     }
-    return ok(csvTable(rows.header, rows.rows));
+    return ok({ csv: csvTable(rows.header, rows.rows), table: name });
   }
   if (input.table !== undefined && !(ORD_TABLES as readonly string[]).includes(input.table)) {
     return refused(refusals.invalidRequest(422, `Run ${input.id}'s tables are the ORD tables ${ORD_TABLES.join(', ')}; it has no ${input.table}.`));
@@ -73,7 +73,8 @@ export async function runTable(
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
       : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
-  return ok(ordCsv(metrics, (input.table ?? 'ept') as OrdTable, (result.run?.samples ?? 0) > 0));
+  const table = (input.table ?? 'ept') as OrdTable;
+  return ok({ csv: ordCsv(metrics, table, (result.run?.samples ?? 0) > 0), table });
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */

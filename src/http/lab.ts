@@ -46,7 +46,8 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     if (offer.format === 'csv') {
       const query = request.query as { table?: OrdTable | string; perspective?: OrdPerspective };
       const perspective = query.perspective ?? 'gul';
-      return sendExport(reply, offer, answer(await runTable(services, { ...input, table: query.table, perspective })), `${id}-${perspective}-${query.table ?? 'table'}.csv`);
+      const { csv, table } = answer(await runTable(services, { ...input, table: query.table, perspective }));
+      return sendExport(reply, offer, csv, `${id}-${perspective}-${table}.csv`);
     }
     const document = answer(await readRun(services, input));
     const json = canonicalJson(document);
