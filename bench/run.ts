@@ -1368,6 +1368,84 @@ async function gridOutageBench() {
   print({ bench: 'technical price compute, warm (grid_outage state event, Florida: burn + Poisson-rate view)', median_ms: Math.round(median(pr)), max_ms: Math.round(Math.max(...pr)) });
 }
 
+/**
+ * The OpenQuake scenario-risk lane over synthetic inputs written here (none are published at this
+ * size): 10,000 assets in 5 taxonomies on 1,000 sites (10 a site, 0.01° apart), 1,000 events, so
+ * gmf_data.csv has 1,000,000 rows; the files are parsed as an upload is, then the lane computes.
+ * Also the computation alone with every asset on its own site (10,000,000 field values, past what a
+ * 64 MB gmf_data.csv holds), built in memory.
+ */
+async function oqScenarioRiskBench() {
+  const { parseOqExposure } = await import('../src/feeds/parsers/oq-exposure.js');
+  const { parseOqVulnerability } = await import('../src/feeds/parsers/oq-vulnerability.js');
+  const { parseOqGmfs } = await import('../src/feeds/parsers/oq-gmfs.js');
+  const { scenarioRisk } = await import('../src/domain/lab/lanes/openquake-scenario-risk/scenario-risk.js');
+  const { seededRandom } = await import('../src/domain/stats/random.js');
+  const rng = seededRandom(2026);
+  const SITES = 1000;
+  const EVENTS = 1000;
+  const ASSETS = 10_000;
+  const site = (i: number) => ({ lon: 13 + (i % 40) * 0.01, lat: 42 + Math.floor(i / 40) * 0.01 });
+  const taxonomies = ['RC1', 'RC2', 'MUR', 'W', 'S'];
+  const assets: string[] = [];
+  for (let a = 0; a < ASSETS; a++) {
+    const s = site(a % SITES);
+    assets.push(`<asset id="a${a}" taxonomy="${taxonomies[a % 5]}" number="${1 + (a % 3)}"><location lon="${s.lon.toFixed(4)}" lat="${s.lat.toFixed(4)}"/><costs><cost type="structural" value="${100_000 + (a % 97) * 1000}" deductible="5000" insuranceLimit="80000"/></costs></asset>`);
+  }
+  const exposureXml = `<nrml xmlns="http://openquake.org/xmlns/nrml/0.5"><exposureModel id="bench" category="buildings"><description>synthetic</description><conversions><costTypes><costType name="structural" type="per_asset" unit="EUR"/></costTypes></conversions><assets>${assets.join('')}</assets></exposureModel></nrml>`;
+  const vulnXml = (cov: number) => `<nrml xmlns="http://openquake.org/xmlns/nrml/0.5"><vulnerabilityModel id="v" assetCategory="buildings" lossCategory="structural">${taxonomies.map((t, k) =>
+    `<vulnerabilityFunction id="${t}" dist="LN"><imls imt="PGA">0.05 0.1 0.2 0.4 0.8 1.6</imls><meanLRs>${[0.001, 0.01, 0.05, 0.15, 0.4, 0.8].map((x) => Math.min(1, x * (1 + k * 0.1)).toFixed(4)).join(' ')}</meanLRs><covLRs>${Array(6).fill(cov).join(' ')}</covLRs></vulnerabilityFunction>`).join('')}</vulnerabilityModel></nrml>`;
+  const sitesCsv = `site_id,lon,lat\n${Array.from({ length: SITES }, (_, i) => `${i},${site(i).lon.toFixed(4)},${site(i).lat.toFixed(4)}`).join('\n')}\n`;
+  const rows: string[] = ['sid,eid,gmv_PGA'];
+  for (let e = 0; e < EVENTS; e++) for (let s = 0; s < SITES; s++) rows.push(`${s},${e},${(0.3 * Math.exp(0.6 * Math.sqrt(-2 * Math.log(rng.uniformOpen())) * Math.cos(2 * Math.PI * rng.uniform()))).toFixed(6)}`);
+  const gmfCsv = rows.join('\n') + '\n';
+  // Wall seconds, and CPU seconds of this process (the work is one thread: other load on the machine stretches the wall time, far less the CPU time).
+  let cpuS = 0;
+  const timed = <T>(f: () => T): [T, number] => {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const v = f();
+    const used = process.cpuUsage(c);
+    cpuS = Number(((used.user + used.system) / 1e6).toFixed(3));
+    return [v, Number(((performance.now() - t) / 1000).toFixed(3))];
+  };
+  const [exposure, exposureS] = timed(() => parseOqExposure(exposureXml));
+  const exposureCpu = cpuS;
+  const [gmfs, gmfsS] = timed(() => parseOqGmfs(gmfCsv, sitesCsv));
+  const gmfsCpu = cpuS;
+  print({ bench: 'oq-scenario-risk: reading the uploads', exposure_mb: Number((exposureXml.length / 1e6).toFixed(1)), exposure_s: exposureS, exposure_cpu_s: exposureCpu, gmf_data_mb: Number((gmfCsv.length / 1e6).toFixed(1)), gmf_rows: gmfs.site_index.length, gmfs_s: gmfsS, gmfs_cpu_s: gmfsCpu });
+  for (const [label, cov] of [['mean (covLR 0)', 0], ['sampled (LN, covLR 0.3)', 0.3]] as const) {
+    const vulnerability = new Map([['structural', parseOqVulnerability(vulnXml(cov))]]);
+    const times: number[] = [];
+    const cpus: number[] = [];
+    let agg: unknown = null;
+    for (let k = 0; k < 3; k++) {
+      const [r, s] = timed(() => scenarioRisk(exposure, vulnerability, gmfs, { ignore_covs: false, master_seed: 123456, asset_correlation: 0, minimum_asset_loss: { structural: 100 } }));
+      if (!r.ok) throw new Error(JSON.stringify(r.refusal));
+      times.push(s);
+      cpus.push(cpuS);
+      agg = (r.value.aggrisk as { loss_type: string; loss_value: number }[]).map((x) => [x.loss_type, Math.round(x.loss_value)]);
+    }
+    times.sort((a, b) => a - b);
+    cpus.sort((a, b) => a - b);
+    print({ bench: `oq-scenario-risk: 1,000 events x 10,000 assets on 1,000 sites, ${label}`, median_s: times[1], max_s: times[2], median_cpu_s: cpus[1], aggrisk: agg });
+  }
+  {
+    // Every asset on its own site: 10,000 sites x 1,000 events, the field built in memory.
+    const own = { ...exposure, assets: exposure.assets.map((a, i) => ({ ...a, lon: 13 + (i % 100) * 0.01, lat: 40 + Math.floor(i / 100) * 0.01 })) };
+    const n = ASSETS * EVENTS;
+    const siteIndex = new Int32Array(n);
+    const eventIndex = new Int32Array(n);
+    const values = new Float64Array(n);
+    for (let r = 0; r < n; r++) { siteIndex[r] = r % ASSETS; eventIndex[r] = Math.floor(r / ASSETS); values[r] = gmfs.values[0]![r % gmfs.values[0]!.length]!; }
+    const big = { sites: own.assets.map((a, i) => ({ id: String(i), lon: a.lon, lat: a.lat })), events: gmfs.events, imts: ['PGA'], site_index: siteIndex, event_index: eventIndex, values: [values] };
+    const vulnerability = new Map([['structural', parseOqVulnerability(vulnXml(0))]]);
+    const [r, s] = timed(() => scenarioRisk(own, vulnerability, big, { ignore_covs: false, master_seed: 123456, asset_correlation: 0 }));
+    if (!r.ok) throw new Error(JSON.stringify(r.refusal));
+    print({ bench: 'oq-scenario-risk: 1,000 events x 10,000 assets on 10,000 sites (10,000,000 field values, in memory), mean', s, cpu_s: cpuS, peak_rss_mb: peakRssMb(process.pid) });
+  }
+}
+
 /** A seeded generator (mulberry32), so the synthetic hazard is the same every run. */
 function seeded(seed: number): () => number {
   let a = seed >>> 0;
@@ -1453,7 +1531,7 @@ async function climadaImpactBench() {
   });
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

@@ -12,6 +12,7 @@ import { tropicalCycloneHistory } from '../domain/lab/lanes/tropical-cyclone-his
 import { tropicalCycloneSynthetic } from '../domain/lab/lanes/tropical-cyclone-synthetic/lane.js';
 import { eshm20Earthquake } from '../domain/lab/lanes/eshm20-earthquake/lane.js';
 import { climadaImpact } from '../domain/lab/lanes/climada-impact/lane.js';
+import { openquakeScenarioRisk } from '../domain/lab/lanes/openquake-scenario-risk/lane.js';
 import { specWords, type LabLane } from '../domain/lab/lane.js';
 import { publishedResult, type LossCurrency } from '../domain/lab/engine/publication.js';
 import type { UserInput } from '../domain/lab/user-inputs.js';
@@ -38,6 +39,7 @@ export const LAB_LANES: readonly LabLane[] = [
   tropicalCycloneSynthetic,
   eshm20Earthquake,
   climadaImpact,
+  openquakeScenarioRisk,
 ];
 
 /** The lane that runs a lab model, by the model's id. */

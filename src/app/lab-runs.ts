@@ -175,9 +175,12 @@ export async function labAdmitTask(input: LabAdmitTaskInput, store: FeedStore | 
   return admitLane(lane, store, input.spec);
 }
 
-/** The input ids a spec names, by member, with the kind each member takes. */
+/**
+ * The input ids a spec names, by member, with the kind each member takes. A member the normalised
+ * spec leaves out names no input (the lane's normalize says which it requires).
+ */
 function namedInputs(lane: LabLane, spec: Record<string, unknown>): Record<string, { id: string; kind: InputKind }> {
-  return Object.fromEntries(Object.entries(lane.userInputs ?? {}).map(([member, kind]) => [member, { id: String(spec[member]), kind }]));
+  return Object.fromEntries(Object.entries(lane.userInputs ?? {}).filter(([member]) => spec[member] !== undefined).map(([member, kind]) => [member, { id: String(spec[member]), kind }]));
 }
 
 /** Runs in a compute thread: the model's lane, its result as canonical JSON. */
@@ -185,7 +188,7 @@ export async function labRunTask(input: LabRunTaskInput, store: FeedStore | unde
   const lane = labLane(input.model);
   const pinned = lane !== undefined && Object.keys(lane.inputs).length > 0;
   if (!lane || (pinned && !store)) return refused(refusal(503, 'server_error', 'The lab model data is not available here.'));
-  if (Object.keys(lane.userInputs ?? {}).some((member) => !input.inputs?.[member])) {
+  if (Object.keys(lane.userInputs ?? {}).some((member) => input.spec[member] !== undefined && !input.inputs?.[member])) {
     return refused(refusal(503, 'server_error', 'The inputs this run reads were not handed to it.'));
   }
   const userInputs = await readRunInputs(input.inputs ?? {});

@@ -5,6 +5,9 @@
 // (app/lab-inputs.ts: on upload, and again on every run that reads the input).
 import type { InputFiles, InputKind, InputReader, InputValues } from '../domain/lab/user-inputs.js';
 import { readClimadaExposuresInput, readClimadaHazardInput, readClimadaImpactFunctionsInput } from './parsers/climada-inputs.js';
+import { oqExposureSummary, parseOqExposure } from './parsers/oq-exposure.js';
+import { oqVulnerabilitySummary, parseOqVulnerability } from './parsers/oq-vulnerability.js';
+import { oqGmfsSummary, parseOqGmfs } from './parsers/oq-gmfs.js';
 
 /** A proleptic Gregorian ordinal (CLIMADA's event date) as an ISO day; null for 0 (no date). */
 export function ordinalDay(ordinal: number): string | null {
@@ -20,6 +23,15 @@ function range(values: ArrayLike<number>): [number, number] | null {
 }
 
 const file = (files: InputFiles) => files.file!.bytes;
+
+/** A text file's contents: UTF-8, a byte-order mark dropped; bytes that are not UTF-8 are an error. */
+function text(files: InputFiles, part: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(files[part]!.bytes);
+  } catch {
+    throw new Error(`the ${part} part is not UTF-8 text`);
+  }
+}
 
 /** The format each value was read from, kept beside it only for its summary. */
 type Formatted<V> = V & { format?: string };
@@ -66,5 +78,17 @@ export const INPUT_READERS: { readonly [K in InputKind]: InputReader<InputValues
       format: s.format ?? null,
       functions: s.functions.map((f) => ({ haz_type: f.haz_type, id: f.id, name: f.name, intensity_unit: f.intensity_unit, points: f.intensity.length })),
     }),
+  },
+  'oq-exposure': {
+    read: async (files) => parseOqExposure(text(files, 'file')),
+    summary: oqExposureSummary,
+  },
+  'oq-vulnerability': {
+    read: async (files) => parseOqVulnerability(text(files, 'file')),
+    summary: oqVulnerabilitySummary,
+  },
+  'oq-gmfs': {
+    read: async (files) => parseOqGmfs(text(files, 'file'), text(files, 'sites')),
+    summary: oqGmfsSummary,
   },
 };

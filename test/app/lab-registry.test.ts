@@ -18,9 +18,23 @@ import { FeedStore } from '../../src/feeds/store.js';
 import * as schema from '../../src/http/schemas/lab.js';
 import { FEEDS_DIR, rawFile } from '../support/feeds.js';
 import type { RunInput } from '../../src/app/lab-inputs.js';
+import { CASE1_EXPOSURE, CASE1_GMFS, CASE1_SITES, CASE1_VULNERABILITY } from '../support/openquake-case1.js';
 
 /** Ids of the shape inputs take, for the climada-impact lane's spec (the inputs themselves are handed to its run). */
 const CLIMADA_IMPACT_IDS = { hazard: `inp_${'1'.repeat(32)}`, exposures: `inp_${'2'.repeat(32)}`, impact_functions: `inp_${'3'.repeat(32)}` };
+
+/** Ids of the shape inputs take, for the openquake-scenario-risk lane's spec. */
+const OQ_SCENARIO_RISK_IDS = { exposure: `inp_${'4'.repeat(32)}`, vulnerability: `inp_${'5'.repeat(32)}`, gmfs: `inp_${'6'.repeat(32)}` };
+
+/** The openquake-scenario-risk run's inputs: OpenQuake's scenario_risk case_1 files, as a user would bring them. */
+function openquakeInputs(): Record<string, RunInput> {
+  const file = (text: string) => ({ part: 'file', filename: undefined, bytes: new TextEncoder().encode(text) });
+  return {
+    exposure: { id: OQ_SCENARIO_RISK_IDS.exposure, kind: 'oq-exposure', sha256: '4'.repeat(64), files: [file(CASE1_EXPOSURE)] },
+    vulnerability: { id: OQ_SCENARIO_RISK_IDS.vulnerability, kind: 'oq-vulnerability', sha256: '5'.repeat(64), files: [file(CASE1_VULNERABILITY)] },
+    gmfs: { id: OQ_SCENARIO_RISK_IDS.gmfs, kind: 'oq-gmfs', sha256: '6'.repeat(64), files: [file(CASE1_GMFS), { part: 'sites', filename: undefined, bytes: new TextEncoder().encode(CASE1_SITES) }] },
+  };
+}
 
 /** The climada-impact run's inputs: CLIMADA's demo files (the pinned climada-demo-tc), as a user would bring them. */
 function demoInputs(): Record<string, RunInput> {
@@ -69,7 +83,7 @@ async function laneModules(): Promise<Map<string, Record<string, unknown>>> {
 
 test('every lane folder is registered once, under its folder\'s name, and the registry holds nothing else', async () => {
   const modules = await laneModules();
-  assert.equal(modules.size, 10);
+  assert.equal(modules.size, 11);
   assert.deepEqual(unregistered(modules, LAB_LANES), []);
   assert.deepEqual(LAB_LANES.map((l) => l.lane).sort(), laneFolders());
   assert.equal(new Set(LAB_LANES.map((l) => l.id)).size, LAB_LANES.length, 'model ids are unique');
@@ -112,18 +126,21 @@ test('each member\'s JSON Schema, and the contract\'s spec of the lane, admit th
     'climada-tc-synthetic': { hazard: { basin: 'NA' } },
     'openquake-eshm20-eq': { building_class: 'rc_infilled_frame_moderate_code_4' },
     'climada-impact': CLIMADA_IMPACT_IDS,
+    'openquake-scenario-risk': OQ_SCENARIO_RISK_IDS,
   };
   for (const lane of LAB_LANES) {
     const spec = normalizedSpec({ model: lane.id, ...(lane.exposure ? { exposure: { points } } : {}), ...bodies[lane.id] });
     assert.ok(spec.ok, lane.id);
     for (const [name, member] of Object.entries(lane.members)) {
       const value = spec.value[name];
-      if (value === null) continue;
+      // null, or left out: an optional member the spec does not give (a loss type's vulnerability model).
+      if (value === null || value === undefined) continue;
       assert.ok(ajv.validate(member.schema, value), `${lane.id}.${name}: ${JSON.stringify(ajv.errors)}`);
     }
     assert.ok(!lane.exposure || ajv.validate(lane.exposure.schema, spec.value.exposure), `${lane.id}.exposure: ${JSON.stringify(ajv.errors)}`);
     assert.ok(ajv.validate(schema.laneSpec(lane), spec.value), `${lane.id}: ${JSON.stringify(ajv.errors)}`);
-    if (!lane.exposure) continue;
+    // A lane whose exposure is an input users bring takes no stored object.
+    if (!lane.exposure || lane.userInputs?.exposure) continue;
     const byObject = normalizedSpec({ model: lane.id, exposure: { object_id: 'obj_1' }, ...bodies[lane.id] });
     assert.ok(byObject.ok && ajv.validate(schema.laneSpec(lane), byObject.value), `${lane.id} by object: ${JSON.stringify(ajv.errors)}`);
   }
@@ -144,11 +161,13 @@ test('each lane\'s result has its declared shape (a small run of each, over the 
     'climada-tc-synthetic': { hazard: { basin: 'NA', years: 20 }, exposure: { points: [{ lat: 25.77, lon: -80.19, value: 1e6 }] } },
     'openquake-eshm20-eq': { building_class: 'rc_infilled_frame_moderate_code_4', exposure: { points: [{ lat: 38.4, lon: 27.1, value: 1e6 }] } },
     'climada-impact': CLIMADA_IMPACT_IDS,
+    'openquake-scenario-risk': OQ_SCENARIO_RISK_IDS,
   };
+  const userInputs: Record<string, () => Record<string, RunInput>> = { 'climada-impact': demoInputs, 'openquake-scenario-risk': openquakeInputs };
   for (const lane of LAB_LANES) {
     const spec = normalizedSpec({ model: lane.id, ...specs[lane.id] });
     assert.ok(spec.ok, lane.id);
-    const run = await labRunTask({ model: lane.id, spec: spec.value, feedsDir: undefined, ...(lane.userInputs ? { inputs: demoInputs() } : {}) }, store);
+    const run = await labRunTask({ model: lane.id, spec: spec.value, feedsDir: undefined, ...(lane.userInputs ? { inputs: userInputs[lane.id]!() } : {}) }, store);
     assert.ok(run.ok, `${lane.id}: ${JSON.stringify(!run.ok && run.refusal)}`);
     const shape = JSON.parse(JSON.stringify(lane.result).replaceAll('#/components/schemas/lab-metrics.v1', 'lab-metrics.v1.json'));
     assert.ok(ajv.validate(shape, JSON.parse(run.value)), `${lane.id}: ${JSON.stringify(ajv.errors)}`);
@@ -183,6 +202,7 @@ test('over a feeds folder that pins nothing, each lane is refused 503 (its recor
     };
     const outcomes: string[] = [];
     specs['climada-impact'] = CLIMADA_IMPACT_IDS;
+    specs['openquake-scenario-risk'] = OQ_SCENARIO_RISK_IDS;
     for (const lane of LAB_LANES) {
       const spec = normalizedSpec({ model: lane.id, ...(lane.exposure ? points : {}), ...specs[lane.id] });
       assert.ok(spec.ok, lane.id);

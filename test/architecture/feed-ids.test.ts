@@ -8,11 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { FEEDS_DIR } from '../support/feeds.js';
 import { LAB_LANES } from '../../src/app/lab-lanes.js';
 import { HISTORICAL_EVENTS } from '../../src/domain/lab/lanes/earthquake/historical-lane.js';
+import { INPUT_KINDS } from '../../src/domain/lab/user-inputs.js';
 
 /** The lab's model identifiers name models, as a whole pinned id names a snapshot: identities, not readings of a feed id. */
 const LAB_MODEL_IDS = LAB_LANES.map((m) => m.id);
 /** SPEC's ten historical earthquake events (loma-prieta-1989, ...) name events, not pieces of a feed id. */
 const HISTORICAL_EVENT_IDS: readonly string[] = HISTORICAL_EVENTS;
+/** The kinds of input users bring (oq-exposure, climada-hazard, ...) name kinds of file, not pieces of a feed id. */
+const INPUT_KIND_IDS: readonly string[] = Object.keys(INPUT_KINDS);
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const CATALOG = 'feeds/catalog.ts';
@@ -80,7 +83,7 @@ test('no module but the feed catalog reads meaning from a feed id', () => {
   const offences = sources(SRC).flatMap((file) => {
     const rel = relative(SRC, file).split('\\').join('/');
     if (rel === CATALOG) return [];
-    return idReadings(readFileSync(file, 'utf8'), fragments, [...pinned, ...LAB_MODEL_IDS, ...HISTORICAL_EVENT_IDS]).map((o) => `${rel}: ${o}`);
+    return idReadings(readFileSync(file, 'utf8'), fragments, [...pinned, ...LAB_MODEL_IDS, ...HISTORICAL_EVENT_IDS, ...INPUT_KIND_IDS]).map((o) => `${rel}: ${o}`);
   });
   assert.deepEqual(offences, []);
 });

@@ -15,6 +15,7 @@ import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { bar, ProgressView } from '../../src/cli/progress.js';
 import { endpointOf } from '../../src/cli/client.js';
 import { mainArgs } from '../support/process.js';
+import { CASE1_EXPOSURE, CASE1_GMFS, CASE1_SITES, CASE1_VULNERABILITY } from '../support/openquake-case1.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'catrisk-cli-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -296,4 +297,31 @@ test('a CLIMADA user brings three files from the command line and runs climada-i
   const unread = await catrisk(['lab', 'input', 'climada-hazard', demo('demo_today.xlsx'), ...c]);
   assert.notEqual(unread.code, 0);
   assert.match(unread.stderr, /not an HDF5 file/);
+});
+
+test('an OpenQuake user brings exposure, vulnerability and ground-motion fields from the command line and runs openquake-scenario-risk', async () => {
+  const svc = await sharedService('sqlite');
+  const config = join(scratch, 'config-openquake');
+  const c = ['--config', config];
+  ok(await catrisk(['login', '--url', svc.api, '--lab-url', svc.urls.lab, ...c]), 'login');
+  // OpenQuake's scenario_risk case_1 files (test/support/openquake-case1.ts), written out as a user has them.
+  const files: Record<string, string> = { 'exposure_model.xml': CASE1_EXPOSURE, 'vulnerability.xml': CASE1_VULNERABILITY, 'gmf_data.csv': CASE1_GMFS, 'sites.csv': CASE1_SITES };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(scratch, name), text);
+  const bring = async (args: string[]) => {
+    const brought = await catrisk(['lab', 'input', ...args, '--format', 'id', ...c]);
+    ok(brought, `lab input ${args[0]}`);
+    return brought.stdout.trim();
+  };
+  const exposure = await bring(['oq-exposure', join(scratch, 'exposure_model.xml')]);
+  const vulnerability = await bring(['oq-vulnerability', join(scratch, 'vulnerability.xml')]);
+  const gmfs = await bring(['oq-gmfs', join(scratch, 'gmf_data.csv'), '--part', `sites=${join(scratch, 'sites.csv')}`]);
+  const spec = join(scratch, 'openquake-spec.json');
+  writeFileSync(spec, JSON.stringify({ model: 'openquake-scenario-risk', exposure, vulnerability, gmfs, minimum_asset_loss: { structural: 200 } }));
+  const agg = await catrisk(['lab', 'run', spec, '--wait', '--format', 'csv', '--table', 'aggrisk', ...c]);
+  ok(agg, 'lab run openquake-scenario-risk');
+  // OpenQuake's expected/agg.csv for case_1: structural,4.12367E+02,2.06184E-01.
+  const [row] = parse(agg.stdout, { columns: true }) as Array<Record<string, string>>;
+  assert.equal(row!.loss_type, 'structural');
+  assert.ok(Math.abs(Number(row!.loss_value) - 412.367) <= 412.367 * 1e-5, row!.loss_value);
+  assert.ok(Math.abs(Number(row!.loss_ratio) - 0.206184) <= 0.206184 * 1e-5, row!.loss_ratio);
 });

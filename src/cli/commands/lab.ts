@@ -20,11 +20,11 @@ async function fileBytes(path: string): Promise<Buffer> {
 export const labInput: Command = {
   name: ['lab', 'input'],
   args: 'KIND FILE',
-  summary: 'Bring an input to the lab (POST /inputs on the lab host): a CLIMADA hazard, exposures or impact functions; prints it with its id.',
+  summary: 'Bring an input to the lab (POST /inputs on the lab host): a CLIMADA hazard, exposures or impact functions, an OpenQuake exposure, vulnerability model or ground-motion fields; prints it with its id.',
   help: [
-    '  KIND               climada-hazard, climada-exposures or climada-impact-functions (GET /models and',
-    '                     the docs list every kind)',
-    '  --part NAME=FILE   another file part, for a kind of several files',
+    '  KIND               climada-hazard, climada-exposures, climada-impact-functions, oq-exposure,',
+    '                     oq-vulnerability or oq-gmfs (the docs list every kind)',
+    '  --part NAME=FILE   another file part, for a kind of several files (oq-gmfs: --part sites=sites.csv)',
     '',
     'The same kind and bytes are the same input: its id names it in a run spec, for example',
     '{"model": "climada-impact", "hazard": "inp_…", "exposures": "inp_…", "impact_functions": "inp_…"}.',

@@ -7,6 +7,8 @@
 // Adding a kind: its value type in InputValues, its entry in INPUT_KINDS (parts and words), and its
 // reader in feeds/input-readers.ts; the type checker holds the three together.
 
+import type { OqExposureModel, OqGmfs, OqVulnerabilityModel } from './lanes/openquake-scenario-risk/oq-inputs.js';
+
 /** A hazard as CLIMADA's Hazard holds one: events × centroids, intensity and fraction as CSR. */
 export interface ClimadaHazardInput {
   readonly haz_type: string;
@@ -64,6 +66,9 @@ export interface InputValues {
   'climada-hazard': ClimadaHazardInput;
   'climada-exposures': ClimadaExposuresInput;
   'climada-impact-functions': ClimadaImpactFunctionsInput;
+  'oq-exposure': OqExposureModel;
+  'oq-vulnerability': OqVulnerabilityModel;
+  'oq-gmfs': OqGmfs;
 }
 
 export type InputKind = keyof InputValues;
@@ -87,6 +92,18 @@ export const INPUT_KINDS: { readonly [K in InputKind]: InputKindDeclaration } = 
   'climada-impact-functions': {
     parts: ['file'],
     description: 'CLIMADA impact functions: XLSX (sheet impact_functions) or CSV with impact_fun_id (or id), intensity, mdd, paa, peril_id (or haz_type), and optional intensity_unit and name',
+  },
+  'oq-exposure': {
+    parts: ['file'],
+    description: 'OpenQuake exposure model: NRML 0.4 or 0.5 XML with its cost types (aggregated, per_asset, per_area), assets with number, area, costs (deductible and insuranceLimit), occupancies and tags, the assets written in the XML',
+  },
+  'oq-vulnerability': {
+    parts: ['file'],
+    description: 'OpenQuake vulnerability model: NRML 0.5 vulnerabilityFunction elements (LN or BT with meanLRs and covLRs, or PM with probabilities per loss ratio) or an NRML 0.4 discreteVulnerabilitySet',
+  },
+  'oq-gmfs': {
+    parts: ['file', 'sites'],
+    description: 'OpenQuake ground-motion fields: file, gmf_data.csv (sid or site_id or custom_site_id, eid or event_id, gmv_<IMT> columns), and sites, its sites.csv (site_id or custom_site_id, lon, lat)',
   },
 };
 

@@ -209,12 +209,16 @@ function jobLinkOf(context: ToolContext): JobLink {
   return (jobId) => `${context.urls.api}/jobs/${jobId}`;
 }
 
+/** The OpenQuake scenario-risk lane's model id, as its description names it. */
+const OQ_SCENARIO_RISK = 'openquake-scenario-risk';
+
 const runClimateModel: Tool = {
   name: 'run_climate_model',
   description: 'Runs a model of the model lab (POST {lab_url}/runs) over exposure points or one of your stored objects, and waits for the result. '
     + 'Lab models are externally built open models, labelled as such, distinct from the registry\'s validated models; the model argument lists them, and GET {lab_url}/models gives each one\'s spec members, pinned inputs and caps. '
     + 'Every spec is {model, exposure: {points: [{lat, lon, value}]} or {object_id}, ...the model\'s own members}: for example the windstorm model (oasislmf-windstorm) reads samples, terms and correlation, and the flood models read sector. '
     + 'The climada-impact model reads no exposure member: its spec names inputs you brought to the lab (POST {lab_url}/inputs: a CLIMADA hazard, exposures and impact functions) by id, {model: "climada-impact", hazard: "inp_…", exposures: "inp_…", impact_functions: "inp_…", insured?, return_periods?, assign?}, and answers CLIMADA\'s aai_agg, at_event, eai_exp and frequency curve. '
+    + `The ${OQ_SCENARIO_RISK} model names its inputs by id too: {model: "${OQ_SCENARIO_RISK}", exposure: "inp_…" (an oq-exposure input, NRML), vulnerability: "inp_…" (oq-vulnerability, the structural model; contents_vulnerability and the other loss types' optional), gmfs: "inp_…" (oq-gmfs: gmf_data.csv with sites.csv), minimum_asset_loss?, ignore_covs?, master_seed?}, and answers OpenQuake's aggrisk, risk_by_event and average and insured losses per asset. `
     + 'Points a model cannot reach come back counted as unmodeled, not refused. '
     + 'The run is content-addressed: the same spec is the same run, read back and metered once per account. '
     + 'Answers the run document (result.metrics is lab-metrics/1 where the lane computes it: average annual loss, exceedance curves, largest events), or, while its job still runs after wait_seconds, the run with status queued or running; read it later with get_lab_run.',

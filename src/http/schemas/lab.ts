@@ -120,7 +120,7 @@ export const submitRun = operation({
         description: 'The model (GET /models lists them), or an exchange model\'s id xm_… (GET {base_url}/exchange/models lists them; it runs on its provider\'s platform).',
       },
       parameters: { description: 'Exchange models: a JSON object passed to the provider\'s platform as written (default {}).' },
-      exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects.' },
+      exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects; for the OpenQuake scenario risk model, the id of an oq-exposure input you brought.' },
       ...laneMembers(LAB_LANES),
     },
   },
