@@ -10,8 +10,8 @@ import { LAB_LANES } from '../../src/app/lab-lanes.js';
 import { HISTORICAL_EVENTS } from '../../src/domain/lab/lanes/earthquake/historical-lane.js';
 import { INPUT_KINDS } from '../../src/domain/lab/user-inputs.js';
 
-/** The lab's model identifiers name models, as a whole pinned id names a snapshot: identities, not readings of a feed id. */
-const LAB_MODEL_IDS = LAB_LANES.map((m) => m.id);
+/** The lab's model identifiers and versions name models, as a whole pinned id names a snapshot: identities, not readings of a feed id. */
+const LAB_MODEL_IDS = LAB_LANES.flatMap((m) => [m.id, m.version]);
 /** SPEC's ten historical earthquake events (loma-prieta-1989, ...) name events, not pieces of a feed id. */
 const HISTORICAL_EVENT_IDS: readonly string[] = HISTORICAL_EVENTS;
 /** The kinds of input users bring (oq-exposure, climada-hazard, ...) name kinds of file, not pieces of a feed id. */
@@ -54,7 +54,7 @@ export function idFragments(ids: readonly string[]): string[] {
 export function idReadings(text: string, fragments: readonly string[], ids: readonly string[] = []): string[] {
   // A whole pinned id names a snapshot (identity); only its pieces carry meaning.
   const whole = new Set(ids);
-  const body = code(text).replace(/(['"`])([a-z0-9-]+)\1/g, (all, _q, inner: string) => (whole.has(inner) ? '""' : all));
+  const body = code(text).replace(/(['"`])([a-z0-9.-]+)\1/g, (all, _q, inner: string) => (whole.has(inner) ? '""' : all));
   const found: string[] = [];
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   for (const f of fragments) {

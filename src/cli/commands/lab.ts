@@ -22,8 +22,8 @@ export const labInput: Command = {
   args: 'KIND FILE',
   summary: 'Bring an input to the lab (POST /inputs on the lab host): a CLIMADA hazard, exposures or impact functions, an OpenQuake exposure, vulnerability model or ground-motion fields; prints it with its id.',
   help: [
-    '  KIND               climada-hazard, climada-exposures, climada-impact-functions, oq-exposure,',
-    '                     oq-vulnerability or oq-gmfs (the docs list every kind)',
+    `  KIND               ${['climada-hazard', 'climada-exposures', 'climada-impact-functions', 'oq-exposure'].join(', ')},`,
+    `                     ${['oq-vulnerability', 'oq-gmfs'].join(' or ')} (the docs list every kind)`,
     '  --part NAME=FILE   another file part, for a kind of several files (oq-gmfs: --part sites=sites.csv)',
     '',
     'The same kind and bytes are the same input: its id names it in a run spec, for example',

@@ -43,7 +43,7 @@ export async function readClimadaHazardInput(bytes: Uint8Array): Promise<Climada
     const n = mat.hazard.event_ids.length;
     const s = mat.hazard.intensity as unknown as { rowStart: Int32Array; centroid: Int32Array; value: Float64Array };
     return {
-      format: 'climada-mat-v7.3',
+      format: 'CLIMADA MATLAB v7.3',
       haz_type: mat.peril,
       units: mat.units,
       frequency_unit: '1/year',
@@ -60,7 +60,7 @@ export async function readClimadaHazardInput(bytes: Uint8Array): Promise<Climada
   const h = await parseClimadaHazard(bytes);
   const n = h.event_ids.length;
   return {
-    format: 'climada-hdf5',
+    format: 'CLIMADA HDF5',
     haz_type: h.haz_type ?? '',
     units: h.units ?? '',
     frequency_unit: h.frequency_unit ?? '1/year',
@@ -158,7 +158,7 @@ export async function readClimadaExposuresInput(bytes: Uint8Array): Promise<Clim
     const frame = await withHdf5(bytes, pandasFrame);
     columns = frame.columns;
     valueUnit = frame.valueUnit;
-    format = 'climada-hdf5';
+    format = 'CLIMADA HDF5';
   } else if (isZip(bytes)) {
     const read = await xlsxColumns(bytes, 'assets');
     columns = read.columns;

@@ -46,6 +46,9 @@ function curveTable(insured: boolean): LaneTable {
   };
 }
 
+/** The kind of input each member names (a kind is an identity: domain/lab/user-inputs.ts). */
+const CLIMADA_KINDS = { hazard: 'climada-hazard', exposures: 'climada-exposures', impact_functions: 'climada-impact-functions' } as const;
+
 export const CLIMADA_IMPACT_TABLES = {
   at_event: eventTable(false),
   eai_exp: exposureTable(false),
@@ -93,9 +96,9 @@ export const climadaImpact = labLane({
   revision: 'r1',
   label: 'CLIMADA\'s impact calculation (ImpactCalc, CLIMADA 6) over the hazard, exposures and impact functions you brought, recomputed by this service: the same rules, checked against CLIMADA\'s own published test values on its demo data.',
   members: {
-    hazard: { schema: INPUT_ID, description: 'the id of a climada-hazard input you brought (POST /inputs)' },
-    exposures: { schema: INPUT_ID, description: 'the id of a climada-exposures input you brought' },
-    impact_functions: { schema: INPUT_ID, description: 'the id of a climada-impact-functions input you brought' },
+    hazard: { schema: INPUT_ID, description: `the id of a ${CLIMADA_KINDS.hazard} input you brought (POST /inputs)` },
+    exposures: { schema: INPUT_ID, description: `the id of a ${CLIMADA_KINDS.exposures} input you brought` },
+    impact_functions: { schema: INPUT_ID, description: `the id of a ${CLIMADA_KINDS.impact_functions} input you brought` },
     haz_type: { schema: { type: ['string', 'null'] }, description: 'the hazard type whose impf_ column and impact functions are read (default: the hazard\'s haz_type)' },
     assign: {
       schema: { type: 'object', properties: { threshold_km: { type: ['number', 'null'], minimum: 0 }, distance: { enum: ['euclidean', 'haversine'] } }, additionalProperties: false },
@@ -109,7 +112,7 @@ export const climadaImpact = labLane({
   },
   caps: {},
   inputs: {},
-  userInputs: { hazard: 'climada-hazard', exposures: 'climada-exposures', impact_functions: 'climada-impact-functions' },
+  userInputs: CLIMADA_KINDS,
   tables: CLIMADA_IMPACT_TABLES,
 
   normalize(spec) {
