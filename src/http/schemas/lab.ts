@@ -96,12 +96,14 @@ const RUN = shape('A lab run: its normalised spec, status, and once succeeded it
 }, ['schema_version', 'id', 'model', 'spec', 'status', 'links']);
 
 export const listModels = operation({
+  id: 'listLabModels',
   summary: 'Each lab model: version, pinned inputs, caps and spec',
   errors: [],
   responses: { 200: { description: 'The models.', schema: shape('The lab\'s models.', { schema_version: STRING, models: { type: 'array', items: OBJECT }, note: STRING }) } },
 });
 
 export const submitRun = operation({
+  id: 'submitRun',
   summary: 'Run a lab model over points or a stored object (content-addressed; metered: one model run)',
   description: 'The same normalised spec is the same run: a second submission reads it back. Points a model cannot reach come back counted as unmodeled, not refused.',
   body: {
@@ -132,6 +134,7 @@ export const submitRun = operation({
 });
 
 export const readRun = operation({
+  id: 'readRun',
   summary: 'A lab run of the key\'s account (or, once succeeded, an ORD table of its results as CSV)',
   params: ID_PARAM('run'),
   query: queryOf({
@@ -151,6 +154,7 @@ export const readRun = operation({
 });
 
 export const runChart = chartOperations({
+  id: 'readRunChart',
   summary: 'A succeeded lab run\'s exceedance probability curves',
   picture: 'OEP and AEP loss by return period (log scale) with their TVaR, the published points of result.metrics (or result.perspectives.il/ri); 409 run_not_succeeded until the run has succeeded',
   params: ID_PARAM('run'),

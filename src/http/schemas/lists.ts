@@ -33,6 +33,7 @@ function page(member: string, what: string, item: JsonSchema): Record<number, { 
 }
 
 export const listObjects = operation({
+  id: 'listObjects',
   summary: 'The key\'s risk objects, newest first (summaries; GET each for the whole object)',
   query: queryOf({
     status: oneOf(OBJECT_STATES, 'Only objects in this status.'),
@@ -49,6 +50,7 @@ export const listObjects = operation({
 });
 
 export const listJobs = operation({
+  id: 'listJobs',
   summary: 'The key\'s jobs, newest first (without results; GET each for its result or error)',
   query: queryOf({
     verb: oneOf(JOB_VERBS, 'Only jobs of this verb.'),
@@ -64,6 +66,7 @@ export const listJobs = operation({
 });
 
 export const listStructures = operation({
+  id: 'listStructures',
   summary: 'The key\'s structures, newest first',
   query: queryOf(PAGING),
   errors: ['invalid_request'],
@@ -73,6 +76,7 @@ export const listStructures = operation({
 });
 
 export const listBacktests = operation({
+  id: 'listBacktests',
   summary: 'The key\'s stored backtests, newest first (GET each for the artifact)',
   query: queryOf(PAGING),
   errors: ['invalid_request'],
@@ -85,6 +89,7 @@ export const listBacktests = operation({
 });
 
 export const listRuns = operation({
+  id: 'listRuns',
   summary: 'The lab runs the key submitted, newest first (by when the key first submitted each)',
   query: queryOf({
     model: oneOf(LAB_LANES.map((m) => m.id), 'Only runs of this model.'),

@@ -6,6 +6,7 @@ const OBJECT_BODY = { 'application/json': { schema: published('risk-object.v0') 
 const ETAG = { ETag: 'The object\'s version as a strong entity tag; send it in If-Match to PATCH only that version.' };
 
 export const createObject = operation({
+  id: 'createObject',
   summary: 'Store a complete canonical risk object (metered: one object unit)',
   body: { type: 'object' },
   requestBody: { required: true, description: 'A complete canonical risk object; server-set members (id, status, technical_premium) are the server\'s.', content: OBJECT_BODY },
@@ -16,6 +17,7 @@ export const createObject = operation({
 });
 
 export const readObject = operation({
+  id: 'readObject',
   summary: 'A risk object, as its stored canonical bytes',
   params: ID_PARAM('object'),
   errors: ['not_found'],
@@ -29,6 +31,7 @@ export const readObject = operation({
 export const LOCATION_OFFERS = [JSON_OFFER, OED_OFFER] as const;
 
 export const objectLocations = operation({
+  id: 'listLocations',
   summary: 'A page of an object\'s locations, in schedule order',
   params: ID_PARAM('object'),
   query: queryOf({
@@ -54,6 +57,7 @@ export const objectLocations = operation({
 });
 
 export const patchObject = operation({
+  id: 'patchObject',
   summary: 'Write whole blocks of an object (compare-and-set with If-Match)',
   description: 'Each block named replaces the block of that name whole. exposure, id, schema_version, status and provenance are read-only. A PATCH that moves a priced input returns the object to draft.',
   params: ID_PARAM('object'),
@@ -63,6 +67,8 @@ export const patchObject = operation({
 });
 
 export const priceObject = operation({
+  id: 'priceObject',
+  retiring: 'price',
   summary: 'Price the object\'s own terms (a job)',
   params: ID_PARAM('object'),
   body: { type: ['object', 'null'], additionalProperties: false, properties: {}, description: 'Empty, or {}: the object\'s own terms are priced (vary them with PATCH or a structure).' },
@@ -74,6 +80,7 @@ export const priceObject = operation({
 });
 
 export const objectMap = chartOperations({
+  id: 'readObjectMap',
   summary: 'A map of an object\'s locations (with a structure\'s box or gate)',
   picture: 'The locations with coordinates on an equirectangular map fitted to their extent (at most 20,000 drawn: one in every 2^k in schedule order past that, said in the picture), and with structure= that structure\'s box or gate',
   params: ID_PARAM('object'),

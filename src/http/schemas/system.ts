@@ -2,6 +2,7 @@
 import { ID_PARAM, JOB, JOB_RETRY_AFTER, OBJECT, STRING, operation, shape } from './operation.js';
 
 export const hostIndex = operation({
+  id: 'readHostIndex',
   summary: 'What this host serves and where its index is (every host answers it)',
   errors: [],
   responses: {
@@ -14,6 +15,7 @@ export const hostIndex = operation({
 });
 
 export const health = operation({
+  id: 'readHealth',
   summary: 'Up, with the verbs, registry and discovery routes this environment serves (no key needed)',
   errors: [],
   responses: {
@@ -36,6 +38,7 @@ export const health = operation({
 });
 
 export const ready = operation({
+  id: 'readReadiness',
   summary: 'Ready to serve: the database answers and holds every migration, feed snapshots are verified and served, a compute thread answers (no key needed)',
   description: 'For a load balancer or an orchestrator\'s readiness probe; GET /health says only that the process is up. Each check is bounded (2 s), so a stalled database answers 503 in time. A 503 is the error envelope with the code not_ready and one detail per failed check (database, migrations, feeds, compute_threads).',
   errors: ['not_ready'],
@@ -54,6 +57,7 @@ export const ready = operation({
 });
 
 export const readJob = operation({
+  id: 'readJob',
   summary: 'A job of the key\'s account, at any state (a failed job answers 200)',
   params: ID_PARAM('job'),
   errors: ['not_found'],
@@ -61,6 +65,7 @@ export const readJob = operation({
 });
 
 export const cancelJob = operation({
+  id: 'cancelJob',
   summary: 'Cancel a job of the key\'s account: a queued job never starts; a running one is stopped at its next checkpoint',
   description: 'A cancelled job ends failed with the error code cancelled (status 409), its message naming the key that cancelled it and when. A running job whose work is done before its worker sees the cancel keeps its result. Cancelling again answers the job; a job that has already succeeded or failed answers 409 job_finished.',
   params: ID_PARAM('job'),
