@@ -31,11 +31,13 @@ function loadPages(): Page[] {
   });
 }
 
-function loadSchemas(): Map<string, unknown> {
+/** The published schemas by name (schemas/*.json, and lab-metrics/1, defined beside the code that writes it). */
+export function publishedSchemas(): Map<string, unknown> {
   const schemas = new Map<string, unknown>();
   for (const file of readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.json')).sort()) {
     schemas.set(file.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8')));
   }
+  schemas.set('lab-metrics.v1', metricsSchema);
   return schemas;
 }
 
@@ -104,9 +106,7 @@ export function docsHome(): string {
 export function docsRoutes(contractHosts: readonly ContractHost[], directory: HostDirectory) {
   return (app: FastifyInstance, services: Services) => {
     const pages = allPages();
-    const schemas = loadSchemas();
-    // lab-metrics/1 is defined beside the code that writes it.
-    schemas.set('lab-metrics.v1', metricsSchema);
+    const schemas = publishedSchemas();
     // The exchange's provider protocol is an OpenAPI document of its own, not a schema of the API contract.
     const contracts = CONTRACT_HOSTS.map((host) => CONTRACT_DOCUMENTS[host]);
     const listing = () => [...schemas.keys(), ...contracts, 'exchange-provider.v0'].map((name) => ({ name, url: `/schema/${name}.json` }));
