@@ -1594,11 +1594,32 @@ export interface components {
                         version?: string;
                     }[];
                     measurement?: {
+                        /** @description How a series is aggregated over the window (sum, mean, max); cat-in-a-box and gates read the maximum. */
+                        aggregation?: string;
+                        /** @description The series element read, when its feed has several. */
+                        element?: string;
+                        /** @description Cat-in-a-box earthquakes: the deepest hypocentre counted, in km. */
+                        max_depth_km?: number;
+                        /** @description The unit the index is read in (the feed's units name the choices). */
+                        unit?: string;
                         variable: string;
                     };
                     payout?: {
+                        /** @description linear and step_linear: the index value where the payout starts. */
+                        attachment?: number;
+                        /** @description What one payout is measured on (per_occurrence, per_event, term_maximum; each trigger kind names those it reads). */
+                        basis?: string;
+                        /** @description linear and step_linear: the index value where the limit is paid whole. */
+                        exhaustion?: number;
                         /** @enum {unknown} */
                         function: "ladder" | "linear" | "step_linear";
+                        /** @description ladder: each level's threshold and the fraction of the limit it pays. */
+                        levels?: {
+                            at_least: number;
+                            fraction: number;
+                        }[];
+                        /** @description step_linear: the fraction of the limit paid on reaching the attachment. */
+                        step?: number;
                     };
                     /** @enum {unknown} */
                     type: "parametric_cat_in_a_box" | "parametric_index";
@@ -8002,7 +8023,14 @@ export interface operations {
         /** @description Only the blocks being written. */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    financial_structure?: components["schemas"]["risk-object.v0"]["financial_structure"] | null;
+                    jurisdiction?: components["schemas"]["risk-object.v0"]["jurisdiction"] | null;
+                    parties?: components["schemas"]["risk-object.v0"]["parties"] | null;
+                    peril?: components["schemas"]["risk-object.v0"]["peril"] | null;
+                    period?: components["schemas"]["risk-object.v0"]["period"] | null;
+                    trigger?: components["schemas"]["risk-object.v0"]["trigger"] | null;
+                };
             };
         };
         responses: {

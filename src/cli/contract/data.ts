@@ -193,7 +193,54 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        count: number;
+                        datasets: {
+                            content_servable: boolean;
+                            /** @description The coverage as the manifest pins it. */
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            credit_line: string | null;
+                            files: {
+                                bytes: number;
+                                /** @description Where the data room serves it. */
+                                links: {
+                                    download: string;
+                                };
+                                media_type: string;
+                                name: string;
+                                sha256: string;
+                            }[];
+                            id: string;
+                            kind: string | null;
+                            license: string | null;
+                            perils: string[];
+                            /** @description The period of record as the manifest pins it. */
+                            period_of_record: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Where the bytes came from. */
+                            provenance: {
+                                derivation: string | null;
+                                derived: boolean | null;
+                                /** @description Where the pinned bytes were obtained, as the manifest records it: a source record (repository, path, commit...) or a list of them. */
+                                obtained_from: Record<string, never> | unknown[] | null;
+                            };
+                            /** @description Who published it. */
+                            publisher: {
+                                name: string | null;
+                                url: string | null;
+                            };
+                            sha256: string;
+                            title: string | null;
+                            version: string;
+                        }[];
+                        note: string;
+                        schema_version: string;
+                    };
+                };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
             400: {

@@ -1,5 +1,6 @@
 // Risk objects: create, read, read its locations a page at a time, PATCH, price.
 import { JSON_OFFER, OED_OFFER, formatParameter } from '../negotiate.js';
+import { WRITABLE_BLOCKS } from '../../domain/risk-object/patch.js';
 import { ACCEPTED, ID_PARAM, INTEGER, LINKS, STRING, chartOperations, operation, published, queryOf, shape, text } from './operation.js';
 
 const OBJECT_BODY = { 'application/json': { schema: published('risk-object.v0') } };
@@ -56,12 +57,19 @@ export const objectLocations = operation({
   },
 });
 
+/** A PATCH names writable blocks only, each as the risk object's schema defines it, or null to remove it. */
+const PATCH_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(WRITABLE_BLOCKS.map((block) => [block, { anyOf: [{ $ref: `#/components/schemas/risk-object.v0/properties/${block}` }, { type: 'null' }] }])),
+};
+
 export const patchObject = operation({
   id: 'patchObject',
   summary: 'Write whole blocks of an object (compare-and-set with If-Match)',
   description: 'Each block named replaces the block of that name whole. exposure, id, schema_version, status and provenance are read-only. A PATCH that moves a priced input returns the object to draft.',
   params: ID_PARAM('object'),
-  requestBody: { required: true, description: 'Only the blocks being written.', content: { 'application/json': { schema: { type: 'object' } } } },
+  requestBody: { required: true, description: 'Only the blocks being written.', content: { 'application/json': { schema: PATCH_BODY } } },
   errors: ['invalid_request', 'not_found', 'precondition_failed', 'server_error'],
   responses: { 200: { description: 'The object as written.', schema: published('risk-object.v0'), headers: ETAG } },
 });
