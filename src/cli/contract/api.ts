@@ -5097,8 +5097,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        being_retired: Record<string, never>;
-                        build: Record<string, never>;
+                        /** @description The verbs being retired: they still work, and answer with a Deprecation header. */
+                        being_retired: {
+                            note: string;
+                            verbs: string[];
+                        };
+                        /** @description What this process runs. */
+                        build: {
+                            commit: string;
+                            /** @description The schema version of each document kind. */
+                            schema_versions: {
+                                account: string;
+                                error: string;
+                                health: string;
+                                job: string;
+                            };
+                            /** @enum {unknown} */
+                            storage: "sqlite" | "postgres";
+                            version: string;
+                        };
                         discovery: {
                             lists: string;
                             method: string;
@@ -5110,7 +5127,14 @@ export interface operations {
                             refused: number;
                             snapshots: string[];
                         };
-                        registry: Record<string, never>;
+                        /** @description The registry's surfaces this host serves, by name (primitives, compose, model, run). */
+                        registry: {
+                            [key: string]: {
+                                method: string;
+                                path: string;
+                                what: string;
+                            };
+                        };
                         schema_version: string;
                         /** @constant */
                         status: "ok";
@@ -5247,7 +5271,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -5535,7 +5572,20 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "queued" | "running" | "succeeded" | "failed";
-                            subject?: Record<string, never>;
+                            /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                            subject?: {
+                                analyses?: string[];
+                                delivery_id?: string;
+                                documents?: string[];
+                                model?: string;
+                                model_id?: string;
+                                object_id?: string;
+                                record_id?: string;
+                                run_id?: string;
+                                source?: string;
+                                structure_id?: string;
+                                webhook_id?: string;
+                            };
                             /** Format: date-time */
                             updated_at: string;
                             verb: string;
@@ -5679,7 +5729,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -5825,7 +5888,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -5865,7 +5941,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -6363,7 +6452,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -8225,7 +8327,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -8813,7 +8928,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -8997,7 +9125,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;
@@ -10210,10 +10351,31 @@ export interface operations {
                     "application/json": {
                         /** @description The checks, each {ok, ms}; feeds also count the snapshots served and refused. */
                         checks: {
-                            compute_threads: Record<string, never>;
-                            database: Record<string, never>;
-                            feeds: Record<string, never>;
-                            migrations: Record<string, never>;
+                            /** @description A check. */
+                            compute_threads: {
+                                fault?: string;
+                                ms?: number;
+                                ok: boolean;
+                            };
+                            /** @description A check. */
+                            database: {
+                                fault?: string;
+                                ms?: number;
+                                ok: boolean;
+                            };
+                            /** @description The feed snapshots served and refused. */
+                            feeds: {
+                                fault?: string;
+                                ok: boolean;
+                                refused: number;
+                                served: number;
+                            };
+                            /** @description A check. */
+                            migrations: {
+                                fault?: string;
+                                ms?: number;
+                                ok: boolean;
+                            };
                         };
                         schema_version: string;
                         /** @constant */
@@ -10741,7 +10903,20 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "succeeded" | "failed";
-                        subject?: Record<string, never>;
+                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+                        subject?: {
+                            analyses?: string[];
+                            delivery_id?: string;
+                            documents?: string[];
+                            model?: string;
+                            model_id?: string;
+                            object_id?: string;
+                            record_id?: string;
+                            run_id?: string;
+                            source?: string;
+                            structure_id?: string;
+                            webhook_id?: string;
+                        };
                         /** Format: date-time */
                         updated_at: string;
                         verb: string;

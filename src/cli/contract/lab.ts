@@ -363,8 +363,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        being_retired: Record<string, never>;
-                        build: Record<string, never>;
+                        /** @description The verbs being retired: they still work, and answer with a Deprecation header. */
+                        being_retired: {
+                            note: string;
+                            verbs: string[];
+                        };
+                        /** @description What this process runs. */
+                        build: {
+                            commit: string;
+                            /** @description The schema version of each document kind. */
+                            schema_versions: {
+                                account: string;
+                                error: string;
+                                health: string;
+                                job: string;
+                            };
+                            /** @enum {unknown} */
+                            storage: "sqlite" | "postgres";
+                            version: string;
+                        };
                         discovery: {
                             lists: string;
                             method: string;
@@ -376,7 +393,14 @@ export interface operations {
                             refused: number;
                             snapshots: string[];
                         };
-                        registry: Record<string, never>;
+                        /** @description The registry's surfaces this host serves, by name (primitives, compose, model, run). */
+                        registry: {
+                            [key: string]: {
+                                method: string;
+                                path: string;
+                                what: string;
+                            };
+                        };
                         schema_version: string;
                         /** @constant */
                         status: "ok";

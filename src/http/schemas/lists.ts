@@ -3,7 +3,7 @@
 import { JOB_STATES, JOB_VERBS } from '../../app/jobs.js';
 import { LAB_LANES } from '../../app/lab-lanes.js';
 import { riskObjectSchema } from '../../schemas.js';
-import { INTEGER, LINKS, STRING, operation, queryOf, shape, text, type JsonSchema } from './operation.js';
+import { INTEGER, JOB_SUBJECT, LINKS, STRING, operation, queryOf, shape, text, type JsonSchema } from './operation.js';
 
 const PERILS = ((riskObjectSchema.$defs as any).peril.properties.code.enum as string[]);
 const OBJECT_STATES = ((riskObjectSchema.properties as any).status.enum as string[]);
@@ -61,7 +61,7 @@ export const listJobs = operation({
   responses: page('jobs', 'jobs', shape('A job\'s summary.', {
     id: STRING, verb: STRING, status: oneOf(JOB_STATES, 'The job\'s state.'), attempts: INTEGER,
     created_at: TIME, updated_at: TIME, started_at: { type: ['string', 'null'] }, finished_at: { type: ['string', 'null'] },
-    subject: { type: 'object' }, links: LINKS,
+    subject: JOB_SUBJECT, links: LINKS,
   }, ['id', 'verb', 'status', 'attempts', 'created_at', 'updated_at', 'started_at', 'finished_at', 'links'])),
 });
 

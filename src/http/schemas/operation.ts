@@ -138,6 +138,16 @@ export const NUMBER = { type: 'number' } as const;
 export const OBJECT = { type: 'object' } as const;
 export const LINKS = { type: 'object', additionalProperties: { type: 'string' } } as const;
 
+/** What a job works on, by its verb. */
+export const JOB_SUBJECT: JsonSchema = {
+  type: 'object',
+  description: 'What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload\'s file name (source).',
+  properties: {
+    object_id: STRING, structure_id: STRING, model_id: STRING, run_id: STRING, model: STRING, record_id: STRING, webhook_id: STRING, delivery_id: STRING,
+    source: STRING, analyses: { type: 'array', items: STRING }, documents: { type: 'array', items: STRING },
+  },
+};
+
 /** The job every verb answers 202 with (GET /jobs/{id} reads it). */
 export const JOB = shape('A job: queued, running, succeeded (with result) or failed (with error).', {
   schema_version: STRING,
@@ -149,7 +159,7 @@ export const JOB = shape('A job: queued, running, succeeded (with result) or fai
   attempts: INTEGER,
   started_at: { type: ['string', 'null'], format: 'date-time' },
   finished_at: { type: ['string', 'null'], format: 'date-time' },
-  subject: OBJECT,
+  subject: JOB_SUBJECT,
   progress: {
     type: 'object',
     description: 'How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence.',

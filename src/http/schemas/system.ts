@@ -1,5 +1,5 @@
 // What every host says about itself, the API's health and its jobs.
-import { ID_PARAM, JOB, JOB_RETRY_AFTER, OBJECT, STRING, operation, shape } from './operation.js';
+import { BOOLEAN, ID_PARAM, INTEGER, JOB, JOB_RETRY_AFTER, NUMBER, STRING, operation, shape } from './operation.js';
 
 export const hostIndex = operation({
   id: 'readHostIndex',
@@ -25,10 +25,17 @@ export const health = operation({
         schema_version: STRING,
         status: { const: 'ok' },
         verbs: { type: 'array', items: STRING },
-        being_retired: OBJECT,
-        registry: OBJECT,
+        being_retired: shape('The verbs being retired: they still work, and answer with a Deprecation header.', { verbs: { type: 'array', items: STRING }, note: STRING }),
+        registry: {
+          type: 'object',
+          description: 'The registry\'s surfaces this host serves, by name (primitives, compose, model, run).',
+          additionalProperties: shape('A registry surface.', { method: STRING, path: STRING, what: STRING }),
+        },
         discovery: { type: 'array', items: shape('A discovery route.', { method: STRING, path: STRING, lists: STRING }) },
-        build: OBJECT,
+        build: shape('What this process runs.', {
+          version: STRING, commit: STRING, storage: { enum: ['sqlite', 'postgres'] },
+          schema_versions: shape('The schema version of each document kind.', { error: STRING, account: STRING, job: STRING, health: STRING }),
+        }),
         feeds: shape('The pinned snapshots this process serves (each feed_id/version), and how many it refused (GET /feeds says why).', {
           loaded: { type: 'integer' }, refused: { type: 'integer' }, snapshots: { type: 'array', items: STRING },
         }),
@@ -36,6 +43,9 @@ export const health = operation({
     },
   },
 });
+
+/** One readiness check: whether it passed, how long it took, and what failed. */
+const CHECK = shape('A check.', { ok: BOOLEAN, ms: NUMBER, fault: STRING }, ['ok']);
 
 export const ready = operation({
   id: 'readReadiness',
@@ -49,7 +59,8 @@ export const ready = operation({
         schema_version: STRING,
         status: { const: 'ready' },
         checks: shape('The checks, each {ok, ms}; feeds also count the snapshots served and refused.', {
-          database: OBJECT, migrations: OBJECT, feeds: OBJECT, compute_threads: OBJECT,
+          database: CHECK, migrations: CHECK, compute_threads: CHECK,
+          feeds: shape('The feed snapshots served and refused.', { ok: BOOLEAN, served: INTEGER, refused: INTEGER, fault: STRING }, ['ok', 'served', 'refused']),
         }),
       }),
     },
