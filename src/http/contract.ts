@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../kernel/refusal.js';
 import { API_CONTRACT_SCHEMA_VERSION } from '../kernel/versions.js';
 import type { AuthMode } from './host.js';
-import type { JsonSchema, SuccessResponse } from './schemas/operation.js';
+import { CONTRACT_COMPONENTS, type JsonSchema, type SuccessResponse } from './schemas/operation.js';
 
 /** Every host that serves HTTP routes; the tool protocol host ({mcp_url}/mcp) is not an OpenAPI surface. */
 export const CONTRACT_HOSTS = ['api', 'data', 'docs', 'lab'] as const;
@@ -268,7 +268,7 @@ export function hostContract(name: ContractHostName, { hosts, urls, schemas, bui
     paths: sorted,
     components: {
       securitySchemes: internal ? { bearer: BEARER, internal: INTERNAL } : { bearer: BEARER },
-      schemas: Object.fromEntries(referencedSchemas(sorted, schemas)),
+      schemas: Object.fromEntries(referencedSchemas(sorted, new Map([...schemas, ...CONTRACT_COMPONENTS]))),
     },
     'x-id': `${CONTRACT_DOCUMENTS[name]}.json`,
     'x-host': name,

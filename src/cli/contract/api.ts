@@ -1302,6 +1302,50 @@ export interface components {
             /** @description Where the model is meant to be run, in the provider's words (e.g. "Japan", "US Gulf coast"). */
             regions: string[];
         };
+        /** @description A job: queued, running, succeeded (with result) or failed (with error). */
+        job: {
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The refusal (status, code, message, details), once failed. */
+            error?: components["schemas"]["error.v0"]["error"];
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: uuid */
+            id: string;
+            links: {
+                [key: string]: string;
+            };
+            /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
+            progress?: {
+                fraction: number;
+                sentence: string;
+            };
+            /** @description The verb's result, once succeeded. */
+            result?: unknown;
+            schema_version: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** @enum {unknown} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
+            subject?: {
+                analyses?: string[];
+                delivery_id?: string;
+                documents?: string[];
+                model?: string;
+                model_id?: string;
+                object_id?: string;
+                record_id?: string;
+                run_id?: string;
+                source?: string;
+                structure_id?: string;
+                webhook_id?: string;
+            };
+            /** Format: date-time */
+            updated_at: string;
+            verb: string;
+        };
         /** A pricing model composed from the four primitives (POST /models) */
         "model.v0": {
             description?: string;
@@ -5246,49 +5290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -5704,49 +5706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -5863,49 +5823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description The job, still running: its worker stops it at its next checkpoint (within about a second). */
@@ -5916,49 +5834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -6427,49 +6303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -8302,49 +8136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -8903,49 +8695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -9100,49 +8850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -10878,49 +10586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attempts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The refusal (status, code, message, details), once failed. */
-                        error?: components["schemas"]["error.v0"]["error"];
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /** Format: uuid */
-                        id: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence. */
-                        progress?: {
-                            fraction: number;
-                            sentence: string;
-                        };
-                        /** @description The verb's result, once succeeded. */
-                        result?: unknown;
-                        schema_version: string;
-                        /** Format: date-time */
-                        started_at: string | null;
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                        /** @description What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload's file name (source). */
-                        subject?: {
-                            analyses?: string[];
-                            delivery_id?: string;
-                            documents?: string[];
-                            model?: string;
-                            model_id?: string;
-                            object_id?: string;
-                            record_id?: string;
-                            run_id?: string;
-                            source?: string;
-                            structure_id?: string;
-                            webhook_id?: string;
-                        };
-                        /** Format: date-time */
-                        updated_at: string;
-                        verb: string;
-                    };
+                    "application/json": components["schemas"]["job"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */

@@ -243,6 +243,517 @@ export interface components {
                 }[];
             };
         };
+        /** @description A lab run: its normalised spec, status, and once succeeded its result (the windstorm lane's result.metrics is lab-metrics/1; the flood and wildfire lanes give their own figures). */
+        "lab-run": {
+            error?: components["schemas"]["error.v0"]["error"];
+            id: string;
+            label?: string;
+            links: {
+                [key: string]: string;
+            };
+            /** @description The model run. */
+            model: {
+                id: string;
+                version: string;
+            };
+            /** @description The run's result. */
+            result?: {
+                metrics?: components["schemas"]["lab-metrics.v1"];
+            } & ({
+                assumptions: string[];
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                exposure: Record<string, never>;
+                ground_up_by_peril_coverage?: unknown[] | null;
+                /** @constant */
+                lane: "windstorm";
+                mean_damage: Record<string, never> | null;
+                /** @description Ground-up lab-metrics/1; null when no place is modeled. */
+                metrics: components["schemas"]["lab-metrics.v1"] | null;
+                model: Record<string, never>;
+                /** @description The pinned PiWind snapshot read, its periods, events and footprint. */
+                model_data: Record<string, never>;
+                no_loss_figure?: string;
+                /** @description il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms. */
+                perspectives?: Record<string, never> | null;
+                /** @description Samples, seed, loss basis, allocation rule and damage correlation. */
+                run: Record<string, never>;
+                terms?: Record<string, never>;
+                terms_summary?: Record<string, never> | null;
+                unmodeled: Record<string, never>;
+                warnings: string[];
+            } | {
+                /** @description The portfolio's average annual loss (null when no place is modeled). */
+                aal: number | null;
+                aal_parts?: Record<string, never> | null;
+                by_map?: unknown[];
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                /** @description The JRC tables read and each curve used: continent, sector. */
+                curves: Record<string, never>;
+                exposure: Record<string, never>;
+                /** @constant */
+                lane: "river-flood";
+                /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
+                maps_read: unknown[];
+                method: string[];
+                model: Record<string, never>;
+                no_loss_figure?: string;
+                /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
+                places: unknown[];
+                /** @description The portfolio loss at each return period every used map publishes. */
+                return_period_losses?: unknown[];
+                /** @enum {unknown} */
+                sector: "residential" | "commercial" | "industrial";
+                unmodeled: Record<string, never>;
+                warnings: string[];
+            } | {
+                /** @description The portfolio's average annual loss (null when no place is modeled). */
+                aal: number | null;
+                aal_parts?: Record<string, never> | null;
+                by_map?: unknown[];
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                /** @description The JRC tables read and each curve used: continent, sector. */
+                curves: Record<string, never>;
+                exposure: Record<string, never>;
+                /** @constant */
+                lane: "coastal-flood";
+                /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
+                maps_read: unknown[];
+                method: string[];
+                model: Record<string, never>;
+                no_loss_figure?: string;
+                /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
+                places: unknown[];
+                /** @description The portfolio loss at each return period every used map publishes. */
+                return_period_losses?: unknown[];
+                /** @enum {unknown} */
+                sector: "residential" | "commercial" | "industrial";
+                unmodeled: Record<string, never>;
+                warnings: string[];
+            } | {
+                /** @description No average annual loss: the lane estimates burn probability only. */
+                aal: null;
+                burn_probability: Record<string, never>;
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                exposure: Record<string, never>;
+                /** @constant */
+                lane: "wildfire";
+                /** @description Burn probability × value summed over the modeled places. */
+                loss_ceiling: number | null;
+                /** @description Each mapped-fire list read, with its version and digest. */
+                maps_read: unknown[];
+                method: string[];
+                model: Record<string, never>;
+                no_aal: string;
+                places: unknown[];
+                unmodeled: Record<string, never>;
+                warnings: string[];
+            } | {
+                /** @description The portfolio's loss over the fields (null when no place is modeled). */
+                aggregate: Record<string, never> | null;
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                /** @description One event: no annual figure. */
+                frequency: string;
+                /** @description The logic tree, fields, seed, spatial correlation and what each place reports. */
+                ground_motion: Record<string, never>;
+                /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
+                inputs: unknown[];
+                /** @constant */
+                lane: "scenario_earthquake";
+                licence: string;
+                model: Record<string, never>;
+                /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
+                places: unknown[];
+                /** @description Which rules of the run are OpenQuake's (file and function named) and which are this service's. */
+                rules?: Record<string, never>;
+                /** @description The rupture with its defaults filled in, its size and the placement rule used. */
+                rupture: Record<string, never>;
+                /** @description The region chosen and why. */
+                tectonic_region: Record<string, never>;
+                unmodeled: Record<string, never>;
+                vulnerability: Record<string, never>;
+            } | {
+                aggregate: Record<string, never> | null;
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                /** @enum {unknown} */
+                event: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
+                /** @description One event: no annual figure. */
+                frequency: string;
+                ground_motion: Record<string, never>;
+                /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
+                inputs: unknown[];
+                /** @constant */
+                lane: "historical_earthquake";
+                licence: string;
+                model: Record<string, never>;
+                places: unknown[];
+                /** @description The ShakeMap read: its snapshot, product and the basis of its standard deviations. */
+                shakemap: Record<string, never>;
+                unmodeled: Record<string, never>;
+                vulnerability: Record<string, never>;
+            } | {
+                assumptions: string[];
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                exposure: Record<string, never>;
+                hazard: Record<string, never>;
+                /** @description The best-track archive and impact-function tables read. */
+                inputs: Record<string, never>;
+                /** @constant */
+                lane: "tropical_cyclone_history";
+                method: Record<string, never>;
+                model: Record<string, never>;
+                note?: string;
+                places: unknown[];
+                /** @description A replay of history: no return periods. */
+                return_periods: null;
+                /** @description Season totals. */
+                seasons: unknown[];
+                /** @description Each storm with its publisher id, dates, peak wind at each place and loss. */
+                storms: unknown[];
+                totals: Record<string, never>;
+                warnings: string[];
+            } | {
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                exposure: Record<string, never>;
+                /** @description The basin, sample years and seed. */
+                hazard: Record<string, never>;
+                impact_function: Record<string, never>;
+                /** @description The best-track archive and impact-function tables read, and the land polygons the decay reads (package, version, file, sha256). */
+                inputs: Record<string, never>;
+                /** @constant */
+                lane: "tropical_cyclone_synthetic";
+                metrics: components["schemas"]["lab-metrics.v1"] | null;
+                model: Record<string, never>;
+                /** @description The event set: reference tracks, members, near tracks screened and counted. */
+                tracks: Record<string, never>;
+            } | {
+                /** @description The sampled logic-tree branches and their AALs. */
+                branches: unknown[];
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                /** @description Present when the run used the catalog-derived fallback model, not ESHM20. */
+                demonstration?: string;
+                exposure: Record<string, never>;
+                ground_motion: Record<string, never>;
+                /** @description Every pinned input read: feed id, version, snapshot sha256, and the file read with its own sha256. */
+                inputs: Record<string, never>;
+                /** @constant */
+                lane: "probabilistic_earthquake_europe";
+                licence: string;
+                metrics: components["schemas"]["lab-metrics.v1"] | null;
+                model: Record<string, never>;
+                sample: Record<string, never>;
+                site_model: Record<string, never>;
+                /** @description The source model read: the ESHM20 branch (file, one branch of a weighted tree, the rules applied) or the fallback model fitted on the catalog. */
+                source_model: Record<string, never>;
+                /** @enum {unknown} */
+                source_model_choice: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
+                unmodeled: Record<string, never>;
+                vulnerability: Record<string, never>;
+            } | {
+                label: string;
+                model: Record<string, never>;
+                places?: number;
+                provider_result: unknown;
+                run_by: Record<string, never>;
+            });
+            schema_version: string;
+            /** @description The normalised spec: defaults filled in; the run's id is its content address. */
+            spec: {
+                /** @description optional: {damage_group: "location_peril_group" (default, the framework's: one random set per location and peril correlation group; PiWind samples wind and storm surge independently) | "location" (one set per location, perils fully correlated) | "item" (one set per item)}; part of the run's content address; no effect with samples 0 */
+                correlation?: {
+                    /** @enum {unknown} */
+                    damage_group?: "location_peril_group" | "location" | "item";
+                } | null;
+                /** @description {points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model's grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework's lookup does); points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @constant */
+                model: "oasislmf-windstorm";
+                /**
+                 * @description integer 0 to 1000; 0 = analytical mean damage only (always reported)
+                 * @default 0
+                 */
+                samples: number;
+                /** @description from r3, optional: {policy: {place_deductible, place_limit, account_deductible, account_limit}, reinsurance: {quota_share: {ceded_share}, layers: [{attachment, limit}] (up to three, stacked from the lowest)}} */
+                terms?: {
+                    policy?: {
+                        account_deductible?: number;
+                        account_limit?: number;
+                        place_deductible?: number;
+                        place_limit?: number;
+                    };
+                    reinsurance?: {
+                        layers?: {
+                            attachment?: number;
+                            limit?: number;
+                        }[];
+                        quota_share?: {
+                            ceded_share?: number;
+                        };
+                    };
+                } | null;
+                /** @constant */
+                version: "piwind-1.0.0-r3";
+            } | {
+                /** @description {points: [{lat, lon, value}]} or {object_id} (a location's value is its buildings plus contents value); a place no pinned map covers is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @constant */
+                model: "river-flood";
+                /**
+                 * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
+                 * @default residential
+                 * @enum {unknown}
+                 */
+                sector: "residential" | "commercial" | "industrial";
+                /** @constant */
+                version: "flood-1.0.0-r1";
+            } | {
+                /** @description {points: [{lat, lon, value}]} or {object_id}; a place no pinned coastal map covers is unmodeled (with none pinned, every place); points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @constant */
+                model: "coastal-flood";
+                /**
+                 * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
+                 * @default residential
+                 * @enum {unknown}
+                 */
+                sector: "residential" | "commercial" | "industrial";
+                /** @constant */
+                version: "flood-1.0.0-r1";
+            } | {
+                /** @description {points: [{lat, lon, value}]} or {object_id}; a place outside the pinned mapped-fire regions is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @constant */
+                model: "wildfire";
+                /** @constant */
+                version: "wildfire-1.0.0-r1";
+            } | {
+                /** @description {points: [{lat, lon, value, vs30?}]} (vs30 in m/s, 150 to 1500, default 760) or {object_id} (a location's value is its buildings plus contents value, vs30 760); a place more than 200 km from the rupture is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                        /** @default 760 */
+                        vs30: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @constant */
+                model: "openquake-scenario-eq";
+                /** @description {magnitude (4.5 to 8.5), lat, lon, depth_km (0 to 200; tectonic region by location, depth and mechanism: inside one of 5 subduction margins (alaska-aleutian, cascadia, chile, kanto, mexico; approximate forearc polygons drawn for this service, no slab model pinned), a reverse rupture dipping at most 35 degrees with its hypocentre in the margin's interface depth range is subduction interface; otherwise by hypocentral depth and epicentre: shallow crust at most 35 km deep, European when the epicentre is within lon -25 to 45, lat 34 to 72 (the ESHM20 area, boxed), active elsewhere; subduction in-slab deeper), strike? (degrees, default 0), dip? (default by mechanism: strike-slip 90, reverse 40, normal 50), rake? (default by mechanism: strike-slip 0, reverse 90, normal -90; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake), placement? (openquake_point_source | seismogenic_layer_20km, default openquake_point_source: OpenQuake's point-rupture plane, WC1994 area split by aspect_ratio? (default 2), kept between upper_seismogenic_depth_km? (default 0) and lower_seismogenic_depth_km? (default none: no floor), hypocentre at the centre; seismogenic_layer_20km: revision r1's rule, Wells and Coppersmith (1994) area and width kept between the surface and 20 km, and takes none of the three)} */
+                rupture?: {
+                    /** @default 2 */
+                    aspect_ratio: number;
+                    depth_km: number;
+                    dip?: number;
+                    lat: number;
+                    lon: number;
+                    lower_seismogenic_depth_km?: number;
+                    magnitude: number;
+                    /** @enum {unknown} */
+                    mechanism?: "strike-slip" | "reverse" | "normal";
+                    /**
+                     * @default openquake_point_source
+                     * @enum {unknown}
+                     */
+                    placement: "openquake_point_source" | "seismogenic_layer_20km";
+                    rake?: number;
+                    /** @default 0 */
+                    strike: number;
+                    /** @default 0 */
+                    upper_seismogenic_depth_km: number;
+                };
+                /** @constant */
+                version: "scenario-eq-1.1.0-r2";
+                /**
+                 * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
+                 * @default rc_frame_mid_rise_moderate_code
+                 * @enum {unknown}
+                 */
+                vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
+            } | {
+                /**
+                 * @description one of northridge-1994, loma-prieta-1989, nisqually-2001, south-napa-2014, ridgecrest-2019, anchorage-2018, puerto-rico-2020, kaikoura-2016, kahramanmaras-2023, tohoku-2011; runnable only where its ShakeMap grid (mean and standard deviation) is pinned: northridge-1994, loma-prieta-1989, anchorage-2018 (pinned_inputs.events says which and why)
+                 * @enum {unknown}
+                 */
+                event?: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
+                /** @description {points: [{lat, lon, value}]} (up to 2000) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @constant */
+                model: "openquake-historical-eq";
+                /** @constant */
+                version: "historical-eq-1.0.0-r1";
+                /**
+                 * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
+                 * @default rc_frame_mid_rise_moderate_code
+                 * @enum {unknown}
+                 */
+                vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
+            } | {
+                /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id} (a location's value is its buildings plus contents value); a place beyond 61° latitude or without coordinates is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @description {basin: NA (North Atlantic (HURDAT2)), EP (Northeast and North Central Pacific (HURDAT2)), WP (Western North Pacific (JTWC best track)), NI (North Indian (JTWC best track)), SH (Southern hemisphere (JTWC best track)); years: [seasons, integers, up to 60]; storms: optional [names or publisher ids]; default every storm of the seasons} */
+                hazard?: {
+                    /** @enum {unknown} */
+                    basin: "NA" | "EP" | "WP" | "NI" | "SH";
+                    storms?: string[];
+                    years: number[];
+                };
+                /**
+                 * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto: the US curve, emanuel-2011-usa, at places in the United States; the regional TDR 1.0 curve, eberenz-2021-tdr1.0, elsewhere, by the country of each point; the global calibration at sea and in countries of no calibrated region)
+                 * @default auto
+                 * @enum {unknown}
+                 */
+                impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
+                /** @constant */
+                model: "climada-tc-history";
+                /** @constant */
+                version: "h08-1.1.0-r2";
+            } | {
+                /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id}; points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @description {basin: NA | EP | WP | NI | SH; years: optional number of sample years, 1 to 10000 (default 10000)} */
+                hazard?: {
+                    /** @enum {unknown} */
+                    basin: "NA" | "EP" | "WP" | "NI" | "SH";
+                    /** @default 10000 */
+                    years: number;
+                };
+                /**
+                 * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto, as the history lane)
+                 * @default auto
+                 * @enum {unknown}
+                 */
+                impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
+                /** @constant */
+                model: "climada-tc-synthetic";
+                /** @constant */
+                version: "h08-synthetic-1.1.0-r2";
+            } | {
+                /**
+                 * @description required, one of rc_infilled_frame_low_code_2 (CR/LFINF+CDL+DUL/H2/RES), rc_infilled_frame_moderate_code_4 (CR/LFINF+CDM+DUM/H4/RES), rc_infilled_frame_moderate_code_7 (CR/LFINF+CDM+DUM/H7/RES), rc_infilled_frame_high_code_4 (CR/LFINF+CDH+DUH/H4/RES), rc_wall_moderate_code_6 (CR/LWAL+CDM+DUM/H6/RES), rc_dual_high_code_8 (CR/LDUAL+CDH+DUH/H8/RES), brick_masonry_unreinforced_2 (MUR+CLBRH/LWAL+DNO/H2/RES), dressed_stone_masonry_unreinforced_2 (MUR+STDRE/LWAL+DNO/H2/RES), rubble_stone_masonry_unreinforced_1 (MUR+STRUB/LWAL+DNO/H1/RES), steel_moment_frame_moderate_code_4 (S/LFM+CDM+DUM/H4/RES), wood_frame_moderate_code_2 (W/LFM+CDM+DUM/H2/RES): the GEM taxonomy string of the pinned structural vulnerability function it reads
+                 * @enum {unknown}
+                 */
+                building_class?: "rc_infilled_frame_low_code_2" | "rc_infilled_frame_moderate_code_4" | "rc_infilled_frame_moderate_code_7" | "rc_infilled_frame_high_code_4" | "rc_wall_moderate_code_6" | "rc_dual_high_code_8" | "brick_masonry_unreinforced_2" | "dressed_stone_masonry_unreinforced_2" | "rubble_stone_masonry_unreinforced_1" | "steel_moment_frame_moderate_code_4" | "wood_frame_moderate_code_2";
+                /** @description {points: [{lat, lon, value}]} (up to 500) or {object_id} (a location's value is its buildings plus contents value); every place at Vs30 800 m/s; on ESHM20's sources a place farther than 200 km from every source of the branch is unmodeled (on the fallback model, one more than 5 km from its 0.05° grid over the catalog's Turkey box); points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description ISO 4217 code of the exposure values. */
+                    currency?: string;
+                    points: {
+                        lat: number;
+                        lon: number;
+                        value: number;
+                    }[];
+                } | {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /** @constant */
+                model: "openquake-eshm20-eq";
+                /**
+                 * @description optional, default eshm20_area_sources: eshm20_area_sources (ESHM20's published area-source branch, 375 sources), eshm20_fault_sources (its fault-source branch, 1,003 faults, without the smoothed-seismicity background ESHM20 pairs with it, so losses are understated), or catalog_demonstration (the fallback model fitted on the pinned ComCat Turkey catalog, not ESHM20)
+                 * @enum {unknown}
+                 */
+                source_model?: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
+                /** @constant */
+                version: "eshm20-sources-2.0.0-r2";
+            } | {
+                exposure: Record<string, never>;
+                model: string;
+                parameters: Record<string, never>;
+            };
+            /** @enum {unknown} */
+            status: "queued" | "running" | "succeeded" | "failed";
+        };
     };
     responses: never;
     parameters: never;
@@ -771,516 +1282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error?: components["schemas"]["error.v0"]["error"];
-                        id: string;
-                        label?: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description The model run. */
-                        model: {
-                            id: string;
-                            version: string;
-                        };
-                        /** @description The run's result. */
-                        result?: {
-                            metrics?: components["schemas"]["lab-metrics.v1"];
-                        } & ({
-                            assumptions: string[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            ground_up_by_peril_coverage?: unknown[] | null;
-                            /** @constant */
-                            lane: "windstorm";
-                            mean_damage: Record<string, never> | null;
-                            /** @description Ground-up lab-metrics/1; null when no place is modeled. */
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            /** @description The pinned PiWind snapshot read, its periods, events and footprint. */
-                            model_data: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms. */
-                            perspectives?: Record<string, never> | null;
-                            /** @description Samples, seed, loss basis, allocation rule and damage correlation. */
-                            run: Record<string, never>;
-                            terms?: Record<string, never>;
-                            terms_summary?: Record<string, never> | null;
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's average annual loss (null when no place is modeled). */
-                            aal: number | null;
-                            aal_parts?: Record<string, never> | null;
-                            by_map?: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description The JRC tables read and each curve used: continent, sector. */
-                            curves: Record<string, never>;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "river-flood";
-                            /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
-                            places: unknown[];
-                            /** @description The portfolio loss at each return period every used map publishes. */
-                            return_period_losses?: unknown[];
-                            /** @enum {unknown} */
-                            sector: "residential" | "commercial" | "industrial";
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's average annual loss (null when no place is modeled). */
-                            aal: number | null;
-                            aal_parts?: Record<string, never> | null;
-                            by_map?: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description The JRC tables read and each curve used: continent, sector. */
-                            curves: Record<string, never>;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "coastal-flood";
-                            /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
-                            places: unknown[];
-                            /** @description The portfolio loss at each return period every used map publishes. */
-                            return_period_losses?: unknown[];
-                            /** @enum {unknown} */
-                            sector: "residential" | "commercial" | "industrial";
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description No average annual loss: the lane estimates burn probability only. */
-                            aal: null;
-                            burn_probability: Record<string, never>;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "wildfire";
-                            /** @description Burn probability × value summed over the modeled places. */
-                            loss_ceiling: number | null;
-                            /** @description Each mapped-fire list read, with its version and digest. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_aal: string;
-                            places: unknown[];
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's loss over the fields (null when no place is modeled). */
-                            aggregate: Record<string, never> | null;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description One event: no annual figure. */
-                            frequency: string;
-                            /** @description The logic tree, fields, seed, spatial correlation and what each place reports. */
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
-                            inputs: unknown[];
-                            /** @constant */
-                            lane: "scenario_earthquake";
-                            licence: string;
-                            model: Record<string, never>;
-                            /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
-                            places: unknown[];
-                            /** @description Which rules of the run are OpenQuake's (file and function named) and which are this service's. */
-                            rules?: Record<string, never>;
-                            /** @description The rupture with its defaults filled in, its size and the placement rule used. */
-                            rupture: Record<string, never>;
-                            /** @description The region chosen and why. */
-                            tectonic_region: Record<string, never>;
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            aggregate: Record<string, never> | null;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @enum {unknown} */
-                            event: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
-                            /** @description One event: no annual figure. */
-                            frequency: string;
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
-                            inputs: unknown[];
-                            /** @constant */
-                            lane: "historical_earthquake";
-                            licence: string;
-                            model: Record<string, never>;
-                            places: unknown[];
-                            /** @description The ShakeMap read: its snapshot, product and the basis of its standard deviations. */
-                            shakemap: Record<string, never>;
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            assumptions: string[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            hazard: Record<string, never>;
-                            /** @description The best-track archive and impact-function tables read. */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "tropical_cyclone_history";
-                            method: Record<string, never>;
-                            model: Record<string, never>;
-                            note?: string;
-                            places: unknown[];
-                            /** @description A replay of history: no return periods. */
-                            return_periods: null;
-                            /** @description Season totals. */
-                            seasons: unknown[];
-                            /** @description Each storm with its publisher id, dates, peak wind at each place and loss. */
-                            storms: unknown[];
-                            totals: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            /** @description The basin, sample years and seed. */
-                            hazard: Record<string, never>;
-                            impact_function: Record<string, never>;
-                            /** @description The best-track archive and impact-function tables read, and the land polygons the decay reads (package, version, file, sha256). */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "tropical_cyclone_synthetic";
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            /** @description The event set: reference tracks, members, near tracks screened and counted. */
-                            tracks: Record<string, never>;
-                        } | {
-                            /** @description The sampled logic-tree branches and their AALs. */
-                            branches: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description Present when the run used the catalog-derived fallback model, not ESHM20. */
-                            demonstration?: string;
-                            exposure: Record<string, never>;
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, snapshot sha256, and the file read with its own sha256. */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "probabilistic_earthquake_europe";
-                            licence: string;
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            sample: Record<string, never>;
-                            site_model: Record<string, never>;
-                            /** @description The source model read: the ESHM20 branch (file, one branch of a weighted tree, the rules applied) or the fallback model fitted on the catalog. */
-                            source_model: Record<string, never>;
-                            /** @enum {unknown} */
-                            source_model_choice: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            label: string;
-                            model: Record<string, never>;
-                            places?: number;
-                            provider_result: unknown;
-                            run_by: Record<string, never>;
-                        });
-                        schema_version: string;
-                        /** @description The normalised spec: defaults filled in; the run's id is its content address. */
-                        spec: {
-                            /** @description optional: {damage_group: "location_peril_group" (default, the framework's: one random set per location and peril correlation group; PiWind samples wind and storm surge independently) | "location" (one set per location, perils fully correlated) | "item" (one set per item)}; part of the run's content address; no effect with samples 0 */
-                            correlation?: {
-                                /** @enum {unknown} */
-                                damage_group?: "location_peril_group" | "location" | "item";
-                            } | null;
-                            /** @description {points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model's grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework's lookup does); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "oasislmf-windstorm";
-                            /**
-                             * @description integer 0 to 1000; 0 = analytical mean damage only (always reported)
-                             * @default 0
-                             */
-                            samples: number;
-                            /** @description from r3, optional: {policy: {place_deductible, place_limit, account_deductible, account_limit}, reinsurance: {quota_share: {ceded_share}, layers: [{attachment, limit}] (up to three, stacked from the lowest)}} */
-                            terms?: {
-                                policy?: {
-                                    account_deductible?: number;
-                                    account_limit?: number;
-                                    place_deductible?: number;
-                                    place_limit?: number;
-                                };
-                                reinsurance?: {
-                                    layers?: {
-                                        attachment?: number;
-                                        limit?: number;
-                                    }[];
-                                    quota_share?: {
-                                        ceded_share?: number;
-                                    };
-                                };
-                            } | null;
-                            /** @constant */
-                            version: "piwind-1.0.0-r3";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id} (a location's value is its buildings plus contents value); a place no pinned map covers is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "river-flood";
-                            /**
-                             * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
-                             * @default residential
-                             * @enum {unknown}
-                             */
-                            sector: "residential" | "commercial" | "industrial";
-                            /** @constant */
-                            version: "flood-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id}; a place no pinned coastal map covers is unmodeled (with none pinned, every place); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "coastal-flood";
-                            /**
-                             * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
-                             * @default residential
-                             * @enum {unknown}
-                             */
-                            sector: "residential" | "commercial" | "industrial";
-                            /** @constant */
-                            version: "flood-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id}; a place outside the pinned mapped-fire regions is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "wildfire";
-                            /** @constant */
-                            version: "wildfire-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value, vs30?}]} (vs30 in m/s, 150 to 1500, default 760) or {object_id} (a location's value is its buildings plus contents value, vs30 760); a place more than 200 km from the rupture is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                    /** @default 760 */
-                                    vs30: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-scenario-eq";
-                            /** @description {magnitude (4.5 to 8.5), lat, lon, depth_km (0 to 200; tectonic region by location, depth and mechanism: inside one of 5 subduction margins (alaska-aleutian, cascadia, chile, kanto, mexico; approximate forearc polygons drawn for this service, no slab model pinned), a reverse rupture dipping at most 35 degrees with its hypocentre in the margin's interface depth range is subduction interface; otherwise by hypocentral depth and epicentre: shallow crust at most 35 km deep, European when the epicentre is within lon -25 to 45, lat 34 to 72 (the ESHM20 area, boxed), active elsewhere; subduction in-slab deeper), strike? (degrees, default 0), dip? (default by mechanism: strike-slip 90, reverse 40, normal 50), rake? (default by mechanism: strike-slip 0, reverse 90, normal -90; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake), placement? (openquake_point_source | seismogenic_layer_20km, default openquake_point_source: OpenQuake's point-rupture plane, WC1994 area split by aspect_ratio? (default 2), kept between upper_seismogenic_depth_km? (default 0) and lower_seismogenic_depth_km? (default none: no floor), hypocentre at the centre; seismogenic_layer_20km: revision r1's rule, Wells and Coppersmith (1994) area and width kept between the surface and 20 km, and takes none of the three)} */
-                            rupture?: {
-                                /** @default 2 */
-                                aspect_ratio: number;
-                                depth_km: number;
-                                dip?: number;
-                                lat: number;
-                                lon: number;
-                                lower_seismogenic_depth_km?: number;
-                                magnitude: number;
-                                /** @enum {unknown} */
-                                mechanism?: "strike-slip" | "reverse" | "normal";
-                                /**
-                                 * @default openquake_point_source
-                                 * @enum {unknown}
-                                 */
-                                placement: "openquake_point_source" | "seismogenic_layer_20km";
-                                rake?: number;
-                                /** @default 0 */
-                                strike: number;
-                                /** @default 0 */
-                                upper_seismogenic_depth_km: number;
-                            };
-                            /** @constant */
-                            version: "scenario-eq-1.1.0-r2";
-                            /**
-                             * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
-                             * @default rc_frame_mid_rise_moderate_code
-                             * @enum {unknown}
-                             */
-                            vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
-                        } | {
-                            /**
-                             * @description one of northridge-1994, loma-prieta-1989, nisqually-2001, south-napa-2014, ridgecrest-2019, anchorage-2018, puerto-rico-2020, kaikoura-2016, kahramanmaras-2023, tohoku-2011; runnable only where its ShakeMap grid (mean and standard deviation) is pinned: northridge-1994, loma-prieta-1989, anchorage-2018 (pinned_inputs.events says which and why)
-                             * @enum {unknown}
-                             */
-                            event?: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
-                            /** @description {points: [{lat, lon, value}]} (up to 2000) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-historical-eq";
-                            /** @constant */
-                            version: "historical-eq-1.0.0-r1";
-                            /**
-                             * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
-                             * @default rc_frame_mid_rise_moderate_code
-                             * @enum {unknown}
-                             */
-                            vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id} (a location's value is its buildings plus contents value); a place beyond 61° latitude or without coordinates is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @description {basin: NA (North Atlantic (HURDAT2)), EP (Northeast and North Central Pacific (HURDAT2)), WP (Western North Pacific (JTWC best track)), NI (North Indian (JTWC best track)), SH (Southern hemisphere (JTWC best track)); years: [seasons, integers, up to 60]; storms: optional [names or publisher ids]; default every storm of the seasons} */
-                            hazard?: {
-                                /** @enum {unknown} */
-                                basin: "NA" | "EP" | "WP" | "NI" | "SH";
-                                storms?: string[];
-                                years: number[];
-                            };
-                            /**
-                             * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto: the US curve, emanuel-2011-usa, at places in the United States; the regional TDR 1.0 curve, eberenz-2021-tdr1.0, elsewhere, by the country of each point; the global calibration at sea and in countries of no calibrated region)
-                             * @default auto
-                             * @enum {unknown}
-                             */
-                            impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
-                            /** @constant */
-                            model: "climada-tc-history";
-                            /** @constant */
-                            version: "h08-1.1.0-r2";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id}; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @description {basin: NA | EP | WP | NI | SH; years: optional number of sample years, 1 to 10000 (default 10000)} */
-                            hazard?: {
-                                /** @enum {unknown} */
-                                basin: "NA" | "EP" | "WP" | "NI" | "SH";
-                                /** @default 10000 */
-                                years: number;
-                            };
-                            /**
-                             * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto, as the history lane)
-                             * @default auto
-                             * @enum {unknown}
-                             */
-                            impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
-                            /** @constant */
-                            model: "climada-tc-synthetic";
-                            /** @constant */
-                            version: "h08-synthetic-1.1.0-r2";
-                        } | {
-                            /**
-                             * @description required, one of rc_infilled_frame_low_code_2 (CR/LFINF+CDL+DUL/H2/RES), rc_infilled_frame_moderate_code_4 (CR/LFINF+CDM+DUM/H4/RES), rc_infilled_frame_moderate_code_7 (CR/LFINF+CDM+DUM/H7/RES), rc_infilled_frame_high_code_4 (CR/LFINF+CDH+DUH/H4/RES), rc_wall_moderate_code_6 (CR/LWAL+CDM+DUM/H6/RES), rc_dual_high_code_8 (CR/LDUAL+CDH+DUH/H8/RES), brick_masonry_unreinforced_2 (MUR+CLBRH/LWAL+DNO/H2/RES), dressed_stone_masonry_unreinforced_2 (MUR+STDRE/LWAL+DNO/H2/RES), rubble_stone_masonry_unreinforced_1 (MUR+STRUB/LWAL+DNO/H1/RES), steel_moment_frame_moderate_code_4 (S/LFM+CDM+DUM/H4/RES), wood_frame_moderate_code_2 (W/LFM+CDM+DUM/H2/RES): the GEM taxonomy string of the pinned structural vulnerability function it reads
-                             * @enum {unknown}
-                             */
-                            building_class?: "rc_infilled_frame_low_code_2" | "rc_infilled_frame_moderate_code_4" | "rc_infilled_frame_moderate_code_7" | "rc_infilled_frame_high_code_4" | "rc_wall_moderate_code_6" | "rc_dual_high_code_8" | "brick_masonry_unreinforced_2" | "dressed_stone_masonry_unreinforced_2" | "rubble_stone_masonry_unreinforced_1" | "steel_moment_frame_moderate_code_4" | "wood_frame_moderate_code_2";
-                            /** @description {points: [{lat, lon, value}]} (up to 500) or {object_id} (a location's value is its buildings plus contents value); every place at Vs30 800 m/s; on ESHM20's sources a place farther than 200 km from every source of the branch is unmodeled (on the fallback model, one more than 5 km from its 0.05° grid over the catalog's Turkey box); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-eshm20-eq";
-                            /**
-                             * @description optional, default eshm20_area_sources: eshm20_area_sources (ESHM20's published area-source branch, 375 sources), eshm20_fault_sources (its fault-source branch, 1,003 faults, without the smoothed-seismicity background ESHM20 pairs with it, so losses are understated), or catalog_demonstration (the fallback model fitted on the pinned ComCat Turkey catalog, not ESHM20)
-                             * @enum {unknown}
-                             */
-                            source_model?: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
-                            /** @constant */
-                            version: "eshm20-sources-2.0.0-r2";
-                        } | {
-                            exposure: Record<string, never>;
-                            model: string;
-                            parameters: Record<string, never>;
-                        };
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                    };
+                    "application/json": components["schemas"]["lab-run"];
                 };
             };
             /** @description The run, queued as a job on the API host. */
@@ -1295,516 +1297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error?: components["schemas"]["error.v0"]["error"];
-                        id: string;
-                        label?: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description The model run. */
-                        model: {
-                            id: string;
-                            version: string;
-                        };
-                        /** @description The run's result. */
-                        result?: {
-                            metrics?: components["schemas"]["lab-metrics.v1"];
-                        } & ({
-                            assumptions: string[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            ground_up_by_peril_coverage?: unknown[] | null;
-                            /** @constant */
-                            lane: "windstorm";
-                            mean_damage: Record<string, never> | null;
-                            /** @description Ground-up lab-metrics/1; null when no place is modeled. */
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            /** @description The pinned PiWind snapshot read, its periods, events and footprint. */
-                            model_data: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms. */
-                            perspectives?: Record<string, never> | null;
-                            /** @description Samples, seed, loss basis, allocation rule and damage correlation. */
-                            run: Record<string, never>;
-                            terms?: Record<string, never>;
-                            terms_summary?: Record<string, never> | null;
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's average annual loss (null when no place is modeled). */
-                            aal: number | null;
-                            aal_parts?: Record<string, never> | null;
-                            by_map?: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description The JRC tables read and each curve used: continent, sector. */
-                            curves: Record<string, never>;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "river-flood";
-                            /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
-                            places: unknown[];
-                            /** @description The portfolio loss at each return period every used map publishes. */
-                            return_period_losses?: unknown[];
-                            /** @enum {unknown} */
-                            sector: "residential" | "commercial" | "industrial";
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's average annual loss (null when no place is modeled). */
-                            aal: number | null;
-                            aal_parts?: Record<string, never> | null;
-                            by_map?: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description The JRC tables read and each curve used: continent, sector. */
-                            curves: Record<string, never>;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "coastal-flood";
-                            /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
-                            places: unknown[];
-                            /** @description The portfolio loss at each return period every used map publishes. */
-                            return_period_losses?: unknown[];
-                            /** @enum {unknown} */
-                            sector: "residential" | "commercial" | "industrial";
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description No average annual loss: the lane estimates burn probability only. */
-                            aal: null;
-                            burn_probability: Record<string, never>;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "wildfire";
-                            /** @description Burn probability × value summed over the modeled places. */
-                            loss_ceiling: number | null;
-                            /** @description Each mapped-fire list read, with its version and digest. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_aal: string;
-                            places: unknown[];
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's loss over the fields (null when no place is modeled). */
-                            aggregate: Record<string, never> | null;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description One event: no annual figure. */
-                            frequency: string;
-                            /** @description The logic tree, fields, seed, spatial correlation and what each place reports. */
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
-                            inputs: unknown[];
-                            /** @constant */
-                            lane: "scenario_earthquake";
-                            licence: string;
-                            model: Record<string, never>;
-                            /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
-                            places: unknown[];
-                            /** @description Which rules of the run are OpenQuake's (file and function named) and which are this service's. */
-                            rules?: Record<string, never>;
-                            /** @description The rupture with its defaults filled in, its size and the placement rule used. */
-                            rupture: Record<string, never>;
-                            /** @description The region chosen and why. */
-                            tectonic_region: Record<string, never>;
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            aggregate: Record<string, never> | null;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @enum {unknown} */
-                            event: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
-                            /** @description One event: no annual figure. */
-                            frequency: string;
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
-                            inputs: unknown[];
-                            /** @constant */
-                            lane: "historical_earthquake";
-                            licence: string;
-                            model: Record<string, never>;
-                            places: unknown[];
-                            /** @description The ShakeMap read: its snapshot, product and the basis of its standard deviations. */
-                            shakemap: Record<string, never>;
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            assumptions: string[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            hazard: Record<string, never>;
-                            /** @description The best-track archive and impact-function tables read. */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "tropical_cyclone_history";
-                            method: Record<string, never>;
-                            model: Record<string, never>;
-                            note?: string;
-                            places: unknown[];
-                            /** @description A replay of history: no return periods. */
-                            return_periods: null;
-                            /** @description Season totals. */
-                            seasons: unknown[];
-                            /** @description Each storm with its publisher id, dates, peak wind at each place and loss. */
-                            storms: unknown[];
-                            totals: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            /** @description The basin, sample years and seed. */
-                            hazard: Record<string, never>;
-                            impact_function: Record<string, never>;
-                            /** @description The best-track archive and impact-function tables read, and the land polygons the decay reads (package, version, file, sha256). */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "tropical_cyclone_synthetic";
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            /** @description The event set: reference tracks, members, near tracks screened and counted. */
-                            tracks: Record<string, never>;
-                        } | {
-                            /** @description The sampled logic-tree branches and their AALs. */
-                            branches: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description Present when the run used the catalog-derived fallback model, not ESHM20. */
-                            demonstration?: string;
-                            exposure: Record<string, never>;
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, snapshot sha256, and the file read with its own sha256. */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "probabilistic_earthquake_europe";
-                            licence: string;
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            sample: Record<string, never>;
-                            site_model: Record<string, never>;
-                            /** @description The source model read: the ESHM20 branch (file, one branch of a weighted tree, the rules applied) or the fallback model fitted on the catalog. */
-                            source_model: Record<string, never>;
-                            /** @enum {unknown} */
-                            source_model_choice: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            label: string;
-                            model: Record<string, never>;
-                            places?: number;
-                            provider_result: unknown;
-                            run_by: Record<string, never>;
-                        });
-                        schema_version: string;
-                        /** @description The normalised spec: defaults filled in; the run's id is its content address. */
-                        spec: {
-                            /** @description optional: {damage_group: "location_peril_group" (default, the framework's: one random set per location and peril correlation group; PiWind samples wind and storm surge independently) | "location" (one set per location, perils fully correlated) | "item" (one set per item)}; part of the run's content address; no effect with samples 0 */
-                            correlation?: {
-                                /** @enum {unknown} */
-                                damage_group?: "location_peril_group" | "location" | "item";
-                            } | null;
-                            /** @description {points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model's grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework's lookup does); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "oasislmf-windstorm";
-                            /**
-                             * @description integer 0 to 1000; 0 = analytical mean damage only (always reported)
-                             * @default 0
-                             */
-                            samples: number;
-                            /** @description from r3, optional: {policy: {place_deductible, place_limit, account_deductible, account_limit}, reinsurance: {quota_share: {ceded_share}, layers: [{attachment, limit}] (up to three, stacked from the lowest)}} */
-                            terms?: {
-                                policy?: {
-                                    account_deductible?: number;
-                                    account_limit?: number;
-                                    place_deductible?: number;
-                                    place_limit?: number;
-                                };
-                                reinsurance?: {
-                                    layers?: {
-                                        attachment?: number;
-                                        limit?: number;
-                                    }[];
-                                    quota_share?: {
-                                        ceded_share?: number;
-                                    };
-                                };
-                            } | null;
-                            /** @constant */
-                            version: "piwind-1.0.0-r3";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id} (a location's value is its buildings plus contents value); a place no pinned map covers is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "river-flood";
-                            /**
-                             * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
-                             * @default residential
-                             * @enum {unknown}
-                             */
-                            sector: "residential" | "commercial" | "industrial";
-                            /** @constant */
-                            version: "flood-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id}; a place no pinned coastal map covers is unmodeled (with none pinned, every place); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "coastal-flood";
-                            /**
-                             * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
-                             * @default residential
-                             * @enum {unknown}
-                             */
-                            sector: "residential" | "commercial" | "industrial";
-                            /** @constant */
-                            version: "flood-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id}; a place outside the pinned mapped-fire regions is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "wildfire";
-                            /** @constant */
-                            version: "wildfire-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value, vs30?}]} (vs30 in m/s, 150 to 1500, default 760) or {object_id} (a location's value is its buildings plus contents value, vs30 760); a place more than 200 km from the rupture is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                    /** @default 760 */
-                                    vs30: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-scenario-eq";
-                            /** @description {magnitude (4.5 to 8.5), lat, lon, depth_km (0 to 200; tectonic region by location, depth and mechanism: inside one of 5 subduction margins (alaska-aleutian, cascadia, chile, kanto, mexico; approximate forearc polygons drawn for this service, no slab model pinned), a reverse rupture dipping at most 35 degrees with its hypocentre in the margin's interface depth range is subduction interface; otherwise by hypocentral depth and epicentre: shallow crust at most 35 km deep, European when the epicentre is within lon -25 to 45, lat 34 to 72 (the ESHM20 area, boxed), active elsewhere; subduction in-slab deeper), strike? (degrees, default 0), dip? (default by mechanism: strike-slip 90, reverse 40, normal 50), rake? (default by mechanism: strike-slip 0, reverse 90, normal -90; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake), placement? (openquake_point_source | seismogenic_layer_20km, default openquake_point_source: OpenQuake's point-rupture plane, WC1994 area split by aspect_ratio? (default 2), kept between upper_seismogenic_depth_km? (default 0) and lower_seismogenic_depth_km? (default none: no floor), hypocentre at the centre; seismogenic_layer_20km: revision r1's rule, Wells and Coppersmith (1994) area and width kept between the surface and 20 km, and takes none of the three)} */
-                            rupture?: {
-                                /** @default 2 */
-                                aspect_ratio: number;
-                                depth_km: number;
-                                dip?: number;
-                                lat: number;
-                                lon: number;
-                                lower_seismogenic_depth_km?: number;
-                                magnitude: number;
-                                /** @enum {unknown} */
-                                mechanism?: "strike-slip" | "reverse" | "normal";
-                                /**
-                                 * @default openquake_point_source
-                                 * @enum {unknown}
-                                 */
-                                placement: "openquake_point_source" | "seismogenic_layer_20km";
-                                rake?: number;
-                                /** @default 0 */
-                                strike: number;
-                                /** @default 0 */
-                                upper_seismogenic_depth_km: number;
-                            };
-                            /** @constant */
-                            version: "scenario-eq-1.1.0-r2";
-                            /**
-                             * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
-                             * @default rc_frame_mid_rise_moderate_code
-                             * @enum {unknown}
-                             */
-                            vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
-                        } | {
-                            /**
-                             * @description one of northridge-1994, loma-prieta-1989, nisqually-2001, south-napa-2014, ridgecrest-2019, anchorage-2018, puerto-rico-2020, kaikoura-2016, kahramanmaras-2023, tohoku-2011; runnable only where its ShakeMap grid (mean and standard deviation) is pinned: northridge-1994, loma-prieta-1989, anchorage-2018 (pinned_inputs.events says which and why)
-                             * @enum {unknown}
-                             */
-                            event?: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
-                            /** @description {points: [{lat, lon, value}]} (up to 2000) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-historical-eq";
-                            /** @constant */
-                            version: "historical-eq-1.0.0-r1";
-                            /**
-                             * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
-                             * @default rc_frame_mid_rise_moderate_code
-                             * @enum {unknown}
-                             */
-                            vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id} (a location's value is its buildings plus contents value); a place beyond 61° latitude or without coordinates is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @description {basin: NA (North Atlantic (HURDAT2)), EP (Northeast and North Central Pacific (HURDAT2)), WP (Western North Pacific (JTWC best track)), NI (North Indian (JTWC best track)), SH (Southern hemisphere (JTWC best track)); years: [seasons, integers, up to 60]; storms: optional [names or publisher ids]; default every storm of the seasons} */
-                            hazard?: {
-                                /** @enum {unknown} */
-                                basin: "NA" | "EP" | "WP" | "NI" | "SH";
-                                storms?: string[];
-                                years: number[];
-                            };
-                            /**
-                             * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto: the US curve, emanuel-2011-usa, at places in the United States; the regional TDR 1.0 curve, eberenz-2021-tdr1.0, elsewhere, by the country of each point; the global calibration at sea and in countries of no calibrated region)
-                             * @default auto
-                             * @enum {unknown}
-                             */
-                            impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
-                            /** @constant */
-                            model: "climada-tc-history";
-                            /** @constant */
-                            version: "h08-1.1.0-r2";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id}; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @description {basin: NA | EP | WP | NI | SH; years: optional number of sample years, 1 to 10000 (default 10000)} */
-                            hazard?: {
-                                /** @enum {unknown} */
-                                basin: "NA" | "EP" | "WP" | "NI" | "SH";
-                                /** @default 10000 */
-                                years: number;
-                            };
-                            /**
-                             * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto, as the history lane)
-                             * @default auto
-                             * @enum {unknown}
-                             */
-                            impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
-                            /** @constant */
-                            model: "climada-tc-synthetic";
-                            /** @constant */
-                            version: "h08-synthetic-1.1.0-r2";
-                        } | {
-                            /**
-                             * @description required, one of rc_infilled_frame_low_code_2 (CR/LFINF+CDL+DUL/H2/RES), rc_infilled_frame_moderate_code_4 (CR/LFINF+CDM+DUM/H4/RES), rc_infilled_frame_moderate_code_7 (CR/LFINF+CDM+DUM/H7/RES), rc_infilled_frame_high_code_4 (CR/LFINF+CDH+DUH/H4/RES), rc_wall_moderate_code_6 (CR/LWAL+CDM+DUM/H6/RES), rc_dual_high_code_8 (CR/LDUAL+CDH+DUH/H8/RES), brick_masonry_unreinforced_2 (MUR+CLBRH/LWAL+DNO/H2/RES), dressed_stone_masonry_unreinforced_2 (MUR+STDRE/LWAL+DNO/H2/RES), rubble_stone_masonry_unreinforced_1 (MUR+STRUB/LWAL+DNO/H1/RES), steel_moment_frame_moderate_code_4 (S/LFM+CDM+DUM/H4/RES), wood_frame_moderate_code_2 (W/LFM+CDM+DUM/H2/RES): the GEM taxonomy string of the pinned structural vulnerability function it reads
-                             * @enum {unknown}
-                             */
-                            building_class?: "rc_infilled_frame_low_code_2" | "rc_infilled_frame_moderate_code_4" | "rc_infilled_frame_moderate_code_7" | "rc_infilled_frame_high_code_4" | "rc_wall_moderate_code_6" | "rc_dual_high_code_8" | "brick_masonry_unreinforced_2" | "dressed_stone_masonry_unreinforced_2" | "rubble_stone_masonry_unreinforced_1" | "steel_moment_frame_moderate_code_4" | "wood_frame_moderate_code_2";
-                            /** @description {points: [{lat, lon, value}]} (up to 500) or {object_id} (a location's value is its buildings plus contents value); every place at Vs30 800 m/s; on ESHM20's sources a place farther than 200 km from every source of the branch is unmodeled (on the fallback model, one more than 5 km from its 0.05° grid over the catalog's Turkey box); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-eshm20-eq";
-                            /**
-                             * @description optional, default eshm20_area_sources: eshm20_area_sources (ESHM20's published area-source branch, 375 sources), eshm20_fault_sources (its fault-source branch, 1,003 faults, without the smoothed-seismicity background ESHM20 pairs with it, so losses are understated), or catalog_demonstration (the fallback model fitted on the pinned ComCat Turkey catalog, not ESHM20)
-                             * @enum {unknown}
-                             */
-                            source_model?: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
-                            /** @constant */
-                            version: "eshm20-sources-2.0.0-r2";
-                        } | {
-                            exposure: Record<string, never>;
-                            model: string;
-                            parameters: Record<string, never>;
-                        };
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                    };
+                    "application/json": components["schemas"]["lab-run"];
                 };
             };
             /** @description Refused (error.v0 envelope): client_error, invalid_request. */
@@ -1961,516 +1454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error?: components["schemas"]["error.v0"]["error"];
-                        id: string;
-                        label?: string;
-                        links: {
-                            [key: string]: string;
-                        };
-                        /** @description The model run. */
-                        model: {
-                            id: string;
-                            version: string;
-                        };
-                        /** @description The run's result. */
-                        result?: {
-                            metrics?: components["schemas"]["lab-metrics.v1"];
-                        } & ({
-                            assumptions: string[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            ground_up_by_peril_coverage?: unknown[] | null;
-                            /** @constant */
-                            lane: "windstorm";
-                            mean_damage: Record<string, never> | null;
-                            /** @description Ground-up lab-metrics/1; null when no place is modeled. */
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            /** @description The pinned PiWind snapshot read, its periods, events and footprint. */
-                            model_data: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms. */
-                            perspectives?: Record<string, never> | null;
-                            /** @description Samples, seed, loss basis, allocation rule and damage correlation. */
-                            run: Record<string, never>;
-                            terms?: Record<string, never>;
-                            terms_summary?: Record<string, never> | null;
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's average annual loss (null when no place is modeled). */
-                            aal: number | null;
-                            aal_parts?: Record<string, never> | null;
-                            by_map?: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description The JRC tables read and each curve used: continent, sector. */
-                            curves: Record<string, never>;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "river-flood";
-                            /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
-                            places: unknown[];
-                            /** @description The portfolio loss at each return period every used map publishes. */
-                            return_period_losses?: unknown[];
-                            /** @enum {unknown} */
-                            sector: "residential" | "commercial" | "industrial";
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's average annual loss (null when no place is modeled). */
-                            aal: number | null;
-                            aal_parts?: Record<string, never> | null;
-                            by_map?: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description The JRC tables read and each curve used: continent, sector. */
-                            curves: Record<string, never>;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "coastal-flood";
-                            /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_loss_figure?: string;
-                            /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
-                            places: unknown[];
-                            /** @description The portfolio loss at each return period every used map publishes. */
-                            return_period_losses?: unknown[];
-                            /** @enum {unknown} */
-                            sector: "residential" | "commercial" | "industrial";
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description No average annual loss: the lane estimates burn probability only. */
-                            aal: null;
-                            burn_probability: Record<string, never>;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            /** @constant */
-                            lane: "wildfire";
-                            /** @description Burn probability × value summed over the modeled places. */
-                            loss_ceiling: number | null;
-                            /** @description Each mapped-fire list read, with its version and digest. */
-                            maps_read: unknown[];
-                            method: string[];
-                            model: Record<string, never>;
-                            no_aal: string;
-                            places: unknown[];
-                            unmodeled: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The portfolio's loss over the fields (null when no place is modeled). */
-                            aggregate: Record<string, never> | null;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description One event: no annual figure. */
-                            frequency: string;
-                            /** @description The logic tree, fields, seed, spatial correlation and what each place reports. */
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
-                            inputs: unknown[];
-                            /** @constant */
-                            lane: "scenario_earthquake";
-                            licence: string;
-                            model: Record<string, never>;
-                            /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
-                            places: unknown[];
-                            /** @description Which rules of the run are OpenQuake's (file and function named) and which are this service's. */
-                            rules?: Record<string, never>;
-                            /** @description The rupture with its defaults filled in, its size and the placement rule used. */
-                            rupture: Record<string, never>;
-                            /** @description The region chosen and why. */
-                            tectonic_region: Record<string, never>;
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            aggregate: Record<string, never> | null;
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @enum {unknown} */
-                            event: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
-                            /** @description One event: no annual figure. */
-                            frequency: string;
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, SHA-256 and the files read. */
-                            inputs: unknown[];
-                            /** @constant */
-                            lane: "historical_earthquake";
-                            licence: string;
-                            model: Record<string, never>;
-                            places: unknown[];
-                            /** @description The ShakeMap read: its snapshot, product and the basis of its standard deviations. */
-                            shakemap: Record<string, never>;
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            assumptions: string[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            hazard: Record<string, never>;
-                            /** @description The best-track archive and impact-function tables read. */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "tropical_cyclone_history";
-                            method: Record<string, never>;
-                            model: Record<string, never>;
-                            note?: string;
-                            places: unknown[];
-                            /** @description A replay of history: no return periods. */
-                            return_periods: null;
-                            /** @description Season totals. */
-                            seasons: unknown[];
-                            /** @description Each storm with its publisher id, dates, peak wind at each place and loss. */
-                            storms: unknown[];
-                            totals: Record<string, never>;
-                            warnings: string[];
-                        } | {
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            exposure: Record<string, never>;
-                            /** @description The basin, sample years and seed. */
-                            hazard: Record<string, never>;
-                            impact_function: Record<string, never>;
-                            /** @description The best-track archive and impact-function tables read, and the land polygons the decay reads (package, version, file, sha256). */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "tropical_cyclone_synthetic";
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            /** @description The event set: reference tracks, members, near tracks screened and counted. */
-                            tracks: Record<string, never>;
-                        } | {
-                            /** @description The sampled logic-tree branches and their AALs. */
-                            branches: unknown[];
-                            /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
-                            currency?: string | null;
-                            /** @description Present when the run used the catalog-derived fallback model, not ESHM20. */
-                            demonstration?: string;
-                            exposure: Record<string, never>;
-                            ground_motion: Record<string, never>;
-                            /** @description Every pinned input read: feed id, version, snapshot sha256, and the file read with its own sha256. */
-                            inputs: Record<string, never>;
-                            /** @constant */
-                            lane: "probabilistic_earthquake_europe";
-                            licence: string;
-                            metrics: components["schemas"]["lab-metrics.v1"] | null;
-                            model: Record<string, never>;
-                            sample: Record<string, never>;
-                            site_model: Record<string, never>;
-                            /** @description The source model read: the ESHM20 branch (file, one branch of a weighted tree, the rules applied) or the fallback model fitted on the catalog. */
-                            source_model: Record<string, never>;
-                            /** @enum {unknown} */
-                            source_model_choice: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
-                            unmodeled: Record<string, never>;
-                            vulnerability: Record<string, never>;
-                        } | {
-                            label: string;
-                            model: Record<string, never>;
-                            places?: number;
-                            provider_result: unknown;
-                            run_by: Record<string, never>;
-                        });
-                        schema_version: string;
-                        /** @description The normalised spec: defaults filled in; the run's id is its content address. */
-                        spec: {
-                            /** @description optional: {damage_group: "location_peril_group" (default, the framework's: one random set per location and peril correlation group; PiWind samples wind and storm surge independently) | "location" (one set per location, perils fully correlated) | "item" (one set per item)}; part of the run's content address; no effect with samples 0 */
-                            correlation?: {
-                                /** @enum {unknown} */
-                                damage_group?: "location_peril_group" | "location" | "item";
-                            } | null;
-                            /** @description {points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model's grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework's lookup does); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "oasislmf-windstorm";
-                            /**
-                             * @description integer 0 to 1000; 0 = analytical mean damage only (always reported)
-                             * @default 0
-                             */
-                            samples: number;
-                            /** @description from r3, optional: {policy: {place_deductible, place_limit, account_deductible, account_limit}, reinsurance: {quota_share: {ceded_share}, layers: [{attachment, limit}] (up to three, stacked from the lowest)}} */
-                            terms?: {
-                                policy?: {
-                                    account_deductible?: number;
-                                    account_limit?: number;
-                                    place_deductible?: number;
-                                    place_limit?: number;
-                                };
-                                reinsurance?: {
-                                    layers?: {
-                                        attachment?: number;
-                                        limit?: number;
-                                    }[];
-                                    quota_share?: {
-                                        ceded_share?: number;
-                                    };
-                                };
-                            } | null;
-                            /** @constant */
-                            version: "piwind-1.0.0-r3";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id} (a location's value is its buildings plus contents value); a place no pinned map covers is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "river-flood";
-                            /**
-                             * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
-                             * @default residential
-                             * @enum {unknown}
-                             */
-                            sector: "residential" | "commercial" | "industrial";
-                            /** @constant */
-                            version: "flood-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id}; a place no pinned coastal map covers is unmodeled (with none pinned, every place); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "coastal-flood";
-                            /**
-                             * @description residential | commercial | industrial (default residential): the JRC depth-damage curve's sector
-                             * @default residential
-                             * @enum {unknown}
-                             */
-                            sector: "residential" | "commercial" | "industrial";
-                            /** @constant */
-                            version: "flood-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} or {object_id}; a place outside the pinned mapped-fire regions is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "wildfire";
-                            /** @constant */
-                            version: "wildfire-1.0.0-r1";
-                        } | {
-                            /** @description {points: [{lat, lon, value, vs30?}]} (vs30 in m/s, 150 to 1500, default 760) or {object_id} (a location's value is its buildings plus contents value, vs30 760); a place more than 200 km from the rupture is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                    /** @default 760 */
-                                    vs30: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-scenario-eq";
-                            /** @description {magnitude (4.5 to 8.5), lat, lon, depth_km (0 to 200; tectonic region by location, depth and mechanism: inside one of 5 subduction margins (alaska-aleutian, cascadia, chile, kanto, mexico; approximate forearc polygons drawn for this service, no slab model pinned), a reverse rupture dipping at most 35 degrees with its hypocentre in the margin's interface depth range is subduction interface; otherwise by hypocentral depth and epicentre: shallow crust at most 35 km deep, European when the epicentre is within lon -25 to 45, lat 34 to 72 (the ESHM20 area, boxed), active elsewhere; subduction in-slab deeper), strike? (degrees, default 0), dip? (default by mechanism: strike-slip 90, reverse 40, normal 50), rake? (default by mechanism: strike-slip 0, reverse 90, normal -90; strike-slip when neither is given), mechanism? (strike-slip | reverse | normal; must agree with rake), placement? (openquake_point_source | seismogenic_layer_20km, default openquake_point_source: OpenQuake's point-rupture plane, WC1994 area split by aspect_ratio? (default 2), kept between upper_seismogenic_depth_km? (default 0) and lower_seismogenic_depth_km? (default none: no floor), hypocentre at the centre; seismogenic_layer_20km: revision r1's rule, Wells and Coppersmith (1994) area and width kept between the surface and 20 km, and takes none of the three)} */
-                            rupture?: {
-                                /** @default 2 */
-                                aspect_ratio: number;
-                                depth_km: number;
-                                dip?: number;
-                                lat: number;
-                                lon: number;
-                                lower_seismogenic_depth_km?: number;
-                                magnitude: number;
-                                /** @enum {unknown} */
-                                mechanism?: "strike-slip" | "reverse" | "normal";
-                                /**
-                                 * @default openquake_point_source
-                                 * @enum {unknown}
-                                 */
-                                placement: "openquake_point_source" | "seismogenic_layer_20km";
-                                rake?: number;
-                                /** @default 0 */
-                                strike: number;
-                                /** @default 0 */
-                                upper_seismogenic_depth_km: number;
-                            };
-                            /** @constant */
-                            version: "scenario-eq-1.1.0-r2";
-                            /**
-                             * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
-                             * @default rc_frame_mid_rise_moderate_code
-                             * @enum {unknown}
-                             */
-                            vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
-                        } | {
-                            /**
-                             * @description one of northridge-1994, loma-prieta-1989, nisqually-2001, south-napa-2014, ridgecrest-2019, anchorage-2018, puerto-rico-2020, kaikoura-2016, kahramanmaras-2023, tohoku-2011; runnable only where its ShakeMap grid (mean and standard deviation) is pinned: northridge-1994, loma-prieta-1989, anchorage-2018 (pinned_inputs.events says which and why)
-                             * @enum {unknown}
-                             */
-                            event?: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
-                            /** @description {points: [{lat, lon, value}]} (up to 2000) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-historical-eq";
-                            /** @constant */
-                            version: "historical-eq-1.0.0-r1";
-                            /**
-                             * @description optional, one of rc_frame_mid_rise_moderate_code (CR/LFINF+CDM+DUM/H4/RES), rc_frame_mid_rise_high_code (CR/LFINF+CDH+DUH/H4/RES), rc_frame_mid_rise_pre_code (CR/LFINF+CDL+DUL/H4/RES), demo_non_engineered_concrete (CR/LFINF+DUL/H2/SOS/RES), demo_wood (W/LFM+CDL+DUL/H2/RES); default rc_frame_mid_rise_moderate_code
-                             * @default rc_frame_mid_rise_moderate_code
-                             * @enum {unknown}
-                             */
-                            vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id} (a location's value is its buildings plus contents value); a place beyond 61° latitude or without coordinates is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @description {basin: NA (North Atlantic (HURDAT2)), EP (Northeast and North Central Pacific (HURDAT2)), WP (Western North Pacific (JTWC best track)), NI (North Indian (JTWC best track)), SH (Southern hemisphere (JTWC best track)); years: [seasons, integers, up to 60]; storms: optional [names or publisher ids]; default every storm of the seasons} */
-                            hazard?: {
-                                /** @enum {unknown} */
-                                basin: "NA" | "EP" | "WP" | "NI" | "SH";
-                                storms?: string[];
-                                years: number[];
-                            };
-                            /**
-                             * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto: the US curve, emanuel-2011-usa, at places in the United States; the regional TDR 1.0 curve, eberenz-2021-tdr1.0, elsewhere, by the country of each point; the global calibration at sea and in countries of no calibrated region)
-                             * @default auto
-                             * @enum {unknown}
-                             */
-                            impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
-                            /** @constant */
-                            model: "climada-tc-history";
-                            /** @constant */
-                            version: "h08-1.1.0-r2";
-                        } | {
-                            /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id}; points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @description {basin: NA | EP | WP | NI | SH; years: optional number of sample years, 1 to 10000 (default 10000)} */
-                            hazard?: {
-                                /** @enum {unknown} */
-                                basin: "NA" | "EP" | "WP" | "NI" | "SH";
-                                /** @default 10000 */
-                                years: number;
-                            };
-                            /**
-                             * @description auto | emanuel-2011-usa | eberenz-2021-tdr1.0 | eberenz-2021-tdr1.5 | eberenz-2021-rmsf (default auto, as the history lane)
-                             * @default auto
-                             * @enum {unknown}
-                             */
-                            impact_function: "auto" | "emanuel-2011-usa" | "eberenz-2021-tdr1.0" | "eberenz-2021-tdr1.5" | "eberenz-2021-rmsf";
-                            /** @constant */
-                            model: "climada-tc-synthetic";
-                            /** @constant */
-                            version: "h08-synthetic-1.1.0-r2";
-                        } | {
-                            /**
-                             * @description required, one of rc_infilled_frame_low_code_2 (CR/LFINF+CDL+DUL/H2/RES), rc_infilled_frame_moderate_code_4 (CR/LFINF+CDM+DUM/H4/RES), rc_infilled_frame_moderate_code_7 (CR/LFINF+CDM+DUM/H7/RES), rc_infilled_frame_high_code_4 (CR/LFINF+CDH+DUH/H4/RES), rc_wall_moderate_code_6 (CR/LWAL+CDM+DUM/H6/RES), rc_dual_high_code_8 (CR/LDUAL+CDH+DUH/H8/RES), brick_masonry_unreinforced_2 (MUR+CLBRH/LWAL+DNO/H2/RES), dressed_stone_masonry_unreinforced_2 (MUR+STDRE/LWAL+DNO/H2/RES), rubble_stone_masonry_unreinforced_1 (MUR+STRUB/LWAL+DNO/H1/RES), steel_moment_frame_moderate_code_4 (S/LFM+CDM+DUM/H4/RES), wood_frame_moderate_code_2 (W/LFM+CDM+DUM/H2/RES): the GEM taxonomy string of the pinned structural vulnerability function it reads
-                             * @enum {unknown}
-                             */
-                            building_class?: "rc_infilled_frame_low_code_2" | "rc_infilled_frame_moderate_code_4" | "rc_infilled_frame_moderate_code_7" | "rc_infilled_frame_high_code_4" | "rc_wall_moderate_code_6" | "rc_dual_high_code_8" | "brick_masonry_unreinforced_2" | "dressed_stone_masonry_unreinforced_2" | "rubble_stone_masonry_unreinforced_1" | "steel_moment_frame_moderate_code_4" | "wood_frame_moderate_code_2";
-                            /** @description {points: [{lat, lon, value}]} (up to 500) or {object_id} (a location's value is its buildings plus contents value); every place at Vs30 800 m/s; on ESHM20's sources a place farther than 200 km from every source of the branch is unmodeled (on the fallback model, one more than 5 km from its 0.05° grid over the catalog's Turkey box); points may name their values' currency (ISO 4217), which the losses are published in */
-                            exposure: {
-                                /** @description ISO 4217 code of the exposure values. */
-                                currency?: string;
-                                points: {
-                                    lat: number;
-                                    lon: number;
-                                    value: number;
-                                }[];
-                            } | {
-                                /** @description One of your stored objects. */
-                                object_id: string;
-                            };
-                            /** @constant */
-                            model: "openquake-eshm20-eq";
-                            /**
-                             * @description optional, default eshm20_area_sources: eshm20_area_sources (ESHM20's published area-source branch, 375 sources), eshm20_fault_sources (its fault-source branch, 1,003 faults, without the smoothed-seismicity background ESHM20 pairs with it, so losses are understated), or catalog_demonstration (the fallback model fitted on the pinned ComCat Turkey catalog, not ESHM20)
-                             * @enum {unknown}
-                             */
-                            source_model?: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
-                            /** @constant */
-                            version: "eshm20-sources-2.0.0-r2";
-                        } | {
-                            exposure: Record<string, never>;
-                            model: string;
-                            parameters: Record<string, never>;
-                        };
-                        /** @enum {unknown} */
-                        status: "queued" | "running" | "succeeded" | "failed";
-                    };
+                    "application/json": components["schemas"]["lab-run"];
                     "text/csv": string;
                 };
             };

@@ -5,7 +5,7 @@ import { LAB_LANES } from '../../app/lab-lanes.js';
 import type { LabLane } from '../../domain/lab/lane.js';
 import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
+import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, named, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
 
 /** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
 export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
@@ -83,7 +83,7 @@ const RESULT = {
   ],
 };
 
-const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (the windstorm lane\'s result.metrics is lab-metrics/1; the flood and wildfire lanes give their own figures).', {
+const RUN = named('lab-run', shape('A lab run: its normalised spec, status, and once succeeded its result (the windstorm lane\'s result.metrics is lab-metrics/1; the flood and wildfire lanes give their own figures).', {
   schema_version: STRING,
   id: STRING,
   model: shape('The model run.', { id: STRING, version: STRING }),
@@ -93,7 +93,7 @@ const RUN = shape('A lab run: its normalised spec, status, and once succeeded it
   links: LINKS,
   result: RESULT,
   error: { $ref: '#/components/schemas/error.v0/properties/error' },
-}, ['schema_version', 'id', 'model', 'spec', 'status', 'links']);
+}, ['schema_version', 'id', 'model', 'spec', 'status', 'links']));
 
 export const listModels = operation({
   id: 'listLabModels',

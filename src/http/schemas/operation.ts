@@ -112,6 +112,19 @@ function replayable(responses: Record<number, SuccessResponse>): Record<number, 
   return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { ...r, headers: { ...r.headers, ...REPLAYED } }]));
 }
 
+/**
+ * Shapes declared here rather than published under schemas/, named once and referred to wherever an
+ * operation answers them: the contract lists each as a component, and a generated client names its
+ * type (components["schemas"]["job"]) instead of repeating it per operation.
+ */
+export const CONTRACT_COMPONENTS = new Map<string, JsonSchema>();
+
+/** A shape named as a contract component, and the reference to it. */
+export function named(name: string, schema: JsonSchema): JsonSchema {
+  CONTRACT_COMPONENTS.set(name, schema);
+  return { $ref: `#/components/schemas/${name}` };
+}
+
 /** A reference to a published schema (schemas/, served at {docs_url}/schema/<name>.json). */
 export function published(name: string): JsonSchema {
   return { $ref: `#/components/schemas/${name}` };
@@ -149,7 +162,7 @@ export const JOB_SUBJECT: JsonSchema = {
 };
 
 /** The job every verb answers 202 with (GET /jobs/{id} reads it). */
-export const JOB = shape('A job: queued, running, succeeded (with result) or failed (with error).', {
+export const JOB = named('job', shape('A job: queued, running, succeeded (with result) or failed (with error).', {
   schema_version: STRING,
   id: { type: 'string', format: 'uuid' },
   verb: STRING,
@@ -169,7 +182,7 @@ export const JOB = shape('A job: queued, running, succeeded (with result) or fai
   result: { description: 'The verb\'s result, once succeeded.' },
   error: { $ref: '#/components/schemas/error.v0/properties/error', description: 'The refusal (status, code, message, details), once failed.' },
   links: LINKS,
-}, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']);
+}, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']));
 
 /** What Retry-After says on a job that has not ended. */
 export const JOB_RETRY_AFTER = 'Seconds worth waiting before reading the job again, while it is queued or running (a hint: for a running job with progress, the time it has still to go at its pace so far, at most 30).';
