@@ -7,9 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../kernel/refusal.js';
 import { API_CONTRACT_SCHEMA_VERSION } from '../kernel/versions.js';
 import type { AuthMode } from './host.js';
-import type { JsonSchema, SuccessResponse } from './schemas/operation.js';
+import { CONTRACT_COMPONENTS, type JsonSchema, type SuccessResponse } from './schemas/operation.js';
 
-/** The hosts whose operations the contract lists; the API host's are at the document's server. */
 /** Every host that serves HTTP routes; the tool protocol host ({mcp_url}/mcp) is not an OpenAPI surface. */
 export const CONTRACT_HOSTS = ['api', 'data', 'docs', 'lab'] as const;
 export type ContractHostName = (typeof CONTRACT_HOSTS)[number];
@@ -18,16 +17,80 @@ export function isContractHost(name: string): name is ContractHostName {
   return (CONTRACT_HOSTS as readonly string[]).includes(name);
 }
 
-/** How the contract names each host's server (SPEC: Hosts). */
-const SERVER_NAMES: Record<ContractHostName, string> = {
-  api: 'The API host ({base_url}).',
-  data: 'The data room host ({data_url}).',
-  docs: 'The documentation host ({docs_url}).',
-  lab: 'The model lab host ({lab_url}).',
+/**
+ * One document per host, each with its host as its one server: a client generated from a document
+ * calls that host (generators read the document's servers, never an operation's). The API host's
+ * keeps its published name.
+ */
+export const CONTRACT_DOCUMENTS: Record<ContractHostName, string> = {
+  api: 'api-contract.v0',
+  data: 'data-contract.v0',
+  docs: 'docs-contract.v0',
+  lab: 'lab-contract.v0',
 };
 
-/** The tag an operation is grouped under: the API's first path segment, else its host. */
-const TAG_OF_HOST: Record<ContractHostName, string> = { api: '', data: 'data room', docs: 'documentation', lab: 'lab' };
+/** What each host is, as its document and its server say. */
+const HOST_TITLES: Record<ContractHostName, { title: string; server: string }> = {
+  api: { title: 'catrisk API', server: 'The API host.' },
+  data: { title: 'catrisk data room', server: 'The data room host.' },
+  docs: { title: 'catrisk documentation', server: 'The documentation host.' },
+  lab: { title: 'catrisk model lab', server: 'The model lab host.' },
+};
+
+/**
+ * The capability an operation is grouped under (its tag), by host and path; the first pattern a
+ * path matches names it, else the path's first segment does. A new route finds its tag here.
+ */
+const CAPABILITIES: Record<ContractHostName, ReadonlyArray<readonly [RegExp, string]>> = {
+  api: [
+    [/^\/(health|ready)?$/, 'service'],
+    [/^\/(signup|account|usage|subscription)$/, 'accounts'],
+    [/^\/objects\/\{id\}\/price$/, 'pricing'],
+    [/^\/objects\/\{id\}\/structures$|^\/structures(\/\{id\})?$/, 'structures'],
+    [/^\/structures\/\{id\}\/backtest$|^\/backtests/, 'backtests'],
+    [/^\/structures\/\{id\}\/monitoring$|^\/monitoring/, 'monitoring'],
+    [/^\/objects\/\{id\}\/package$|^\/packages/, 'packages'],
+    [/^\/objects\/\{id\}\/analyse$|^\/accumulation$/, 'analysis'],
+    [/^\/(exposure-codes|multi-building-flags|geocode)$/, 'exposure coding'],
+    [/^\/(models|primitives)/, 'models'],
+  ],
+  data: [[/^\/$/, 'service'], [/.*/, 'data room']],
+  docs: [[/^\/$/, 'service'], [/^\/schema/, 'schemas'], [/^\/reference/, 'reference'], [/.*/, 'pages']],
+  lab: [[/^\/(health)?$/, 'service'], [/^\/models$/, 'lab models'], [/^\/runs/, 'lab runs'], [/^\/inputs/, 'lab inputs']],
+};
+
+/** What each tag holds, for the document's tag list. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  service: 'What the host is, whether it is up and ready.',
+  accounts: 'Sign up, the account and its keys, usage in billed units, cancelling.',
+  ingest: 'Schedules of locations read into risk objects.',
+  objects: 'Canonical risk objects: store, read, page their locations, write blocks, map.',
+  pricing: 'Technical prices of an object\'s terms (being retired).',
+  structures: 'Parametric structures cut from objects.',
+  backtests: 'Structures replayed over the pinned record.',
+  monitoring: 'Structures in force measured as snapshots arrive, and their webhooks.',
+  packages: 'Submission packs and their PDFs (being retired).',
+  analysis: 'Analyses of an object and accumulation across objects.',
+  'exposure coding': 'OED codes and multi-building flags for schedule rows, and geocoding.',
+  models: 'Pricing models composed from the registry\'s primitives.',
+  jobs: 'Jobs a verb queues: read, list, cancel.',
+  feeds: 'Pinned public data snapshots and their bytes.',
+  events: 'Event catalogues and footprints from the pinned record.',
+  hazard: 'What the pinned record says about a point.',
+  exchange: 'Models listed on the exchange by their providers, and grants.',
+  internal: 'The service\'s own routes, for its other hosts only.',
+  'data room': 'Archived risk datasets with licence, provenance and digests.',
+  schemas: 'The published schemas and the contracts.',
+  reference: 'The API reference page and its files.',
+  pages: 'The documentation pages, llms.txt.',
+  'lab models': 'The lab\'s open models: spec members, pinned inputs, caps.',
+  'lab runs': 'Lab runs over points or a stored object, their results and charts.',
+  'lab inputs': 'Hazard, exposure, vulnerability and ground-motion files users bring to the lab (CLIMADA, OpenQuake).',
+};
+
+function tagOf(host: ContractHostName, path: string): string {
+  return CAPABILITIES[host].find(([pattern]) => pattern.test(path))?.[1] ?? path.split('/')[1] ?? 'service';
+}
 
 export interface ContractHost {
   name: ContractHostName;
@@ -95,11 +158,13 @@ const ERROR_HEADERS: Record<string, Record<string, string>> = {
   401: { 'WWW-Authenticate': 'Bearer' },
   405: { Allow: 'The methods served on the path.' },
   429: { 'Retry-After': 'Seconds until the limit resets.' },
+  503: { 'Retry-After': 'Seconds worth waiting before sending the request again (the database is unreachable for the moment); absent while the process shuts down.' },
 };
 
 /** What a refusal's status says beyond its codes. */
 const STATUS_NOTES: Record<number, string> = {
   405: ' The path is served, but not under the method sent (any other method, CONNECT included); Allow names the methods it is served under.',
+  503: ' The database is unreachable for the moment, or the process is shutting down: send the request again (a write with its Idempotency-Key).',
 };
 
 function headersOf(headers: Record<string, string> | undefined) {
@@ -113,7 +178,7 @@ function finished(generated: Operation, host: ContractHostName, path: string): O
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(declared ?? {})) {
     const main = r.schema || r.type ? { [r.type ?? 'application/json']: r.schema ? { schema: r.schema } : {} } : undefined;
-    const alternatives = Object.entries(r.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: type.endsWith('json') ? 'object' : 'string', description } }]);
+    const alternatives = Object.entries(r.alternatives ?? {}).map(([type, description]) => [type, { schema: type.endsWith('json') ? { type: 'object', additionalProperties: true, description } : { type: 'string', description } }]);
     const content = main || alternatives.length > 0 ? { ...main, ...Object.fromEntries(alternatives) } : undefined;
     responses[status] = { description: r.description, ...(r.headers ? { headers: headersOf(r.headers) } : {}), ...(content ? { content } : {}) };
   }
@@ -128,7 +193,7 @@ function finished(generated: Operation, host: ContractHostName, path: string): O
       content: ENVELOPE,
     };
   }
-  const out: Operation = { ...op, tags: [host === 'api' ? path.split('/')[1] || 'service' : TAG_OF_HOST[host]], responses };
+  const out: Operation = { ...op, tags: [tagOf(host, path)], responses };
   if (requestBody) out.requestBody = requestBody;
   // A JSON body that may be absent (its schema admits null) is not required.
   const bodyType = out.requestBody?.content?.['application/json']?.schema?.type;
@@ -142,61 +207,82 @@ function component(name: string, schema: unknown): JsonSchema {
   return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"#/components/schemas/${name}/$defs/`)) as JsonSchema;
 }
 
+/** The published schemas a document refers to, and those they refer to in turn. */
+function referencedSchemas(paths: unknown, schemas: ReadonlyMap<string, unknown>): Map<string, JsonSchema> {
+  const used = new Map<string, JsonSchema>();
+  const pending = [JSON.stringify(paths)];
+  while (pending.length > 0) {
+    for (const ref of pending.pop()!.matchAll(/"#\/components\/schemas\/([^/"]+)/g)) {
+      const name = ref[1]!;
+      if (used.has(name) || !schemas.has(name)) continue;
+      const schema = component(name, schemas.get(name));
+      used.set(name, schema);
+      pending.push(JSON.stringify(schema));
+    }
+  }
+  return new Map([...used].sort(([a], [b]) => a.localeCompare(b)));
+}
+
 export interface ContractInputs {
   hosts: readonly ContractHost[];
-  /** Base URL of each host, as the caller reaches it. */
-  urls: Record<ContractHostName, string>;
+  /** Base URL of each host, as the caller reaches it (the tool server's too, for {mcp_url}). */
+  urls: Record<ContractHostName | 'mcp', string>;
   /** The published schemas, by name (error.v0, risk-object.v0, …). */
   schemas: ReadonlyMap<string, unknown>;
   build: { version: string; commit: string };
 }
 
-/** The OpenAPI 3.1 document of every HTTP host (API, data room, documentation, lab). */
-export function apiContract({ hosts, urls, schemas, build }: ContractInputs) {
+/** The placeholders SPEC writes for each host's base URL, as the reader reaches them. */
+export function expandHostUrls(text: string, urls: ContractInputs['urls']): string {
+  return text.replaceAll('{base_url}', urls.api).replaceAll('{lab_url}', urls.lab).replaceAll('{data_url}', urls.data)
+    .replaceAll('{docs_url}', urls.docs).replaceAll('{mcp_url}', urls.mcp);
+}
+
+/** The OpenAPI 3.1 document of one host: its operations, at its own server. */
+export function hostContract(name: ContractHostName, { hosts, urls, schemas, build }: ContractInputs) {
+  const host = hosts.find((h) => h.name === name);
+  if (!host) throw new Error(`no ${name} host to describe`);
   const paths: Record<string, Record<string, unknown>> = {};
-  const serverOf = (name: ContractHostName) => ({ url: urls[name], description: SERVER_NAMES[name] });
-  for (const host of hosts) {
-    const generated = host.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
-    for (const [path, item] of Object.entries(generated.paths)) {
-      const target = (paths[path] ??= {});
-      for (const method of METHODS) {
-        const op = item[method];
-        if (!op) continue;
-        const existing = target[method] as Operation | undefined;
-        // GET / answers on every host, GET /health on the API and lab hosts: one operation, naming
-        // the hosts, and (but for GET /, which every host answers) each host's server.
-        if (existing) {
-          (existing['x-hosts'] as string[]).push(host.name);
-          if (path !== '/') existing.servers = [...((existing.servers as unknown[] | undefined) ?? [serverOf('api')]), serverOf(host.name)];
-          continue;
-        }
-        const done = finished(op, host.name, path);
-        if (host.name !== 'api') done.servers = [serverOf(host.name)];
-        target[method] = { ...done, 'x-hosts': [host.name] };
-      }
+  const generated = host.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
+  for (const [path, item] of Object.entries(generated.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (op) (paths[path] ??= {})[method] = finished(op, name, path);
     }
   }
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
-  return {
+  const tags = [...new Set(Object.values(sorted).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)))].sort();
+  const internal = JSON.stringify(sorted).includes('"internal":[]');
+  const others = CONTRACT_HOSTS.filter((h) => h !== name).map((h) => `${HOST_TITLES[h].title}: ${urls.docs}/schema/${CONTRACT_DOCUMENTS[h]}.json`).join('; ');
+  const document = {
     openapi: '3.1.0',
     info: {
-      title: 'catrisk API',
+      title: HOST_TITLES[name].title,
       version: build.version,
       summary: 'Open catastrophe-risk modelling service: canonical risk objects, parametric structures, backtests over pinned public history, technical prices, and a model lab.',
-      description: 'Generated from the running API, data room, documentation and lab hosts: every route they serve, its request schema, its success responses and the named error codes it answers (x-error-codes; codes a queued job may fail with: x-job-error-codes). Every answer of 400 or above is the error.v0 envelope, and carries the RateLimit-Policy and RateLimit headers. A path sent with a method it is not served under is answered 405 method_not_allowed with Allow (listed on each operation of the path). Operations of the other hosts name their own server; GET / answers on each (x-hosts).',
+      description: `Generated from the running ${name} host: every route it serves, its request schema, its success responses and the named error codes it answers (x-error-codes; codes a queued job may fail with: x-job-error-codes). Every answer of 400 or above is the error.v0 envelope, and carries the RateLimit-Policy and RateLimit headers. A path sent with a method it is not served under is answered 405 method_not_allowed with Allow (listed on each operation of the path). Operations marked deprecated belong to a verb GET /health lists under being_retired: they still work, and answer with a Deprecation header. Each host has its own document: ${others}.`,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: urls.api, description: SERVER_NAMES.api }],
+    servers: [{ url: urls[name], description: HOST_TITLES[name].server }],
     security: [{ bearer: [] }],
+    tags: tags.map((tag) => ({ name: tag, description: TAG_DESCRIPTIONS[tag] ?? tag })),
     paths: sorted,
     components: {
-      securitySchemes: { bearer: BEARER },
-      schemas: Object.fromEntries([...schemas].map(([name, schema]) => [name, component(name, schema)])),
+      securitySchemes: internal ? { bearer: BEARER, internal: INTERNAL } : { bearer: BEARER },
+      schemas: Object.fromEntries(referencedSchemas(sorted, new Map([...schemas, ...CONTRACT_COMPONENTS]))),
     },
-    'x-id': 'api-contract.v0.json',
+    'x-id': `${CONTRACT_DOCUMENTS[name]}.json`,
+    'x-host': name,
     'x-schema-version': API_CONTRACT_SCHEMA_VERSION,
     'x-build': build,
     'x-error-codes': ERROR_CODES,
-    'x-rate-limit-headers': ['RateLimit-Policy', 'RateLimit', 'Retry-After (429)'],
+    'x-rate-limit-headers': ['RateLimit-Policy', 'RateLimit', 'Retry-After (429, 503)'],
   };
+  // Descriptions name other hosts by SPEC's placeholders; the reader is shown the URLs.
+  return JSON.parse(expandHostUrls(JSON.stringify(document), urls)) as typeof document;
+}
+
+/** Every host's document, by its published name (api-contract.v0, lab-contract.v0, …). */
+export function contractDocuments(inputs: ContractInputs): Map<string, ReturnType<typeof hostContract>> {
+  return new Map(CONTRACT_HOSTS.filter((name) => inputs.hosts.some((h) => h.name === name)).map((name) => [CONTRACT_DOCUMENTS[name], hostContract(name, inputs)]));
 }

@@ -12,6 +12,8 @@ import { canonicalJson } from '../kernel/canonical-json.js';
 import { bodyFault, describeBodyFault } from './json-body.js';
 import { schemaRefusal, textFormats } from './schemas/faults.js';
 import { isAnonymousAgent } from './user-agents.js';
+import { allowOrigin, answerPreflight, isPreflight } from './cors.js';
+import { DEPRECATION } from './schemas/operation.js';
 import { admitInternal } from './internal-credential.js';
 import { idempotencyHooks } from './idempotency.js';
 import { parserRefusal, rawHead, writeRawRefusal, type ParserError } from './unreadable-requests.js';
@@ -44,6 +46,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /** The route belongs to a verb being retired (operation({ retiring })): its answers carry Deprecation. */
+    deprecated?: boolean;
   }
   interface FastifyInstance {
     /**
@@ -406,7 +410,17 @@ function edgeHooks(app: FastifyInstance, state: HostState): void {
   app.addHook('onRequest', async (request, reply) => {
     // On every answer, the edge's refusals included (they are written onto this reply).
     reply.header(REQUEST_ID_HEADER, request.id);
-    await state.inFlight.track(reply, state.edge.admit(request, reply, authModeOf(request, state.routes.publicPaths, state.defaultAuth)));
+    // A verb being retired says so on every answer (RFC 9745), refusals included.
+    if (request.routeOptions.config?.deprecated) reply.header('deprecation', DEPRECATION);
+    const crossOrigin = state.name !== 'mcp';
+    if (crossOrigin) allowOrigin(request, reply);
+    if (crossOrigin && isPreflight(request)) {
+      // A browser sends no key with a preflight: counted against the client address, as any keyless request.
+      await state.inFlight.track(reply, state.edge.admit(request, reply, 'none'));
+      if (answerPreflight(request, reply, state.routes.methodsOf(request.url.split('?')[0] ?? '/'))) return reply;
+    } else {
+      await state.inFlight.track(reply, state.edge.admit(request, reply, authModeOf(request, state.routes.publicPaths, state.defaultAuth)));
+    }
     if (state.closing) {
       reply.header('connection', 'close');
       throw ApiError.of(refusals.shuttingDown());

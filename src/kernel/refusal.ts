@@ -123,7 +123,7 @@ export const ERROR_CODES: ReadonlyArray<{ code: string; status: number[]; meanin
   { code: 'precondition_failed', status: [412], meaning: 'If-Match names no current version of the object (it changed since it was read); read it again' },
   { code: 'rate_limited', status: [429], meaning: 'the key (or address) is over its request limit; carries Retry-After' },
   { code: 'run_not_succeeded', status: [409], meaning: 'the lab run is queued, running or failed: what exists only once it has succeeded (its chart) does not exist; the message says its status' },
-  { code: 'server_error', status: [500], meaning: 'a 5xx with no more specific code' },
+  { code: 'server_error', status: [500, 503], meaning: 'a 5xx with no more specific code; 503 when the database is unreachable for the moment (with Retry-After) or the process is shutting down: send the request again' },
   { code: 'unauthenticated', status: [401], meaning: 'the credential that arrived is wrong; never an expiry' },
   { code: 'unmonitorable_structure', status: [422], meaning: 'index cannot be measured' },
   { code: 'unbacktestable_structure', status: [422], meaning: 'trigger the backtest model does not read, or window outside the period of record; on the job' },

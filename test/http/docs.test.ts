@@ -28,7 +28,7 @@ test('pages render as HTML and as raw markdown; llms.txt indexes them', async ()
 test('schemas are served without a key; the API contract comes from the running routes', async () => {
   const list = await call(svc.urls.docs, 'GET', '/schema');
   const names = list.body.schemas.map((s: any) => s.name);
-  for (const name of ['risk-object.v0', 'error.v0', 'event-catalogue.v0', 'event-footprint.v0', 'lab-metrics.v1', 'api-contract.v0']) assert.ok(names.includes(name), name);
+  for (const name of ['risk-object.v0', 'error.v0', 'event-catalogue.v0', 'event-footprint.v0', 'lab-metrics.v1', 'api-contract.v0', 'lab-contract.v0', 'data-contract.v0', 'docs-contract.v0']) assert.ok(names.includes(name), name);
   const riskObject = await call(svc.urls.docs, 'GET', '/schema.json');
   assert.equal(riskObject.body.title, 'Canonical risk object');
   const contract = await call(svc.urls.docs, 'GET', '/schema/api-contract.v0.json');

@@ -1,7 +1,7 @@
 // catrisk login: a key given (--key) is checked against GET /account before it is kept; without
 // one, POST /signup makes an account and its key is kept. catrisk logout forgets the key.
 import { existsSync } from 'node:fs';
-import { configFile, removeLogin, request, urlOf, usageFailure, writeLogin } from '../client.js';
+import { answered, clientsOf, configFile, removeLogin, usageFailure, writeLogin } from '../client.js';
 import { print, type Command } from '../command.js';
 
 export const login: Command = {
@@ -22,16 +22,17 @@ export const login: Command = {
   async run(context) {
     const { endpoint, values } = context;
     let key = values.key as string | undefined;
-    let account: Record<string, any>;
+    let account: { id: string; [member: string]: unknown };
     if (key !== undefined) {
       if (values.label !== undefined || values.email !== undefined) throw usageFailure('--label and --email are for a new account: they do not go with --key.');
-      account = (await request('GET', urlOf(endpoint.api, '/account'), { key })).json;
+      account = (await answered(clientsOf(endpoint, key).api.GET('/account'))).data;
     } else {
-      const body: Record<string, string> = {};
-      if (values.label !== undefined) body.label = values.label as string;
-      if (values.email !== undefined) body.email = values.email as string;
-      const signup = (await request('POST', urlOf(endpoint.api, '/signup'), { body })).json;
-      key = signup.api_key.secret as string;
+      const body = {
+        ...(typeof values.label === 'string' ? { label: values.label } : {}),
+        ...(typeof values.email === 'string' ? { email: values.email } : {}),
+      };
+      const signup = (await answered(clientsOf(endpoint, undefined).api.POST('/signup', { body }))).data;
+      key = signup.api_key.secret;
       // The secret is kept in the file, not printed: a terminal's scrollback is no place for it.
       const { secret: _kept, ...shown } = signup.api_key;
       account = { ...signup, api_key: shown };

@@ -1,5 +1,5 @@
 // catrisk price OBJECT_ID: a technical price of the object's terms (POST /objects/{id}/price), a job.
-import { keyOf, request, urlOf } from '../client.js';
+import { answered, clientsOf, keyOf } from '../client.js';
 import type { Command } from '../command.js';
 import { followJob } from './jobs.js';
 
@@ -18,10 +18,11 @@ export const price: Command = {
   refuses: ({ format }) => (format === 'csv' ? 'A price is not served as CSV: use --format json or table.' : undefined),
   async run(context) {
     const key = keyOf(context.endpoint);
-    const objectId = encodeURIComponent(context.positionals[0]!);
-    const answer = await request('POST', urlOf(context.endpoint.api, `/objects/${objectId}/price`), {
-      key, body: {}, idempotencyKey: context.values['idempotency-key'] as string | undefined,
-    });
+    const idempotencyKey = context.values['idempotency-key'];
+    const { answer } = await answered(clientsOf(context.endpoint, key).api.POST('/objects/{id}/price', {
+      params: { path: { id: context.positionals[0]! }, header: typeof idempotencyKey === 'string' ? { 'Idempotency-Key': idempotencyKey } : {} },
+      body: {},
+    }));
     await followJob(context, answer);
   },
 };

@@ -1,6 +1,6 @@
 // catrisk structure OBJECT_ID: cut a structure from an object (the object's own terms, or the
 // blocks a terms file varies); catrisk backtest STRUCTURE_ID: replay it over pinned history.
-import { keyOf, request, urlOf, usageFailure } from '../client.js';
+import { answered, clientsOf, keyOf, request, urlOf, usageFailure } from '../client.js';
 import { jsonFile } from '../json-file.js';
 import { print, type Command } from '../command.js';
 import { backtestCsv, followJob } from './jobs.js';
@@ -53,8 +53,7 @@ export const backtest: Command = {
     const to = year('--to-year', context.values['to-year']);
     const window = { ...(from !== undefined ? { from_year: from } : {}), ...(to !== undefined ? { to_year: to } : {}) };
     const body = Object.keys(window).length > 0 ? { window } : undefined;
-    const structureId = encodeURIComponent(context.positionals[0]!);
-    const answer = await request('POST', urlOf(context.endpoint.api, `/structures/${structureId}/backtest`), { key, body });
+    const { answer } = await answered(clientsOf(context.endpoint, key).api.POST('/structures/{id}/backtest', { params: { path: { id: context.positionals[0]! } }, body }));
     await followJob(context, answer, backtestCsv(context));
   },
 };

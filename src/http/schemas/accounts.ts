@@ -15,6 +15,7 @@ const ACCOUNT_REQUIRED = ['schema_version', 'id', 'created_at', 'plan', 'status'
 const KEY = { id: STRING, created_at: { type: 'string', format: 'date-time' }, scheme: { const: 'Bearer' }, expires_at: { type: 'null', description: 'Keys never expire.' } };
 
 export const signup = operation({
+  id: 'signUp',
   summary: 'Open an account and get its API key (no key needed)',
   body: {
     type: ['object', 'null'],
@@ -35,6 +36,7 @@ export const signup = operation({
 });
 
 export const readAccount = operation({
+  id: 'readAccount',
   summary: 'The key\'s account and its keys (never a secret)',
   errors: ['not_found'],
   responses: { 200: { description: 'The account.', schema: shape('An account.', { ...ACCOUNT, api_keys: { type: 'array', items: shape('A key.', KEY) } }, [...ACCOUNT_REQUIRED, 'api_keys']) } },
@@ -55,12 +57,14 @@ const USAGE = shape('Use in billed units (objects and model runs); survives canc
 }, ['schema_version', 'account_id', 'plan', 'status', 'metering', 'units', 'allowance', 'billable_units', 'records', 'payment']);
 
 export const readUsage = operation({
+  id: 'readUsage',
   summary: 'Use in billed units',
   errors: ['not_found'],
   responses: { 200: { description: 'The usage document.', schema: USAGE } },
 });
 
 export const cancelSubscription = operation({
+  id: 'cancelSubscription',
   summary: 'Cancel the plan now; nothing further is recorded',
   errors: ['not_found'],
   responses: { 200: { description: 'The usage document with its final invoice.', schema: USAGE } },

@@ -4,6 +4,7 @@ import { ACCUMULATION_LIMITS } from '../../app/accumulation.js';
 import { ACCEPTED, ID_PARAM, INTEGER, OBJECT, STRING, operation, shape } from './operation.js';
 
 export const analyseObject = operation({
+  id: 'analyseObject',
   summary: 'Analyse an object\'s located locations against the pinned record (a job)',
   description: `Names the analyses to run: ${ANALYSES.join(', ')}. Unknown or none named: 422 unknown_analysis on the request. The job reads at most 25 located locations and records the run on the object's provenance.`,
   params: ID_PARAM('object'),
@@ -26,6 +27,7 @@ export const analyseObject = operation({
 const MONEY = { type: 'array', items: shape('A sum in one currency (never converted).', { currency: { type: ['string', 'null'] }, total: STRING }) } as const;
 
 export const accumulation = operation({
+  id: 'readAccumulation',
   summary: 'Where a set of the caller\'s objects piles up: per peril, per declared region, per country, and in H3 cells',
   description: `Synchronous and not metered. Up to ${ACCUMULATION_LIMITS.objects} objects and ${ACCUMULATION_LIMITS.locations} locations in one request; beyond either, 422 invalid_request. Another account's object is 404 not_found.`,
   body: {

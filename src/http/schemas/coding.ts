@@ -25,6 +25,7 @@ const CODE_FIELD = {
 const ERRORS = ['invalid_request', 'payload_too_large', 'exposure_coding_unavailable'];
 
 export const exposureCodes = operation({
+  id: 'codeExposure',
   summary: 'OED occupancy and construction codes for schedule rows',
   description: 'Off unless the environment enables exposure coding. The rows go to the configured provider (the embedded coder, or an AI provider); each row counts against the account\'s daily row budget.',
   body: ROWS_BODY,
@@ -54,6 +55,7 @@ export const exposureCodes = operation({
 });
 
 export const multiBuildingFlags = operation({
+  id: 'flagMultiBuilding',
   summary: 'Probability that each schedule row covers more than one building',
   description: 'Shares exposure coding\'s switch, caps, provider and daily row budget.',
   body: ROWS_BODY,

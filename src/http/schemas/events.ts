@@ -9,6 +9,7 @@ export const EVENT_PAGE_OFFERS = [JSON_OFFER, CSV_OFFER, GEOJSON_OFFER] as const
 const PERIL = { type: 'object', properties: { peril: { type: 'string', description: 'earthquake, severe_convective_storm or wildfire.' } }, required: ['peril'] };
 
 export const eventCatalogue = operation({
+  id: 'listEvents',
   summary: 'A page of a peril\'s event catalog, from one pinned snapshot',
   description: 'The catalog is named by feed=, or is the one extract holding the whole box. min_magnitude and max_depth_km apply to earthquake catalogs, min_value to report extracts; a box needs all four edges. Not metered.',
   params: PERIL,
@@ -43,6 +44,7 @@ export const eventCatalogue = operation({
 });
 
 export const eventFootprint = operation({
+  id: 'readEventFootprint',
   summary: 'The occurrence an earthquake belongs to: its cluster and extent',
   params: { type: 'object', properties: { ...PERIL.properties, event_id: { type: 'string', description: 'The publisher\'s event id.' } }, required: ['peril', 'event_id'] },
   query: queryOf({

@@ -36,21 +36,27 @@ const LISTING_BODY = { type: 'object', description: 'A listing per the published
 const LISTING_REFUSAL = { code: 'invalid_exchange_model', body: 'listing' };
 
 export const listListings = operation({
+  id: 'listListings',
   summary: 'Listed exchange models, in name order (no key needed; a key sent must be one this environment holds)',
   errors: [],
   responses: { 200: { description: 'Every listed model.', schema: shape('Listed models.', { schema_version: STRING, count: INTEGER, models: { type: 'array', items: LISTING } }) } },
 });
 
+const LISTING_REQUEST = { required: true, description: 'A listing per the published listing schema (/schema/exchange-listing.v0.json).', content: { 'application/json': { schema: published('exchange-listing.v0') } } };
+
 export const createListing = operation({
+  id: 'createListing',
   summary: 'List a model run by its provider on its own platform: a draft',
   description: 'The body follows /schema/exchange-listing.v0.json. connector.base_url must be public https (422 unsafe_platform_address); connector.credentials is sealed at rest under the environment\'s sealing key, CATRISK_SEALING_KEY (422 exchange_credentials_unavailable when the environment holds no key) and never returned.',
   body: LISTING_BODY,
+  requestBody: LISTING_REQUEST,
   refusal: LISTING_REFUSAL,
   errors: ['invalid_exchange_model', 'unsafe_platform_address', 'exchange_credentials_unavailable'],
   responses: { 201: { description: 'The draft listing.', schema: LISTING, headers: { Location: 'The listing: /exchange/models/{id}.' } } },
 });
 
 export const readListing = operation({
+  id: 'readListing',
   summary: 'An exchange listing: a listed one for anyone (no key needed), the provider\'s own in any state',
   params: ID,
   errors: ['not_found'],
@@ -58,10 +64,11 @@ export const readListing = operation({
 });
 
 export const patchListing = operation({
+  id: 'patchListing',
   summary: 'Change a listing (its provider, in any state): members sent replace the stored ones, connector\'s one by one',
   description: 'Send connector.credentials to store (or replace) them sealed. The listing after the change must still validate (422 invalid_exchange_model); a new connector.base_url is checked again (422 unsafe_platform_address). The state does not move.',
   params: ID,
-  body: { type: 'object', description: 'The members that change.' },
+  body: { type: 'object', additionalProperties: true, description: 'The members that change, each as the listing schema (/schema/exchange-listing.v0.json) defines it.' },
   refusal: LISTING_REFUSAL,
   errors: ['invalid_exchange_model', 'unsafe_platform_address', 'exchange_credentials_unavailable', 'not_found'],
   responses: { 200: { description: 'The listing as changed.', schema: LISTING } },
@@ -80,6 +87,7 @@ const STEP = {
 };
 
 export const checkListing = operation({
+  id: 'checkListing',
   summary: 'Whether the service can reach the provider\'s platform, log in and find the model, step by step and timed',
   description: 'Steps: address (the address rule on the URL and every resolved address), dns, tls_connect (certificate verified, peer address checked), login (GET /v1/account with the stored credentials), model (GET /v1/models/{model_ref}). A step after a failed one is skipped. Not metered.',
   params: ID,
@@ -88,6 +96,7 @@ export const checkListing = operation({
 });
 
 export const reviewListing = operation({
+  id: 'reviewListing',
   summary: 'Ask for the listing to be made public: a person decides (catrisk exchange approve|reject)',
   params: ID,
   errors: ['not_found', 'exchange_not_ready'],
@@ -95,6 +104,7 @@ export const reviewListing = operation({
 });
 
 export const withdrawListing = operation({
+  id: 'withdrawListing',
   summary: 'Take the listing off the exchange',
   params: ID,
   errors: ['not_found', 'exchange_not_ready'],
@@ -104,6 +114,7 @@ export const withdrawListing = operation({
 const GRANTS = published('exchange-grants.v0');
 
 export const readGrants = operation({
+  id: 'listGrants',
   summary: 'Who the provider has granted the listing to (the provider only)',
   params: ID,
   errors: ['not_found'],
@@ -111,6 +122,7 @@ export const readGrants = operation({
 });
 
 export const putGrant = operation({
+  id: 'putGrant',
   summary: 'Grant an account the right to run a by_grant listing (the provider only; a grant already made keeps its time)',
   description: 'No body (an empty JSON object is read as none). Only who is granted is recorded, not why: any payment is between user and provider, outside the service. A free listing refuses grants with 422 exchange_not_ready.',
   params: GRANT_PARAMS,
@@ -120,6 +132,7 @@ export const putGrant = operation({
 });
 
 export const deleteGrant = operation({
+  id: 'deleteGrant',
   summary: 'Take back an account\'s grant (the provider only; taking back one not made changes nothing)',
   params: GRANT_PARAMS,
   errors: ['not_found'],
@@ -127,6 +140,7 @@ export const deleteGrant = operation({
 });
 
 export const internalConnector = operation({
+  id: 'readConnector',
   summary: 'The lab\'s own route: a listing\'s connector for an account, credentials opened (internal only)',
   description: 'Answers only a request from this machine (loopback socket), not forwarded by any proxy (no Forwarded, X-Forwarded-* or X-Real-IP header), carrying the environment\'s internal credential (CATRISK_INTERNAL_TOKEN) as Authorization: Bearer; else 403 internal_only naming each missing condition, or 401 when no credential is carried. The account is refused as the lab would refuse it: 404 for a listing it may not see, 403 exchange_access_refused when not granted, 422 exchange_not_ready before credentials are stored.',
   params: ID,

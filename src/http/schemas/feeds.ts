@@ -11,6 +11,7 @@ const SNAPSHOT = {
 };
 
 export const listFeeds = operation({
+  id: 'listFeeds',
   summary: 'Every pinned snapshot, with the SHA-256 of its exact bytes',
   errors: [],
   responses: {
@@ -28,6 +29,7 @@ export const listFeeds = operation({
 });
 
 export const readManifest = operation({
+  id: 'readManifest',
   summary: 'A snapshot\'s manifest: publisher, coverage, licence, aggregation level, sha256',
   params: SNAPSHOT,
   errors: ['not_found'],
@@ -35,6 +37,7 @@ export const readManifest = operation({
 });
 
 export const readSnapshotData = operation({
+  id: 'readSnapshotData',
   summary: 'The publisher\'s bytes verbatim, with the pinned digest beside them',
   description: 'A snapshot of one file answers with its bytes; of several, with an index whose links name each file (?file=).',
   params: SNAPSHOT,

@@ -2,6 +2,7 @@
 import { NUMBER, STRING, operation, queryOf, shape, text } from './operation.js';
 
 export const geocodeQuery = operation({
+  id: 'geocode',
   summary: 'Candidate points for one address or place name',
   description: 'Off unless the environment enables geocoding. The text is sent to the configured public geocoders (or looked up in the offline gazetteer): send a location, never a person\'s name.',
   query: queryOf({

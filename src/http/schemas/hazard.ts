@@ -2,6 +2,7 @@
 import { NUMBER, OBJECT, STRING, operation, queryOf, shape, text } from './operation.js';
 
 export const hazardAtPoint = operation({
+  id: 'readHazard',
   summary: 'What the pinned record says about one point, per covering snapshot',
   query: queryOf({
     peril: text(undefined, 'The peril looked up (GET /health and the docs list the perils with pinned data).'),

@@ -2,6 +2,7 @@
 import { ACCEPTED, operation } from './operation.js';
 
 export const ingest = operation({
+  id: 'ingestSchedule',
   summary: 'Read a schedule of locations into a risk object (a job)',
   description: 'Every fault knowable without reading the file is answered on the request; reading happens on the job. A 202 means accepted for reading, never read.',
   requestBody: {

@@ -8,7 +8,7 @@ import { labLane } from '../../app/lab-lanes.js';
 
 const climadaImpactTables = () => labLane('climada-impact')?.tables ?? {};
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
+import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, named, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
 
 /** A lab run is served as its JSON document, or once succeeded as ORD-style CSV tables. */
 export const RUN_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
@@ -86,7 +86,7 @@ const RESULT = {
   ],
 };
 
-const RUN = shape('A lab run: its normalised spec, status, and once succeeded its result (the windstorm lane\'s result.metrics is lab-metrics/1; the flood and wildfire lanes give their own figures).', {
+const RUN = named('lab-run', shape('A lab run: its normalised spec, status, and once succeeded its result (the windstorm lane\'s result.metrics is lab-metrics/1; the flood and wildfire lanes give their own figures).', {
   schema_version: STRING,
   id: STRING,
   model: shape('The model run.', { id: STRING, version: STRING }),
@@ -96,15 +96,17 @@ const RUN = shape('A lab run: its normalised spec, status, and once succeeded it
   links: LINKS,
   result: RESULT,
   error: { $ref: '#/components/schemas/error.v0/properties/error' },
-}, ['schema_version', 'id', 'model', 'spec', 'status', 'links']);
+}, ['schema_version', 'id', 'model', 'spec', 'status', 'links']));
 
 export const listModels = operation({
+  id: 'listLabModels',
   summary: 'Each lab model: version, pinned inputs, caps and spec',
   errors: [],
   responses: { 200: { description: 'The models.', schema: shape('The lab\'s models.', { schema_version: STRING, models: { type: 'array', items: OBJECT }, note: STRING }) } },
 });
 
 export const submitRun = operation({
+  id: 'submitRun',
   summary: 'Run a lab model over points or a stored object (content-addressed; metered: one model run)',
   description: 'The same normalised spec is the same run: a second submission reads it back. Points a model cannot reach come back counted as unmodeled, not refused.',
   body: {
@@ -135,6 +137,7 @@ export const submitRun = operation({
 });
 
 export const readRun = operation({
+  id: 'readRun',
   summary: 'A lab run of the key\'s account (or, once succeeded, an ORD table of its results as CSV)',
   params: ID_PARAM('run'),
   query: queryOf({
@@ -154,6 +157,7 @@ export const readRun = operation({
 });
 
 export const runChart = chartOperations({
+  id: 'readRunChart',
   summary: 'A succeeded lab run\'s exceedance probability curves',
   picture: 'OEP and AEP loss by return period (log scale) with their TVaR, the published points of result.metrics (or result.perspectives.il/ri); 409 run_not_succeeded until the run has succeeded',
   params: ID_PARAM('run'),

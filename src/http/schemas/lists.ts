@@ -4,7 +4,7 @@ import { JOB_STATES, JOB_VERBS } from '../../app/jobs.js';
 import { LAB_LANES } from '../../app/lab-lanes.js';
 import { INPUT_KIND_NAMES } from '../../app/lab-inputs.js';
 import { riskObjectSchema } from '../../schemas.js';
-import { INTEGER, LINKS, STRING, operation, queryOf, shape, text, type JsonSchema } from './operation.js';
+import { INTEGER, JOB_SUBJECT, LINKS, STRING, operation, queryOf, shape, text, type JsonSchema } from './operation.js';
 
 const PERILS = ((riskObjectSchema.$defs as any).peril.properties.code.enum as string[]);
 const OBJECT_STATES = ((riskObjectSchema.properties as any).status.enum as string[]);
@@ -34,6 +34,7 @@ function page(member: string, what: string, item: JsonSchema): Record<number, { 
 }
 
 export const listObjects = operation({
+  id: 'listObjects',
   summary: 'The key\'s risk objects, newest first (summaries; GET each for the whole object)',
   query: queryOf({
     status: oneOf(OBJECT_STATES, 'Only objects in this status.'),
@@ -50,6 +51,7 @@ export const listObjects = operation({
 });
 
 export const listJobs = operation({
+  id: 'listJobs',
   summary: 'The key\'s jobs, newest first (without results; GET each for its result or error)',
   query: queryOf({
     verb: oneOf(JOB_VERBS, 'Only jobs of this verb.'),
@@ -60,11 +62,12 @@ export const listJobs = operation({
   responses: page('jobs', 'jobs', shape('A job\'s summary.', {
     id: STRING, verb: STRING, status: oneOf(JOB_STATES, 'The job\'s state.'), attempts: INTEGER,
     created_at: TIME, updated_at: TIME, started_at: { type: ['string', 'null'] }, finished_at: { type: ['string', 'null'] },
-    subject: { type: 'object' }, links: LINKS,
+    subject: JOB_SUBJECT, links: LINKS,
   }, ['id', 'verb', 'status', 'attempts', 'created_at', 'updated_at', 'started_at', 'finished_at', 'links'])),
 });
 
 export const listStructures = operation({
+  id: 'listStructures',
   summary: 'The key\'s structures, newest first',
   query: queryOf(PAGING),
   errors: ['invalid_request'],
@@ -74,6 +77,7 @@ export const listStructures = operation({
 });
 
 export const listBacktests = operation({
+  id: 'listBacktests',
   summary: 'The key\'s stored backtests, newest first (GET each for the artifact)',
   query: queryOf(PAGING),
   errors: ['invalid_request'],
@@ -86,6 +90,7 @@ export const listBacktests = operation({
 });
 
 export const listRuns = operation({
+  id: 'listRuns',
   summary: 'The lab runs the key submitted, newest first (by when the key first submitted each)',
   query: queryOf({
     model: oneOf(LAB_LANES.map((m) => m.id), 'Only runs of this model.'),
@@ -99,6 +104,7 @@ export const listRuns = operation({
 });
 
 export const listInputs = operation({
+  id: 'listLabInputs',
   summary: 'The inputs the key brought to the lab, newest first (by when the key first brought each)',
   query: queryOf({
     kind: oneOf(INPUT_KIND_NAMES, 'Only inputs of this kind.'),

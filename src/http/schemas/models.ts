@@ -1,5 +1,5 @@
 // The model registry: the primitives, a composed model and its runs.
-import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, operation, shape } from './operation.js';
+import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, operation, published, shape } from './operation.js';
 
 const PRIMITIVE = shape('One primitive: its id, a sentence, its parameters (JSON Schema) and what it connects to.', {
   id: STRING, sentence: STRING, parameters: OBJECT, connects_to: OBJECT,
@@ -29,15 +29,18 @@ const MODEL = shape('A composed model: its composition, validation report and ca
 }, ['schema_version', 'id', 'name', 'version', 'kind', 'composition', 'validation', 'card', 'links']);
 
 export const primitives = operation({
+  id: 'listPrimitives',
   summary: 'The v1 vocabulary: feeds, measurements, transforms and payout functions',
   errors: [],
   responses: { 200: { description: 'Each primitive with its sentence, parameters (JSON Schema) and what it connects to.', schema: PRIMITIVES } },
 });
 
 export const composeModel = operation({
+  id: 'composeModel',
   summary: 'Compose a pricing model from the four primitives; it is validated, backtested and carded before it exists',
   description: 'The body follows the published model schema (/schema/model.v0.json on the docs host). A composition outside the v1 vocabulary is refused 422 invalid_composition, a document failing the schema 422 invalid_model, a model the validation pass refuses 422 model_validation_failed; nothing is stored then. The same name, version and composition sent again answers 200 with the stored model.',
-  body: { type: 'object', description: 'A model document: {name, version?, description?, feed: {id, version}, measurement, transforms, payout_function, parameters}.' },
+  body: { type: 'object' },
+  requestBody: { required: true, description: 'A model document: {name, version?, description?, feed: {id, version}, measurement, transforms, payout_function, parameters}.', content: { 'application/json': { schema: published('model.v0') } } },
   refusal: { code: 'invalid_model', body: 'model' },
   errors: ['invalid_composition', 'invalid_model', 'model_validation_failed', 'account_cancelled'],
   responses: {
@@ -47,6 +50,7 @@ export const composeModel = operation({
 });
 
 export const readModel = operation({
+  id: 'readModel',
   summary: 'A composed model, its validation report and its card',
   params: ID_PARAM('model'),
   errors: ['not_found'],
@@ -54,6 +58,7 @@ export const readModel = operation({
 });
 
 export const runModel = operation({
+  id: 'runModel',
   summary: 'Price a risk object with a composed model (a job)',
   params: ID_PARAM('model'),
   body: {

@@ -41,6 +41,8 @@ const RECORD = shape('A monitoring record: a structure recorded as in force, wit
 });
 
 export const startMonitoring = operation({
+  id: 'startMonitoring',
+  retiring: 'monitor',
   summary: 'Record a structure as in force and measure its index (being retired; still works)',
   description: 'An assertion about a transaction executed outside the service. The index is measured against the newest pinned snapshot of the feed the trigger names, on this answer and on every read.',
   params: { type: 'object', properties: { id: { type: 'string', description: 'The structure\'s id.' } }, required: ['id'] },
@@ -63,6 +65,7 @@ export const startMonitoring = operation({
 });
 
 export const listMonitoring = operation({
+  id: 'listMonitoring',
   summary: 'The key\'s monitoring records, newest first, each measured on this read',
   query: queryOf({
     limit: text('list-limit', 'Page size: default 50, ceiling 500.'),
@@ -81,6 +84,7 @@ export const listMonitoring = operation({
 });
 
 export const readMonitoring = operation({
+  id: 'readMonitoring',
   summary: 'A monitoring record, measured on this read',
   params: RECORD_PARAM,
   errors: ['not_found'],
@@ -88,6 +92,7 @@ export const readMonitoring = operation({
 });
 
 export const endMonitoring = operation({
+  id: 'endMonitoring',
   summary: 'End a monitoring record (state ended; nothing more is delivered)',
   params: RECORD_PARAM,
   errors: ['not_found'],
@@ -97,6 +102,7 @@ export const endMonitoring = operation({
 const WEBHOOK: JsonSchema = shape('A webhook.', { id: STRING, url: STRING, description: NULLABLE_STRING, created_at: { type: 'string', format: 'date-time' }, links: LINKS });
 
 export const addWebhook = operation({
+  id: 'addWebhook',
   summary: 'Register a webhook on a monitoring record; its signing secret is shown once',
   description: 'The url must be https and public: refused (422 invalid_request, the reason in details) when it carries a user name or password, names a local host, or resolves to a private, loopback, link-local or otherwise non-public address. The address is checked again at every delivery, on the address actually connected to; redirects are not followed. The signing secret is kept sealed at rest under the environment\'s sealing key: an environment with none answers 503 server_error and stores nothing.',
   params: RECORD_PARAM,
@@ -121,6 +127,7 @@ export const addWebhook = operation({
 const ATTEMPT = shape('One attempt.', { attempt: INTEGER, at: { type: 'string', format: 'date-time' }, duration_ms: INTEGER, http_status: { type: ['integer', 'null'] }, error: NULLABLE_STRING });
 
 export const listWebhooks = operation({
+  id: 'listWebhooks',
   summary: 'Every webhook on the record with its delivery log',
   description: 'Each delivery (webhook-id, event type, payload, status pending / delivered / failed, next attempt) with every attempt: its time, the receiver\'s HTTP status or the network error, and its duration; so a delivery that never arrived is visible.',
   params: RECORD_PARAM,
@@ -137,6 +144,7 @@ export const listWebhooks = operation({
 });
 
 export const removeWebhook = operation({
+  id: 'removeWebhook',
   summary: 'Remove a webhook and its delivery log (pending retries stop)',
   params: { type: 'object', properties: { id: { type: 'string', description: 'The monitoring record\'s id.' }, webhook_id: { type: 'string', description: 'The webhook\'s id (wh_...).' } }, required: ['id', 'webhook_id'] },
   errors: ['not_found'],

@@ -1,12 +1,14 @@
 // Risk objects: create, read, read its locations a page at a time, PATCH, price.
 import { JSON_OFFER, OED_OFFER, formatParameter } from '../negotiate.js';
 import { OED_TABLES } from '../../app/exports.js';
+import { WRITABLE_BLOCKS } from '../../domain/risk-object/patch.js';
 import { ACCEPTED, ID_PARAM, INTEGER, LINKS, STRING, chartOperations, operation, published, queryOf, shape, text } from './operation.js';
 
 const OBJECT_BODY = { 'application/json': { schema: published('risk-object.v0') } };
 const ETAG = { ETag: 'The object\'s version as a strong entity tag; send it in If-Match to PATCH only that version.' };
 
 export const createObject = operation({
+  id: 'createObject',
   summary: 'Store a complete canonical risk object (metered: one object unit)',
   body: { type: 'object' },
   requestBody: { required: true, description: 'A complete canonical risk object; server-set members (id, status, technical_premium) are the server\'s.', content: OBJECT_BODY },
@@ -17,6 +19,7 @@ export const createObject = operation({
 });
 
 export const readObject = operation({
+  id: 'readObject',
   summary: 'A risk object, as its stored canonical bytes',
   params: ID_PARAM('object'),
   errors: ['not_found'],
@@ -30,6 +33,7 @@ export const readObject = operation({
 export const LOCATION_OFFERS = [JSON_OFFER, OED_OFFER] as const;
 
 export const objectLocations = operation({
+  id: 'listLocations',
   summary: 'A page of an object\'s locations, in schedule order',
   params: ID_PARAM('object'),
   query: queryOf({
@@ -56,16 +60,26 @@ export const objectLocations = operation({
   },
 });
 
+/** A PATCH names writable blocks only, each as the risk object's schema defines it, or null to remove it. */
+const PATCH_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(WRITABLE_BLOCKS.map((block) => [block, { anyOf: [{ $ref: `#/components/schemas/risk-object.v0/properties/${block}` }, { type: 'null' }] }])),
+};
+
 export const patchObject = operation({
+  id: 'patchObject',
   summary: 'Write whole blocks of an object (compare-and-set with If-Match)',
   description: 'Each block named replaces the block of that name whole. exposure, id, schema_version, status and provenance are read-only. A PATCH that moves a priced input returns the object to draft.',
   params: ID_PARAM('object'),
-  requestBody: { required: true, description: 'Only the blocks being written.', content: { 'application/json': { schema: { type: 'object' } } } },
+  requestBody: { required: true, description: 'Only the blocks being written.', content: { 'application/json': { schema: PATCH_BODY } } },
   errors: ['invalid_request', 'not_found', 'precondition_failed', 'server_error'],
   responses: { 200: { description: 'The object as written.', schema: published('risk-object.v0'), headers: ETAG } },
 });
 
 export const priceObject = operation({
+  id: 'priceObject',
+  retiring: 'price',
   summary: 'Price the object\'s own terms (a job)',
   params: ID_PARAM('object'),
   body: { type: ['object', 'null'], additionalProperties: false, properties: {}, description: 'Empty, or {}: the object\'s own terms are priced (vary them with PATCH or a structure).' },
@@ -77,6 +91,7 @@ export const priceObject = operation({
 });
 
 export const objectMap = chartOperations({
+  id: 'readObjectMap',
   summary: 'A map of an object\'s locations (with a structure\'s box or gate)',
   picture: 'The locations with coordinates on an equirectangular map fitted to their extent (at most 20,000 drawn: one in every 2^k in schedule order past that, said in the picture), and with structure= that structure\'s box or gate',
   params: ID_PARAM('object'),

@@ -4,6 +4,7 @@
 // by a response schema, so no byte of an answer depends on them.
 import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 import { schemaRefusal, type SchemaRefusal } from './faults.js';
+import type { BEING_RETIRED } from '../api/verbs.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -20,6 +21,12 @@ export interface SuccessResponse {
 }
 
 export interface Operation {
+  /**
+   * The operationId: a verb and its object in camelCase (createObject, runBacktest, submitRun),
+   * unique within its host's document and never changed once published (generated clients call
+   * it by this name). test/http/api-contract.test.ts lists every id; a new route adds its own there.
+   */
+  id: string;
   summary: string;
   description?: string;
   /** Named error codes this operation answers on the request, beyond the edge's (SPEC: Errors, Codes). */
@@ -39,7 +46,20 @@ export interface Operation {
    * first answer back (http/idempotency.ts). Declaring it here is all a route needs.
    */
   idempotent?: boolean;
+  /**
+   * The verb GET /health lists under being_retired that this operation belongs to: the contract
+   * marks it deprecated, and each answer carries the Deprecation header (RFC 9745).
+   */
+  retiring?: (typeof BEING_RETIRED)[number];
 }
+
+/**
+ * When the verbs being retired were flagged so (the service's first release, 2026-11-22), as
+ * RFC 9745's Deprecation header writes a date: @ and the seconds since the epoch.
+ */
+export const DEPRECATION = '@1795305600';
+
+const DEPRECATED_HEADERS = { Deprecation: `${DEPRECATION}: the verb is being retired (GET /health lists it under being_retired); it still works for existing integrations.` };
 
 /** The Idempotency-Key header, in its text format (faults.ts): 1 to 255 visible ASCII characters. */
 const IDEMPOTENCY_KEY = {
@@ -55,9 +75,14 @@ const IDEMPOTENCY_KEY = {
 
 const REPLAYED = { 'Idempotent-Replayed': '"true" when this is the stored answer to an earlier request with the same Idempotency-Key.' };
 
+/** What an operationId looks like: lower camelCase, letters and digits. */
+export const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
+
 /** Route options for an operation: its schema, and its refusal when the route names its own. */
 export function operation(op: Operation): RouteShorthandOptions {
+  if (!OPERATION_ID.test(op.id)) throw new Error(`operationId ${op.id}: a verb and its object in camelCase (createObject)`);
   const schema: FastifySchema & Record<string, unknown> = {
+    operationId: op.id,
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     ...(op.params ? { params: op.params } : {}),
@@ -66,17 +91,38 @@ export function operation(op: Operation): RouteShorthandOptions {
     ...(op.idempotent ? { headers: IDEMPOTENCY_KEY } : {}),
     'x-error-codes': op.idempotent ? [...new Set([...op.errors, 'invalid_request', 'idempotency_key_in_use'])] : op.errors,
     ...(op.jobErrors ? { 'x-job-error-codes': op.jobErrors } : {}),
-    'x-responses': op.idempotent ? replayable(op.responses) : op.responses,
+    'x-responses': retiringResponses(op.idempotent ? replayable(op.responses) : op.responses, op.retiring),
     ...(op.requestBody ? { 'x-request-body': op.requestBody } : {}),
+    ...(op.retiring ? { deprecated: true, 'x-being-retired': op.retiring } : {}),
   };
   const refusal = op.refusal;
-  const config = op.idempotent ? { config: { idempotent: true } } : {};
+  const flags = { ...(op.idempotent ? { idempotent: true } : {}), ...(op.retiring ? { deprecated: true } : {}) };
+  const config = Object.keys(flags).length > 0 ? { config: flags } : {};
   return refusal ? { schema, ...config, schemaErrorFormatter: (faults, part) => schemaRefusal(faults, part, refusal) } : { schema, ...config };
+}
+
+/** Each answer of a retiring verb's operation names its Deprecation header. */
+function retiringResponses(responses: Record<number, SuccessResponse>, retiring: Operation['retiring']): Record<number, SuccessResponse> {
+  if (!retiring) return responses;
+  return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { ...r, headers: { ...r.headers, ...DEPRECATED_HEADERS } }]));
 }
 
 /** Each success may be the stored answer given back. */
 function replayable(responses: Record<number, SuccessResponse>): Record<number, SuccessResponse> {
   return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { ...r, headers: { ...r.headers, ...REPLAYED } }]));
+}
+
+/**
+ * Shapes declared here rather than published under schemas/, named once and referred to wherever an
+ * operation answers them: the contract lists each as a component, and a generated client names its
+ * type (components["schemas"]["job"]) instead of repeating it per operation.
+ */
+export const CONTRACT_COMPONENTS = new Map<string, JsonSchema>();
+
+/** A shape named as a contract component, and the reference to it. */
+export function named(name: string, schema: JsonSchema): JsonSchema {
+  CONTRACT_COMPONENTS.set(name, schema);
+  return { $ref: `#/components/schemas/${name}` };
 }
 
 /** A reference to a published schema (schemas/, served at {docs_url}/schema/<name>.json). */
@@ -105,8 +151,18 @@ export const NUMBER = { type: 'number' } as const;
 export const OBJECT = { type: 'object' } as const;
 export const LINKS = { type: 'object', additionalProperties: { type: 'string' } } as const;
 
+/** What a job works on, by its verb. */
+export const JOB_SUBJECT: JsonSchema = {
+  type: 'object',
+  description: 'What the job works on, by its verb: the object, structure, model, run or record it names (object_id, structure_id, model_id, run_id, record_id…), and for ingest the upload\'s file name (source).',
+  properties: {
+    object_id: STRING, structure_id: STRING, model_id: STRING, run_id: STRING, model: STRING, record_id: STRING, webhook_id: STRING, delivery_id: STRING,
+    source: STRING, analyses: { type: 'array', items: STRING }, documents: { type: 'array', items: STRING },
+  },
+};
+
 /** The job every verb answers 202 with (GET /jobs/{id} reads it). */
-export const JOB = shape('A job: queued, running, succeeded (with result) or failed (with error).', {
+export const JOB = named('job', shape('A job: queued, running, succeeded (with result) or failed (with error).', {
   schema_version: STRING,
   id: { type: 'string', format: 'uuid' },
   verb: STRING,
@@ -116,7 +172,7 @@ export const JOB = shape('A job: queued, running, succeeded (with result) or fai
   attempts: INTEGER,
   started_at: { type: ['string', 'null'], format: 'date-time' },
   finished_at: { type: ['string', 'null'], format: 'date-time' },
-  subject: OBJECT,
+  subject: JOB_SUBJECT,
   progress: {
     type: 'object',
     description: 'How far a long job (ingest, lab run) has got, once anything is known: a fraction from 0 to 1 and a sentence.',
@@ -126,7 +182,7 @@ export const JOB = shape('A job: queued, running, succeeded (with result) or fai
   result: { description: 'The verb\'s result, once succeeded.' },
   error: { $ref: '#/components/schemas/error.v0/properties/error', description: 'The refusal (status, code, message, details), once failed.' },
   links: LINKS,
-}, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']);
+}, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']));
 
 /** What Retry-After says on a job that has not ended. */
 export const JOB_RETRY_AFTER = 'Seconds worth waiting before reading the job again, while it is queued or running (a hint: for a running job with progress, the time it has still to go at its pace so far, at most 30).';
@@ -148,6 +204,7 @@ export function chartOperations(op: Omit<Operation, 'responses'> & { picture: st
   const { picture, ...rest } = op;
   const of = (format: keyof typeof CHART_TYPES): RouteShorthandOptions => operation({
     ...rest,
+    id: `${op.id}${format === 'svg' ? 'Svg' : 'Png'}`,
     summary: `${op.summary} (${format.toUpperCase()})`,
     responses: {
       200: {

@@ -7,6 +7,8 @@ const RETIRING = 'Package is being retired (listed under being_retired in GET /h
 const PDF_HEADERS = { ETag: 'The SHA-256 of the PDF\'s bytes (the same pack gives the same bytes); send it in If-None-Match to be answered 304.' };
 
 export const packageObject = operation({
+  id: 'packageObject',
+  retiring: 'package',
   summary: 'Assemble a submission pack from a priced object (a job; being retired)',
   description: `Refused on the request with 422 unpackageable_object when the object has no price run in its provenance or lacks a block the draft slip needs (parties, period, jurisdiction, financial_structure, trigger, technical_premium): the message names every missing piece and details has one line per piece. ${RETIRING}`,
   params: ID_PARAM('object'),
@@ -41,6 +43,8 @@ const PACK = shape('A submission pack: its documents (each watermarked as a draf
 });
 
 export const readPackage = operation({
+  id: 'readPackage',
+  retiring: 'package',
   summary: 'A submission pack, byte for byte as assembled (being retired)',
   description: RETIRING,
   params: ID_PARAM('package'),
@@ -51,7 +55,9 @@ export const readPackage = operation({
   },
 });
 
-const pdf = (summary: string, what: string) => operation({
+const pdf = (id: string, summary: string, what: string) => operation({
+  id,
+  retiring: 'package',
   summary,
   description: `Drawn from the stored pack: A4, DejaVu Sans embedded, "DRAFT — not an offer" diagonally on every page, charts as vectors. ${RETIRING}`,
   params: ID_PARAM('package'),
@@ -62,7 +68,7 @@ const pdf = (summary: string, what: string) => operation({
   },
 });
 
-export const packagePdf = pdf('The whole submission pack as one PDF (being retired)', 'A cover page, then each document of the pack from a new page,');
+export const packagePdf = pdf('readPackPdf', 'The whole submission pack as one PDF (being retired)', 'A cover page, then each document of the pack from a new page,');
 
-export const documentPdf = Object.fromEntries(PACK_DOCUMENTS.map((d) => [d, pdf(`The ${d.replace(/_/g, ' ')} of a submission pack as PDF (being retired)`,
+export const documentPdf = Object.fromEntries(PACK_DOCUMENTS.map((d) => [d, pdf(`read${d.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Pdf`, `The ${d.replace(/_/g, ' ')} of a submission pack as PDF (being retired)`,
   `The ${d.replace(/_/g, ' ')}${d === 'backtest_exhibit' ? ' (404 when the pack holds none: no backtest of the priced terms was recorded)' : ''}`)])) as Record<(typeof PACK_DOCUMENTS)[number], ReturnType<typeof operation>>;

@@ -19,6 +19,7 @@ const STRUCTURE = shape('A structure: the object\'s terms with trigger, financia
 }, ['id', 'schema_version', 'object_id', 'varied', 'created_at', 'links']);
 
 export const cutStructure = operation({
+  id: 'cutStructure',
   summary: 'Cut a structure from an object, varying its trigger, financial structure or period',
   params: ID_PARAM('object'),
   body: {
@@ -37,6 +38,7 @@ export const cutStructure = operation({
 });
 
 export const readStructure = operation({
+  id: 'readStructure',
   summary: 'A structure',
   params: ID_PARAM('structure'),
   errors: ['not_found'],
@@ -44,6 +46,7 @@ export const readStructure = operation({
 });
 
 export const backtestStructure = operation({
+  id: 'runBacktest',
   summary: 'Replay a structure against the pinned record (a job)',
   params: ID_PARAM('structure'),
   body: {
@@ -65,6 +68,7 @@ export const backtestStructure = operation({
 });
 
 export const readBacktest = operation({
+  id: 'readBacktest',
   summary: 'A backtest artifact, byte for byte as stored (or its year table or burning cost as CSV)',
   params: ID_PARAM('backtest'),
   query: queryOf({
@@ -82,6 +86,7 @@ export const readBacktest = operation({
 });
 
 export const backtestChart = chartOperations({
+  id: 'readBacktestChart',
   summary: 'A backtest\'s payouts by year as a bar chart',
   picture: 'Payout by year of the window (bars), the attachment, limit and annual cap as lines, years with no record shaded and partial years pale; drawn from the stored artifact',
   params: ID_PARAM('backtest'),
