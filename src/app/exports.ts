@@ -5,7 +5,8 @@
 import { backtestCsv, type BacktestTable, type BacktestTables } from '../domain/exports/backtest-tables.js';
 import { eventPageCsv, eventPageGeoJson, type EventCataloguePage } from '../domain/exports/event-formats.js';
 import { oedColumns, oedLocationHeader, oedLocationRecord, type OedColumns } from '../domain/exports/oed-location.js';
-import { ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
+import { ORD_TABLES, ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
+import { hasLocSummary, locSummaryCsv } from '../domain/exports/loc-summary.js';
 import type { LabMetrics } from '../domain/lab/engine/metrics.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -18,6 +19,10 @@ import type { AppDeps } from './deps.js';
 export type { BacktestTable, OrdPerspective, OrdTable };
 export { BACKTEST_TABLES } from '../domain/exports/backtest-tables.js';
 export { ORD_PERSPECTIVES, ORD_TABLES } from '../domain/exports/ord-tables.js';
+
+/** The CSV tables of a lab run: the ORD tables, and loc_summary (a deterministic-loss run's losses per location, as oasislmf writes it). */
+export const RUN_TABLES = [...ORD_TABLES, 'loc_summary'] as const;
+export type RunTable = (typeof RUN_TABLES)[number];
 
 /** GET /backtests/{id} as CSV: the year table or the burning-cost view. */
 export async function backtestTable(deps: Pick<AppDeps, 'structures'>, input: { accountId: string; id: string; table: BacktestTable }): Promise<Result<string>> {
@@ -35,7 +40,7 @@ export function perspectiveMetrics(result: Record<string, unknown>, perspective:
 /** GET /runs/{id} as an ORD table; a run has tables only once it has succeeded. */
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
-  input: { accountId: string; id: string; jobLink: JobLink; table: OrdTable; perspective: OrdPerspective },
+  input: { accountId: string; id: string; jobLink: JobLink; table: RunTable; perspective: OrdPerspective },
 ): Promise<Result<string>> {
   const read = await readRun(deps, input);
   if (!read.ok) return read;
@@ -44,13 +49,17 @@ export async function runTable(
     return refused(refusal(406, 'not_acceptable', `Run ${input.id} is ${run.status as string}: its ORD tables exist once it has succeeded; until then it is served as JSON only.`));
   }
   const result = run.result as Record<string, unknown> & { run?: { samples?: number } };
+  if (input.table === 'loc_summary') {
+    if (!hasLocSummary(result)) return refused(refusals.invalidRequest(422, `Run ${input.id} has no loc_summary: only a deterministic-loss run's losses are per location and factor.`));
+    return ok(locSummaryCsv(result as never));
+  }
   const metrics = perspectiveMetrics(result, input.perspective);
   if (!metrics) {
     return refused(refusals.invalidRequest(422, input.perspective === 'gul'
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
       : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
   }
-  return ok(ordCsv(metrics, input.table, (result.run?.samples ?? 0) > 0));
+  return ok(ordCsv(metrics, input.table as OrdTable, (result.run?.samples ?? 0) > 0));
 }
 
 /** GET /events/{peril} as CSV or GeoJSON: the same page, the same events, and the next page in the same format. */

@@ -11,6 +11,7 @@ import { historicalEarthquake } from '../domain/lab/lanes/historical-earthquake/
 import { tropicalCycloneHistory } from '../domain/lab/lanes/tropical-cyclone-history/lane.js';
 import { tropicalCycloneSynthetic } from '../domain/lab/lanes/tropical-cyclone-synthetic/lane.js';
 import { eshm20Earthquake } from '../domain/lab/lanes/eshm20-earthquake/lane.js';
+import { deterministicLoss } from '../domain/lab/lanes/deterministic-loss/lane.js';
 import { specWords, type LabLane } from '../domain/lab/lane.js';
 import type { FeedPin, FoundInputs, InputDeclaration, InputDeclarations, InputSource, LoadedInputs, PinnedSnapshot } from '../domain/lab/inputs.js';
 import type { FeedStore, Snapshot } from '../feeds/store.js';
@@ -34,6 +35,7 @@ export const LAB_LANES: readonly LabLane[] = [
   tropicalCycloneHistory,
   tropicalCycloneSynthetic,
   eshm20Earthquake,
+  deterministicLoss,
 ];
 
 /** The lane that runs a lab model, by the model's id. */

@@ -65,7 +65,7 @@ eachDialect('ingest of an OED set keeps every field of every file, verbatim', as
   // Every cell with a value, under its OED name, numbers as numbers.
   object.exposure.locations.forEach((l: { oed: Record<string, unknown> }, i: number) => {
     const cells = locRows[i + 1]!.split(',');
-    const expected = Object.fromEntries(header.map((h, j) => [h, cells[j]!]).filter(([, v]) => v !== '').map(([h, v]) => [h, TEXT_FIELDS.has(h) ? v : Number(v)]));
+    const expected = Object.fromEntries(header.map((h, j) => [h, cells[j]!]).filter(([, v]) => v !== '').map(([h, v]) => [h, TEXT_FIELDS.has(h!) ? v : Number(v)]));
     assert.deepEqual(l.oed, expected);
   });
   assert.equal(object.oed.version, null);

@@ -3,7 +3,7 @@
 // each model reads inside its members is checked by its lane, so the body names them and no more.
 import { LAB_LANES } from '../../app/lab-lanes.js';
 import type { LabLane } from '../../domain/lab/lane.js';
-import { ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
+import { ORD_PERSPECTIVES, RUN_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
 import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
 
@@ -97,6 +97,7 @@ export const submitRun = operation({
       },
       parameters: { description: 'Exchange models: a JSON object passed to the provider\'s platform as written (default {}).' },
       exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects.' },
+      object_id: { type: 'string', description: 'Short for exposure {object_id}: one of your objects (not with exposure).' },
       ...laneMembers(LAB_LANES),
     },
   },
@@ -115,7 +116,7 @@ export const readRun = operation({
   params: ID_PARAM('run'),
   query: queryOf({
     format: formatParameter(RUN_OFFERS),
-    table: { type: 'string', enum: [...ORD_TABLES], description: 'CSV only: the ORD table: ept (default), elt, plt or alt.' },
+    table: { type: 'string', enum: [...RUN_TABLES], description: 'CSV only: the ORD table: ept (default), elt, plt or alt; or loc_summary, a deterministic-loss run\'s losses per location (PortNumber, AccNumber, LocNumber, [loss_factor_idx,] loss_gul, loss_il[, loss_ri]), as oasislmf writes it.' },
     perspective: { type: 'string', enum: [...ORD_PERSPECTIVES], description: 'CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms.' },
   }),
   errors: ['invalid_request', 'not_found', 'not_acceptable'],
