@@ -212,6 +212,14 @@ function oedHook(locations: readonly LabLocation[], oed: OedSetRecords, portfoli
   return { evaluator: new TermsEvaluator(terms), item, kernelLocation };
 }
 
+/** The OED terms' hook, stated in the result (where they come from, what of them is not applied). */
+function statedOedTerms(base: WindstormResult, samples: number, hook: OedTermsHook | null): OedTermsHook | null {
+  if (hook === null) return null;
+  base.terms = { source: 'the object\'s OED terms (docs/financial-module.md)', warnings: [...hook.evaluator.terms.warnings] };
+  if (samples === 0) base.warnings.push('With samples 0 the OED terms act on mean losses, which misstates deductibles and limits against sampled losses; run with samples for the insured and net views.');
+  return hook;
+}
+
 /** Runs the windstorm lane over a parsed PiWind model. */
 export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, options: WindstormOptions): Result<WindstormResult> {
   const revision = options.revision ?? 'r3';
@@ -280,11 +288,7 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   }
 
   const factors = [1, ...SENSITIVITY_FACTORS];
-  const hook = oed !== null ? oedHook(locations, oed, portfolio, options.perilGroups ?? new Map()) : null;
-  if (hook !== null) {
-    base.terms = { source: 'the object\'s OED terms (docs/financial-module.md)', warnings: [...hook.evaluator.terms.warnings] };
-    if (samples === 0) warnings.push('With samples 0 the OED terms act on mean losses, which misstates deductibles and limits against sampled losses; run with samples for the insured and net views.');
-  }
+  const hook = oed !== null ? statedOedTerms(base, samples, oedHook(locations, oed, portfolio, options.perilGroups ?? new Map())) : null;
   const groundUp = SAMPLED_DAMAGE.groundUp({
     model, portfolio,
     options: { samples, seed, factors, terms, oed: hook, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) },
