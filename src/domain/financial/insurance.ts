@@ -266,13 +266,26 @@ function belongs(l: OedRecord, port: string, acc: string): boolean {
   return text(l, 'AccNumber') === acc && (lp === '' || port === '' || lp === port);
 }
 
-function chainOf(p: PolicyRows, input: InsuranceInput, items: Items, rowStart: number, account: number): PolicyChain {
+/** Locations by account (AccNumber), in order: a policy's candidates. */
+function locationsByAccount(locations: readonly FmLocation[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  locations.forEach((l, li) => {
+    const acc = text(l.oed, 'AccNumber');
+    const list = out.get(acc);
+    if (list) list.push(li);
+    else out.set(acc, [li]);
+  });
+  return out;
+}
+
+function chainOf(p: PolicyRows, input: InsuranceInput, items: Items, rowStart: number, account: number, byAccount: Map<string, number[]>): PolicyChain {
   const first = p.rows[0]!;
   const covered = perilFilter(first, 'PolPerilsCovered', input.perilGroups);
   const conditions = conditionsOf(p);
   const restricted = new Set(conditions.filter((c) => num(c, 'CondClass') === 1).map((c) => text(c, 'CondTag') || text(c, 'CondNumber')));
   const global: number[] = [];
-  input.locations.forEach((l, li) => {
+  (byAccount.get(p.acc) ?? []).forEach((li) => {
+    const l = input.locations[li]!;
     if (!belongs(l.oed, p.port, p.acc)) return;
     if (restricted.size > 0 && ![...items.tags[li]!].some((t) => restricted.has(t))) return;
     if (!covers(items.perils[li]!, covered)) return;
@@ -313,7 +326,9 @@ export function buildInsurance(input: InsuranceInput): InsuranceProgramme {
   const accounts: AccountNode[] = [];
   const accountIndex = new Map<string, number>();
   let rows = 0;
-  for (const p of policiesOf(input.accounts)) {
+  const byAccount = locationsByAccount(input.locations);
+  const policies = policiesOf(input.accounts);
+  for (const p of policies) {
     const key = `${p.port}\u0000${p.acc}`;
     let a = accountIndex.get(key);
     if (a === undefined) {
@@ -322,14 +337,14 @@ export function buildInsurance(input: InsuranceInput): InsuranceProgramme {
       const r = p.rows[0]!;
       accounts.push({ portNumber: p.port, accNumber: p.acc, profile: null, chains: [] });
     }
-    const chain = chainOf(p, input, items, rows, a);
+    const chain = chainOf(p, input, items, rows, a, byAccount);
     (accounts[a]!.chains as number[]).push(chains.length);
     chains.push(chain);
     rows += chain.items.length * chain.layers.length;
   }
   // Account % of TIV: the TIV of the account's items.
   accounts.forEach((acc, a) => {
-    const r = policiesOf(input.accounts).find((p) => p.port === acc.portNumber && p.acc === acc.accNumber)!.rows[0]!;
+    const r = policies.find((p) => p.port === acc.portNumber && p.acc === acc.accNumber)!.rows[0]!;
     const tivItems = new Set<number>();
     for (const c of acc.chains) for (const i of chains[c]!.items) tivItems.add(i);
     const terms = oedProfile(r, 'Acc', ALL, sumTiv(items, [...tivItems]));

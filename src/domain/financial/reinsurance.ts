@@ -146,25 +146,33 @@ function contractOf(info: OedRecord, level: RiskLevel, type: string, scopes: rea
   const perils = perilText === '' ? null : expandPerils(perilText, groups);
   const fields = RISK_FIELDS[level];
   const exact = type === 'FAC' || type === 'SS';
-  const byRisk = new Map<string, { rows: number[]; terms: Terms }>();
+  const byRisk = new Map<string, { rows: number[]; terms: Terms } | null>();
+  // Rows of one location share their scope fields: each distinct set is matched once.
+  const inScopeOf = new Map<string, boolean>();
   rows.forEach((row, r) => {
     const rp = rowPerils(r);
     if (perils !== null && rp !== null && !overlaps(rp, perils)) return;
-    if (!scopes.some((s) => inScope(row, s))) return;
-    const scope = riskScope(row, scopes, fields, exact);
-    if (scope === null) return;
+    const scopeKey = SCOPE_FIELDS.map((f) => row[f]).join('\u0000');
+    let scoped = inScopeOf.get(scopeKey);
+    if (scoped === undefined) {
+      scoped = scopes.some((s) => inScope(row, s));
+      inScopeOf.set(scopeKey, scoped);
+    }
+    if (!scoped) return;
     const key = fields.map((f) => row[f]).join('\u0000');
     let risk = byRisk.get(key);
-    if (!risk) {
-      risk = { rows: [], terms: riskTerms(type, info, scope) };
+    if (risk === undefined) {
+      const scope = riskScope(row, scopes, fields, exact);
+      risk = scope === null ? null : { rows: [], terms: riskTerms(type, info, scope) };
       byRisk.set(key, risk);
     }
-    risk.rows.push(r);
+    risk?.rows.push(r);
   });
   const order: number[] = [];
   const start = [0];
   const risk: Terms[] = [];
   for (const v of byRisk.values()) {
+    if (v === null) continue;
     order.push(...v.rows);
     start.push(order.length);
     risk.push(v.terms);
