@@ -411,12 +411,19 @@ export function computeInsured(p: InsuranceProgramme, groundUp: Float64Array, ro
   for (let ci = 0; ci < p.chains.length; ci++) {
     const chain = p.chains[ci]!;
     const m = chain.items.length;
+    let reached = 0;
     for (let j = 0; j < m; j++) {
       const i = chain.items[j]!;
       c.loss[j] = site.loss[i]!;
       c.deductible[j] = site.deductible[i]!;
       c.overLimit[j] = site.overLimit[i]!;
       c.underLimit[j] = site.underLimit[i]!;
+      reached += c.loss[j]! + c.deductible[j]! + c.overLimit[j]!;
+    }
+    // No loss reached the policy (an event that misses its locations): its rows are 0.
+    if (reached === 0) {
+      rowsOut.fill(0, chain.rowStart, chain.rowStart + m * chain.layers.length);
+      continue;
     }
     for (const lv of chain.levels) applyLevel(lv, c);
     let total = 0;

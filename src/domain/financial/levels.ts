@@ -66,6 +66,8 @@ export function applyLevel(lv: Level, v: LossVectors): void {
       o += overLimit[i]!;
       u += underLimit[i]!;
     }
+    // Nothing reached the node: its terms leave nothing to change.
+    if (sum === 0 && d === 0 && o === 0 && u === 0) continue;
     x.deductible = d;
     x.overLimit = o;
     x.underLimit = u;
