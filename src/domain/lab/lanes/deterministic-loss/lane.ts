@@ -47,7 +47,8 @@ export const deterministicLoss = labLane({
     progress?.(0, 1);
     const run = runDeterministic(spec, peril_groups.value);
     progress?.(1, 1);
-    return run.ok ? ok({ ...run.value, model: { ...modelOf(this), label: this.label } }) : run;
+    const o = peril_groups.snapshot;
+    return run.ok ? ok({ ...run.value, model: { ...modelOf(this), label: this.label }, oed_spec: { feed_id: o.feed_id, version: o.version, sha256: o.sha256 } }) : run;
   },
 
   progress: (done, total) => `Applied the terms at ${done} of ${total} step(s).`,
@@ -64,6 +65,7 @@ export const deterministicLoss = labLane({
       policies: { type: 'array', description: 'Per policy (PortNumber, AccNumber, PolNumber): losses per factor.' },
       accounts: { type: 'array', description: 'Per account (PortNumber, AccNumber): losses per factor.' },
       portfolio: { type: 'array', description: 'The whole object: losses per factor.' },
+      oed_spec: { type: 'object', description: 'The pinned OED specification read for its peril groups.' },
       assumptions: { type: 'array', items: { type: 'string' } },
       warnings: { type: 'array', items: { type: 'string' } },
     },

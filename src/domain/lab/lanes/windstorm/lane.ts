@@ -90,7 +90,9 @@ export const windstorm = labLane({
       perilGroups: peril_groups.value,
       ...(progress ? { onEvents: progress } : {}),
     });
-    return run.ok ? ok({ ...run.value }) : run;
+    // The OED specification read for its peril groups, named with its digest as every pinned input is.
+    const o = peril_groups.snapshot;
+    return run.ok ? ok({ ...run.value, oed_spec: { feed_id: o.feed_id, version: o.version, sha256: o.sha256 } }) : run;
   },
 
   progress: (done, total) => `Computed the losses of ${done} of the model's ${total} events.`,
@@ -111,6 +113,7 @@ export const windstorm = labLane({
       terms: { type: 'object' },
       perspectives: { type: ['object', 'null'], description: 'il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms.' },
       terms_summary: { type: ['object', 'null'] },
+      oed_spec: { type: 'object', description: 'The pinned OED specification read for its peril groups (an object\'s OED terms).' },
       no_loss_figure: { type: 'string' },
       assumptions: { type: 'array', items: { type: 'string' } },
       warnings: { type: 'array', items: { type: 'string' } },
