@@ -1531,7 +1531,73 @@ async function climadaImpactBench() {
   });
 }
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench };
+
+/**
+ * The financial module: the deterministic-loss lane over 10,000 OED locations in 100 accounts (site,
+ * policy and layer terms), with a QS, a per-risk XL and a CXL on top; and the windstorm lane with
+ * an object's OED terms against ground up, same places, samples 100. Terms written here for the bench.
+ */
+async function fmBench() {
+  const { runDeterministic } = await import('../src/domain/lab/lanes/deterministic-loss/deterministic-loss.js');
+  const { parsePiwindModel } = await import('../src/domain/lab/lanes/windstorm-piwind/piwind-model.js');
+  const { runWindstorm } = await import('../src/domain/lab/lanes/windstorm-piwind/windstorm-lane.js');
+  const { parseOedReference } = await import('../src/domain/exposure/oed-reference.js');
+  const { unwrap } = await import('../src/kernel/result.js');
+  const oedDir = join(FEEDS_DIR, 'oed-spec', '2026-07-08');
+  const read = (n: string) => readFileSync(join(oedDir, n), 'utf8');
+  const perilGroups = parseOedReference({ locFields: read('OEDInputFields_Loc.csv'), occupancy: read('OccupancyValues.csv'), construction: read('ConstructionValues.csv'), currency: read('CurrencyValues.csv'), perils: read('PerilValues.csv'), perilsCovered: read('PerilsCovered.csv') }).perilGroups;
+  const set = (n: number, lat: (i: number) => number, lon: (i: number) => number) => {
+    const locations = Array.from({ length: n }, (_, i) => ({
+      ref: `L${i}`, latitude: lat(i), longitude: lon(i), perils_covered: 'WW1', occupancy_code: [1050, 1100, 1150, 1200][i % 4]!,
+      buildings_value: 200_000 + (i % 50) * 10_000, contents_value: 50_000 + (i % 20) * 5_000,
+      oed: { PortNumber: 'P', AccNumber: `A${i % 100}`, LocNumber: `L${i}`, LocPerilsCovered: 'WW1', BuildingTIV: 200_000 + (i % 50) * 10_000, ContentsTIV: 50_000 + (i % 20) * 5_000, LocDed6All: 5_000, LocLimit6All: 400_000, LocDed1Building: 0.01, LocDedType1Building: 2 },
+    }));
+    const accounts = Array.from({ length: 100 }, (_, a) => [
+      { PortNumber: 'P', AccNumber: `A${a}`, PolNumber: '1', LayerNumber: 1, PolDed6All: 50_000, PolMinDed6All: 20_000, LayerLimit: 5_000_000, LayerParticipation: 0.5 },
+      { PortNumber: 'P', AccNumber: `A${a}`, PolNumber: '1', LayerNumber: 2, PolDed6All: 50_000, LayerAttachment: 5_000_000, LayerLimit: 20_000_000, LayerParticipation: 0.3 },
+    ]).flat();
+    const ri_info = [
+      { ReinsNumber: 1, ReinsType: 'QS', CededPercent: 0.2, RiskLevel: 'SEL', InuringPriority: 1, PlacedPercent: 1 },
+      { ReinsNumber: 2, ReinsType: 'PR', RiskLevel: 'LOC', RiskAttachment: 100_000, RiskLimit: 200_000, InuringPriority: 2, PlacedPercent: 1 },
+      { ReinsNumber: 3, ReinsType: 'CXL', OccAttachment: 10_000_000, OccLimit: 50_000_000, InuringPriority: 3, PlacedPercent: 0.9 },
+    ];
+    const ri_scope = [{ ReinsNumber: 1, PortNumber: 'P' }, { ReinsNumber: 2, PortNumber: 'P' }, { ReinsNumber: 3, PortNumber: 'P' }];
+    return { locations, oed: { accounts, ri_info, ri_scope } };
+  };
+  const ten = set(10_000, () => 0, () => 0);
+  for (const factors of [[1], [0.25, 0.5, 0.75, 1]]) {
+    const runs: number[] = [];
+    let portfolio = null;
+    for (let r = 0; r < 5; r++) {
+      const t = performance.now();
+      portfolio = unwrap(runDeterministic({ loss_factors: factors, exposure: ten as never }, perilGroups)).portfolio;
+      runs.push((performance.now() - t) / 1000);
+    }
+    runs.sort((a, b) => a - b);
+    print({ bench: `deterministic-loss, 10,000 locations, 100 accounts (200 layers), QS + PR + CXL, ${factors.length} loss factor(s)`, median_seconds: Number(runs[2]!.toFixed(3)), max_seconds: Number(runs[4]!.toFixed(3)), portfolio });
+  }
+  const dir = join(FEEDS_DIR, 'oasis-piwind', '2026-07-30');
+  const manifest = JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as { files: Array<{ name: string }> };
+  const texts: Record<string, string> = {};
+  for (const f of manifest.files) if (f.name.endsWith('.csv') || f.name.endsWith('.json')) texts[f.name] = readFileSync(join(dir, f.name), 'utf8');
+  const model = parsePiwindModel(texts, { occurrenceBin: readFileSync(join(dir, 'occurrence_lt.bin')) });
+  const modelData = { feed_id: 'oasis-piwind', version: '2026-07-30', sha256: 'bench' };
+  for (const n of [1_200]) {
+    const exposure = set(n, (i) => 52.734 + ((i * 7919) % 1000) / 1000 * 0.061, (i) => -0.918 + ((i * 104729) % 1000) / 1000 * 0.061);
+    const plain = { locations: exposure.locations.map(({ oed: _oed, ...l }) => l) };
+    const seconds: Record<string, number> = {};
+    for (const [name, ex] of [['ground up', plain], ['OED terms', exposure]] as const) {
+      const t = performance.now();
+      const result = unwrap(runWindstorm(model, { samples: 100, exposure: ex as never }, { modelData, perilGroups }));
+      seconds[name] = (performance.now() - t) / 1000;
+      print({ bench: `windstorm lane, ${n.toLocaleString('en')} locations, samples 100, ${name}`, seconds: Number(seconds[name]!.toFixed(2)), aal: result.metrics?.average_annual_loss.mean, il_aal: result.perspectives?.il.average_annual_loss.mean ?? null, ri_aal: result.perspectives?.ri.average_annual_loss.mean ?? null });
+    }
+    print({ bench: `windstorm lane, ${n.toLocaleString('en')} locations, samples 100: OED terms vs ground up`, ratio: Number((seconds['OED terms']! / seconds['ground up']!).toFixed(2)) });
+  }
+}
+
+
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench, fm: fmBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

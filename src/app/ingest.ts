@@ -7,6 +7,7 @@ import type { ReadScheduleInput } from './read-schedule.js';
 import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
 import { riskObjectJsonHead } from '../domain/risk-object/from-ingest.js';
 import type { StagedChunks } from '../store/objects.js';
+import type { OedPart } from '../domain/exposure/oed-set.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { INGEST_READER_VERSION } from '../kernel/versions.js';
@@ -42,21 +43,48 @@ export interface UploadPart {
   data: Buffer;
 }
 
-/** The form's parts: one file, at most one currency, nothing else. */
-function pickParts(parts: readonly UploadPart[]): Result<{ file: UploadPart; currency: string | undefined }> {
-  const unknown = parts.filter((p) => p.name !== 'file' && p.name !== 'currency').map((p) => p.name);
-  const files = parts.filter((p) => p.name === 'file');
-  const currencies = parts.filter((p) => p.name === 'currency');
+/** The OED set's files beside the location file (OED 5.0: account, reinsurance info and scope). */
+const OED_PART_NAMES: readonly OedPart[] = ['account', 'ri_info', 'ri_scope'];
+const PART_NAMES = ['file', 'currency', ...OED_PART_NAMES];
+
+interface PickedParts {
+  file: UploadPart;
+  currency: string | undefined;
+  oed: Partial<Record<OedPart, UploadPart>>;
+}
+
+/** The form's parts: one file, at most one currency, at most one of each OED part (ri_info and ri_scope together), nothing else. */
+function pickParts(parts: readonly UploadPart[]): Result<PickedParts> {
+  const unknown = parts.filter((p) => !PART_NAMES.includes(p.name)).map((p) => p.name);
   const faults: string[] = [];
-  if (files.length === 0) faults.push('no part named file');
-  if (files.length > 1) faults.push('more than one part named file');
-  if (currencies.length > 1) faults.push('more than one currency part');
-  for (const name of unknown) faults.push(`unknown part "${name}" (parts read: file, currency)`);
+  const named = (name: string) => parts.filter((p) => p.name === name);
+  if (named('file').length === 0) faults.push('no part named file');
+  for (const name of PART_NAMES) if (named(name).length > 1) faults.push(name === 'currency' ? 'more than one currency part' : `more than one part named ${name}`);
+  if ((named('ri_info').length > 0) !== (named('ri_scope').length > 0)) faults.push('ri_info and ri_scope are sent together (a contract without its scope, or a scope without its contracts, cannot be read)');
+  for (const name of unknown) faults.push(`unknown part "${name}" (parts read: ${PART_NAMES.join(', ')})`);
   if (faults.length > 0) {
     return refused(refusals.invalidRequest(422, `The form is not acceptable: ${faults.join('; ')}.`, faults));
   }
-  const currency = currencies[0]?.data.toString('utf8').trim();
-  return ok({ file: files[0]!, currency });
+  const currency = named('currency')[0]?.data.toString('utf8').trim();
+  const oed: Partial<Record<OedPart, UploadPart>> = {};
+  for (const name of OED_PART_NAMES) {
+    const part = named(name)[0];
+    if (part) oed[name] = part;
+  }
+  return ok({ file: named('file')[0]!, currency, oed });
+}
+
+/** A file part that is read: its declared type, refused when unread, and its size within the limit. */
+function checkFilePart(part: UploadPart, label: string): Result<DeclaredType & { read: true }> {
+  const declared = classifyPartType(part.contentType);
+  if (!declared.read) {
+    return refused(refusal(415, 'unsupported_media_type',
+      `The ${label} part's type ${part.contentType} is not read; send delimited text (text/csv, text/tab-separated-values, text/plain) or JSON Lines (application/x-ndjson).`));
+  }
+  if (part.data.byteLength > INGEST_FILE_LIMIT) {
+    return refused(refusal(413, 'payload_too_large', `The ${label} part is ${part.data.byteLength} bytes; ingest reads files of at most 32 MB (32,000,000 bytes).`));
+  }
+  return ok(declared);
 }
 
 /**
@@ -73,7 +101,7 @@ export async function acceptUpload(
   if (!read.ok) return read;
   const picked = pickParts(read.value);
   if (!picked.ok) return picked;
-  const { file, currency } = picked.value;
+  const { file, currency, oed } = picked.value;
   const declared = classifyPartType(file.contentType);
   if (!declared.read) {
     return refused(refusal(415, 'unsupported_media_type',
@@ -85,28 +113,54 @@ export async function acceptUpload(
   if (file.data.byteLength > INGEST_FILE_LIMIT) {
     return refused(refusal(413, 'payload_too_large', `The file is ${file.data.byteLength} bytes; ingest reads files of at most 32 MB (32,000,000 bytes).`));
   }
+  const oedParts: IngestJobInput['oed_parts'] = {};
+  for (const name of OED_PART_NAMES) {
+    const part = oed[name];
+    if (!part) continue;
+    const checked = checkFilePart(part, name);
+    if (!checked.ok) return checked;
+    oedParts[name] = { upload_sha256: createHash('sha256').update(part.data).digest('hex'), file_name: part.filename || name, media_type: checked.value.recorded ?? null };
+  }
   const sha256 = createHash('sha256').update(file.data).digest('hex');
   await deps.objects.putUpload(sha256, file.data);
+  for (const name of OED_PART_NAMES) if (oed[name]) await deps.objects.putUpload(oedParts[name]!.upload_sha256, oed[name].data);
   const subject: Record<string, unknown> = { source: file.filename || 'file' };
   if (currency !== undefined) subject.declared_currency = currency;
   if (declared.recorded !== undefined) subject.media_type = declared.recorded;
+  const jobInput: IngestJobInput = { upload_sha256: sha256, file_name: file.filename || 'file', currency: currency?.toUpperCase() ?? null };
+  if (Object.keys(oedParts).length > 0) {
+    jobInput.oed_parts = oedParts;
+    subject.oed_parts = Object.fromEntries(Object.entries(oedParts).map(([k, v]) => [k, v.file_name]));
+  }
   return ok(await queueJob(deps, {
     accountId: input.accountId,
     verb: 'ingest',
     subject,
-    input: { upload_sha256: sha256, file_name: file.filename || 'file', currency: currency?.toUpperCase() ?? null },
+    input: jobInput as unknown as Record<string, unknown>,
   }));
+}
+
+/** What an ingest job is queued with. */
+export interface IngestJobInput {
+  upload_sha256: string;
+  file_name: string;
+  currency: string | null;
+  /** The OED set's other files, each kept by its digest like the schedule. */
+  oed_parts?: Partial<Record<OedPart, { upload_sha256: string; file_name: string; media_type: string | null }>>;
 }
 
 /** The ingest job: the schedule read in a compute thread, stored as one risk object, metered once. */
 export async function ingestJob(
   deps: Pick<AppDeps, 'objects' | 'accounts' | 'jobs' | 'compute' | 'config' | 'now'>,
-  job: { id: string; accountId: string; input: { upload_sha256: string; file_name: string; currency: string | null } },
+  job: { id: string; accountId: string; input: IngestJobInput },
 ): Promise<Result<unknown>> {
   const { upload_sha256: sha256, file_name: fileName, currency } = job.input;
   let stored = await deps.objects.upload(sha256);
   if (!stored) return refused(refusal(404, 'not_found', 'The uploaded file is no longer held; send it again.'));
-  const runId = contentAddress({ kind: 'ingest', file_sha256: sha256, currency, reader: INGEST_READER_VERSION });
+  const parts = await oedPartsOf(deps, job.input.oed_parts);
+  if (!parts.ok) return parts;
+  const partDigests = Object.fromEntries(Object.entries(job.input.oed_parts ?? {}).map(([k, v]) => [k, v.upload_sha256]));
+  const runId = contentAddress({ kind: 'ingest', file_sha256: sha256, currency, reader: INGEST_READER_VERSION, ...(Object.keys(partDigests).length > 0 ? { oed_parts: partDigests } : {}) });
   // Derived from the job, so a job taken over after a lost lease writes the same object once.
   const objectId = `obj_${createHash('sha256').update(`ingest:${job.id}:0`).digest('hex').slice(0, 24)}`;
   // The upload's memory moves to the thread instead of being cloned; copied first only when it
@@ -120,9 +174,10 @@ export async function ingestJob(
   const arrived = blocksArriving(channel.port1, staged);
   const input: ReadScheduleInput = {
     bytes, currency, feedsDir: deps.config.feedsDir,
-    provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: deps.now().toISOString() },
+    provenance: { objectId, fileName, sha256, runId, jobId: job.id, recordedAt: deps.now().toISOString(), ...(parts.value.files.length > 0 ? { otherFiles: parts.value.files } : {}) },
     progress: count.buffer,
     blocks: channel.port2,
+    ...(parts.value.files.length > 0 ? { oedParts: parts.value.bytes } : {}),
   };
   stored = undefined;
   let written = false;
@@ -144,6 +199,24 @@ export async function ingestJob(
   // Idempotent, so a job re-run after a crash between the two writes still records the object once.
   await deps.accounts.recordUsage(job.accountId, 'object', objectId);
   return ok({ objects: [{ id: objectId, links: { self: `/objects/${objectId}` } }], run_id: runId });
+}
+
+/** The OED set's other files of a job, read back from the uploads they were kept as. */
+async function oedPartsOf(
+  deps: Pick<AppDeps, 'objects'>,
+  parts: IngestJobInput['oed_parts'],
+): Promise<Result<{ bytes: Partial<Record<OedPart, Uint8Array>>; files: { name: string; sha256: string; media_type: string }[] }>> {
+  const bytes: Partial<Record<OedPart, Uint8Array>> = {};
+  const files: { name: string; sha256: string; media_type: string }[] = [];
+  for (const name of OED_PART_NAMES) {
+    const part = parts?.[name];
+    if (!part) continue;
+    const stored = await deps.objects.upload(part.upload_sha256);
+    if (!stored) return refused(refusal(404, 'not_found', `The uploaded ${name} file is no longer held; send it again.`));
+    bytes[name] = new Uint8Array(stored);
+    files.push({ name: part.file_name, sha256: part.upload_sha256, media_type: part.media_type ?? 'text/csv' });
+  }
+  return ok({ bytes, files });
 }
 
 /** Hands each block posted on `port` to `staged`; the function answers once `n` have come (or the port closed). */

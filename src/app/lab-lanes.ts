@@ -13,6 +13,7 @@ import { tropicalCycloneSynthetic } from '../domain/lab/lanes/tropical-cyclone-s
 import { eshm20Earthquake } from '../domain/lab/lanes/eshm20-earthquake/lane.js';
 import { climadaImpact } from '../domain/lab/lanes/climada-impact/lane.js';
 import { openquakeScenarioRisk } from '../domain/lab/lanes/openquake-scenario-risk/lane.js';
+import { deterministicLoss } from '../domain/lab/lanes/deterministic-loss/lane.js';
 import { specWords, type LabLane } from '../domain/lab/lane.js';
 import { publishedResult, type LossCurrency } from '../domain/lab/engine/publication.js';
 import type { UserInput } from '../domain/lab/user-inputs.js';
@@ -40,6 +41,7 @@ export const LAB_LANES: readonly LabLane[] = [
   eshm20Earthquake,
   climadaImpact,
   openquakeScenarioRisk,
+  deterministicLoss,
 ];
 
 /** The lane that runs a lab model, by the model's id. */

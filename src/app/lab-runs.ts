@@ -24,14 +24,21 @@ import { EXCHANGE_RUN_LABEL, EXCHANGE_SPEC_MEMBERS, exchangeRunJob, isExchangeMo
  */
 export function normalizedSpec(body: unknown): Result<Record<string, unknown>> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return refused(refusals.invalidRequest(422, 'A run spec is a JSON object: {model, exposure, ...} (GET /models lists each model\'s members).'));
-  const spec = body as Record<string, unknown>;
+  let spec = body as Record<string, unknown>;
+  // {object_id} at the top is short for exposure {object_id} (oasislmf's run of a stored portfolio).
+  if ('object_id' in spec && !('exposure' in spec)) {
+    const { object_id: objectId, ...rest } = spec;
+    spec = { ...rest, exposure: { object_id: objectId } };
+  }
   // An exchange model (xm_…) runs on its provider's platform: its spec is the exchange's (exchange-runs.ts).
   const exchange = isExchangeModel(spec.model);
   const lane = labLane(spec.model);
   const faults: string[] = [];
   if (!lane && !exchange) faults.push(`model must be one of ${LAB_LANES.map((m) => m.id).join(', ')} (GET /models lists them), or an exchange model's id xm_… (GET {base_url}/exchange/models lists them)`);
   const members = ['model', ...(lane && !lane.exposure ? [] : ['exposure']), ...(exchange ? EXCHANGE_SPEC_MEMBERS : Object.keys(lane?.members ?? {}))];
-  faults.push(...Object.keys(spec).filter((k) => !members.includes(k)).map((k) => `unknown member ${k} (a ${lane?.id ?? 'run'} spec has ${members.join(', ')})`));
+  faults.push(...Object.keys(spec).filter((k) => !members.includes(k)).map((k) => (k === 'object_id'
+    ? 'object_id and exposure name the exposure twice: send one of them'
+    : `unknown member ${k} (a ${lane?.id ?? 'run'} spec has ${members.join(', ')})`)));
   const exposure = spec.exposure as Record<string, unknown> | undefined;
   const byObject = exposure !== null && typeof exposure === 'object' && !Array.isArray(exposure) && 'object_id' in exposure;
   if (byObject && (Object.keys(exposure!).length !== 1 || typeof exposure!.object_id !== 'string')) faults.push('exposure {object_id} takes one member, the id of one of your objects');
@@ -206,7 +213,20 @@ export function objectLocations(exposure: { locations: Array<Record<string, any>
     occupancy_code: l.occupancy?.code ?? null,
     buildings_value: l.values?.buildings !== undefined ? Number(l.values.buildings) : null,
     contents_value: l.values?.contents !== undefined ? Number(l.values.contents) : null,
+    ...(l.oed !== undefined ? {
+      oed: l.oed,
+      other_value: l.values?.other !== undefined ? Number(l.values.other) : null,
+      bi_value: l.values?.business_interruption !== undefined ? Number(l.values.business_interruption) : null,
+    } : {}),
   }));
+}
+
+/** A stored object as a lab run's exposure: its locations, and its OED set when it has one (the terms every loss lane applies). */
+export function objectExposure(object: { exposure: unknown; oed?: unknown }): { locations: LabLocation[]; currency: string | null; oed?: unknown } {
+  const locations = objectLocations(object.exposure as never);
+  // The losses are published in the object's currency (domain/lab/engine/publication.ts).
+  const currency = (object.exposure as { currency?: string }).currency ?? null;
+  return object.oed !== undefined ? { locations, currency, oed: object.oed } : { locations, currency };
 }
 
 /** The lab_run job: the lane's result stored with the run (once: a stored run is not run again). */
@@ -228,7 +248,7 @@ export async function labRunJob(
   if (typeof exposure?.object_id === 'string') {
     const object = await deps.objects.get(exposure.object_id, job.accountId);
     if (!object) return refused(refusal(404, 'not_found', `Object ${exposure.object_id} no longer exists.`));
-    exposure = { locations: objectLocations(object.exposure as never), currency: (object.exposure as { currency?: string }).currency ?? null };
+    exposure = objectExposure(object as unknown as { exposure: unknown; oed?: unknown });
   }
   const lane = labLane(model);
   if (!lane) return refused(refusal(422, 'unrunnable_object', `The lab has no model ${model}.`));

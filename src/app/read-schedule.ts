@@ -8,6 +8,10 @@ import { DigestingSink } from '../domain/accumulation/digest.js';
 import { LocationJsonList } from '../domain/exposure/location-json.js';
 import { decodeSchedule } from '../domain/exposure/decode.js';
 import { readDecodedSchedule } from '../domain/exposure/read-schedule.js';
+import { OED_PARTS, oedVersionOf, readOedTable, type OedPart } from '../domain/exposure/oed-set.js';
+import type { OedReference } from '../domain/exposure/oed-reference.js';
+import type { OedFields, ScheduleRead, SourceFidelity } from '../domain/exposure/types.js';
+import type { LocationsText } from '../domain/exposure/location-json.js';
 import type { BlockAllocator } from '../domain/exposure/utf8-blocks.js';
 import { riskObjectJsonBlocks, type IngestProvenance } from '../domain/risk-object/from-ingest.js';
 import { oedReference } from '../feeds/oed.js';
@@ -29,6 +33,8 @@ export interface ReadScheduleInput {
    * stores it while the read goes on; nothing more is posted once a location is pending.
    */
   blocks?: MessagePort;
+  /** The OED set's other files, when sent: the account file, ri_info and ri_scope. */
+  oedParts?: Partial<Record<OedPart, Uint8Array>>;
 }
 
 export interface ReadScheduleOutput {
@@ -72,10 +78,32 @@ export async function readScheduleTask(input: ReadScheduleInput, store: FeedStor
   });
   port?.close();
   if (!read.ok) return read;
-  const document = riskObjectJsonBlocks(read.value, input.provenance, canonicalJson);
+  const withSet = withOedSet(read.value, input.oedParts ?? {}, oed);
+  if (!withSet.ok) return withSet;
+  const document = riskObjectJsonBlocks(withSet.value, input.provenance, canonicalJson);
   // The digest's object members from the document's own text: its first and last blocks hold all
   // but the locations.
   const decoder = new TextDecoder();
   const members = JSON.parse(`${decoder.decode(document[0])}[]${decoder.decode(document.at(-1))}`) as Record<string, unknown>;
   return ok({ status: 'draft', document, digest: locations.writer.finish(members), streamed: list.pending ? 0 : posted, locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
+}
+
+/**
+ * The schedule with the OED set's other files read into its oed member (present when the schedule
+ * is an OED location file or one of them was sent), their faults added to the exposure's fidelity.
+ */
+function withOedSet(read: ScheduleRead<LocationsText>, parts: Partial<Record<OedPart, Uint8Array>>, oed: OedReference): Result<ScheduleRead<LocationsText>> {
+  const sent = OED_PARTS.filter((p) => parts[p] !== undefined);
+  if (sent.length === 0 && read.oedLocations === undefined) return ok(read);
+  const tables: Record<OedPart, OedFields[]> = { account: [], ri_info: [], ri_scope: [] };
+  const fidelity: SourceFidelity = { ...read.exposure.source_fidelity, unmapped_columns: [...read.exposure.source_fidelity.unmapped_columns], notes: [...(read.exposure.source_fidelity.notes ?? [])] };
+  for (const part of sent) {
+    const table = readOedTable(parts[part]!, part, oed);
+    if (!table.ok) return table;
+    tables[part] = table.value.rows;
+    fidelity.unmapped_columns.push(...table.value.fidelity.unmapped_columns);
+    fidelity.notes!.push(...(table.value.fidelity.notes ?? []));
+  }
+  const version = read.oedLocations?.version ?? oedVersionOf(tables.account, tables.ri_info, tables.ri_scope);
+  return ok({ ...read, exposure: { ...read.exposure, source_fidelity: fidelity }, oed: { version, accounts: tables.account, ri_info: tables.ri_info, ri_scope: tables.ri_scope } });
 }

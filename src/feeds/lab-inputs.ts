@@ -25,6 +25,7 @@ import { parseShakemapGridXml } from './parsers/shakemap-grid-xml.js';
 import { parseNrmlPlaneRupture, type NrmlPlaneRupture } from './parsers/nrml-rupture.js';
 import { parseEsrm20Losses, type Esrm20LossRow } from './parsers/esrm20-losses.js';
 import { parseNrmlSourceModel } from './parsers/nrml-source-model.js';
+import { oedReference } from './oed.js';
 
 /** A reader of feeds/ as a lane names it: the value from the input's snapshots, and what it adds to a snapshot's listed facts. */
 export interface LabInputReader<R extends LabReader> {
@@ -51,6 +52,7 @@ export const LAB_INPUT_READERS: { readonly [R in LabReader]: LabInputReader<R> }
   },
   'depth-damage-tables': { read: (store, s) => jrcTables(store, one(s)), facts: NO_FACTS },
   'burn-grid': { read: (store, s) => burnMap(store, s), facts: NO_FACTS },
+  'peril-groups': { read: async (store) => (await oedReference(store)).perilGroups, facts: NO_FACTS },
 };
 
 /** A family's snapshots, the newest version of each feed the catalog recognises as one of it. */

@@ -21,6 +21,8 @@ export function oedReference(store: FeedStore | undefined): Promise<OedReference
       construction: text('ConstructionValues.csv'),
       currency: text('CurrencyValues.csv'),
       perils: text('PerilValues.csv'),
+      inputFields: text('OEDInputFields.csv'),
+      perilsCovered: text('PerilsCovered.csv'),
     });
   });
 }

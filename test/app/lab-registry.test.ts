@@ -81,9 +81,17 @@ async function laneModules(): Promise<Map<string, Record<string, unknown>>> {
   return modules;
 }
 
+/** Lanes that read a stored object's terms only, never bare points. */
+const OBJECT_ONLY = new Set(['deterministic-loss']);
+/** An object's exposure as a lab job hands it: one OED location with a blanket deductible, one policy without terms (written here). */
+const OED_OBJECT_EXPOSURE = {
+  locations: [{ latitude: null, longitude: null, buildings_value: 1000, oed: { PortNumber: 'P', AccNumber: 'A', LocNumber: 'L1', BuildingTIV: 1000, LocDed6All: 100 } }],
+  oed: { accounts: [{ PortNumber: 'P', AccNumber: 'A', PolNumber: '1' }], ri_info: [], ri_scope: [] },
+};
+
 test('every lane folder is registered once, under its folder\'s name, and the registry holds nothing else', async () => {
   const modules = await laneModules();
-  assert.equal(modules.size, 11);
+  assert.equal(modules.size, 12);
   assert.deepEqual(unregistered(modules, LAB_LANES), []);
   assert.deepEqual(LAB_LANES.map((l) => l.lane).sort(), laneFolders());
   assert.equal(new Set(LAB_LANES.map((l) => l.id)).size, LAB_LANES.length, 'model ids are unique');
@@ -103,14 +111,14 @@ test('every registered lane is a model of the route, of GET /models, and of the 
   assert.deepEqual(models.map((m) => m.id), LAB_LANES.map((l) => l.id));
   assert.deepEqual(routeModels, LAB_LANES.map((l) => l.id));
   const declared = new Set(LAB_LANES.flatMap((l) => Object.keys(l.members)));
-  assert.deepEqual(Object.keys(body.properties).filter((k) => !['model', 'parameters', 'exposure'].includes(k)).sort(), [...declared].sort());
+  assert.deepEqual(Object.keys(body.properties).filter((k) => !['model', 'parameters', 'exposure', 'object_id'].includes(k)).sort(), [...declared].sort());
   for (const lane of LAB_LANES) {
     for (const [name, member] of Object.entries(lane.members)) {
       assert.ok(body.properties[name]!.description!.includes(lane.id), `${lane.id}: the body describes ${name}`);
       assert.equal(models.find((m) => m.id === lane.id)!.spec[name], member.description, `${lane.id}: GET /models words ${name}`);
     }
     // The spec reader knows the lane's members: an unknown one is refused naming them.
-    const refused = normalizedSpec({ model: lane.id, ...(lane.exposure ? { exposure: { points: [] } } : {}), colour: 'red' });
+    const refused = normalizedSpec({ model: lane.id, ...(lane.exposure ? { exposure: OBJECT_ONLY.has(lane.id) ? { object_id: 'obj_1' } : { points: [] } } : {}), colour: 'red' });
     assert.ok(!refused.ok);
     assert.match(refused.refusal.message, new RegExp(`a ${lane.id} spec has model${lane.exposure ? ', exposure' : ''}${Object.keys(lane.members).map((m) => `, ${m}`).join('')}\\)`));
   }
@@ -129,7 +137,7 @@ test('each member\'s JSON Schema, and the contract\'s spec of the lane, admit th
     'openquake-scenario-risk': OQ_SCENARIO_RISK_IDS,
   };
   for (const lane of LAB_LANES) {
-    const spec = normalizedSpec({ model: lane.id, ...(lane.exposure ? { exposure: { points } } : {}), ...bodies[lane.id] });
+    const spec = normalizedSpec({ model: lane.id, ...(lane.exposure ? { exposure: OBJECT_ONLY.has(lane.id) ? { object_id: 'obj_1' } : { points } } : {}), ...bodies[lane.id] });
     assert.ok(spec.ok, lane.id);
     for (const [name, member] of Object.entries(lane.members)) {
       const value = spec.value[name];
@@ -162,11 +170,14 @@ test('each lane\'s result has its declared shape (a small run of each, over the 
     'openquake-eshm20-eq': { building_class: 'rc_infilled_frame_moderate_code_4', exposure: { points: [{ lat: 38.4, lon: 27.1, value: 1e6 }] } },
     'climada-impact': CLIMADA_IMPACT_IDS,
     'openquake-scenario-risk': OQ_SCENARIO_RISK_IDS,
+    'deterministic-loss': { exposure: { object_id: 'obj_1' }, loss_factors: [0.5, 1] },
   };
   const userInputs: Record<string, () => Record<string, RunInput>> = { 'climada-impact': demoInputs, 'openquake-scenario-risk': openquakeInputs };
   for (const lane of LAB_LANES) {
     const spec = normalizedSpec({ model: lane.id, ...specs[lane.id] });
     assert.ok(spec.ok, lane.id);
+    // An object-only lane runs over the object's exposure as the job hands it (an OED set written here).
+    if (OBJECT_ONLY.has(lane.id)) spec.value.exposure = OED_OBJECT_EXPOSURE;
     const run = await labRunTask({ model: lane.id, spec: spec.value, feedsDir: undefined, ...(lane.userInputs ? { inputs: userInputs[lane.id]!() } : {}) }, store);
     assert.ok(run.ok, `${lane.id}: ${JSON.stringify(!run.ok && run.refusal)}`);
     const shape = JSON.parse(JSON.stringify(lane.result).replaceAll('#/components/schemas/lab-metrics.v1', 'lab-metrics.v1.json'));
@@ -204,7 +215,7 @@ test('over a feeds folder that pins nothing, each lane is refused 503 (its recor
     specs['climada-impact'] = CLIMADA_IMPACT_IDS;
     specs['openquake-scenario-risk'] = OQ_SCENARIO_RISK_IDS;
     for (const lane of LAB_LANES) {
-      const spec = normalizedSpec({ model: lane.id, ...(lane.exposure ? points : {}), ...specs[lane.id] });
+      const spec = normalizedSpec({ model: lane.id, ...(OBJECT_ONLY.has(lane.id) ? { exposure: { object_id: 'obj_1' } } : lane.exposure ? points : {}), ...specs[lane.id] });
       assert.ok(spec.ok, lane.id);
       const run = await labRunTask({ model: lane.id, spec: spec.value, feedsDir: undefined }, store);
       outcomes.push(`${lane.id} ${run.ok ? 'ran' : `${run.refusal.status} ${run.refusal.code}`}`);

@@ -1494,6 +1494,7 @@ export interface components {
             /** @description Set by the server; read-only. */
             id?: string;
             jurisdiction?: components["schemas"]["risk-object.v0"]["$defs"]["jurisdiction"];
+            oed?: components["schemas"]["risk-object.v0"]["$defs"]["oed_set"];
             parties?: components["schemas"]["risk-object.v0"]["$defs"]["parties"];
             peril?: components["schemas"]["risk-object.v0"]["$defs"]["peril"];
             period?: components["schemas"]["risk-object.v0"]["$defs"]["period"];
@@ -1509,6 +1510,20 @@ export interface components {
             technical_premium?: Record<string, never>;
             trigger?: components["schemas"]["risk-object.v0"]["$defs"]["trigger"];
             $defs: {
+                /** @description An OED field's value: a number for a field OED types as a number (int, tinyint, smallint, bigint, bit, float, decimal), else the text as written. */
+                oed_value: number | string;
+                /** @description One row of an OED file: every field with a value, under its OED spec name, verbatim. */
+                oed_record: {
+                    [key: string]: components["schemas"]["risk-object.v0"]["$defs"]["oed_value"];
+                };
+                /** @description The OED set's files beside the locations, each row verbatim: the account file (policies, conditions, step terms, layers) and the reinsurance files. Present only when an OED location file or one of these files was sent. */
+                oed_set: {
+                    accounts: components["schemas"]["risk-object.v0"]["$defs"]["oed_record"][];
+                    ri_info: components["schemas"]["risk-object.v0"]["$defs"]["oed_record"][];
+                    ri_scope: components["schemas"]["risk-object.v0"]["$defs"]["oed_record"][];
+                    /** @description OEDVersion when a file gave it. */
+                    version: string | null;
+                };
                 /** @description Decimal string with the ISO 4217 minor unit of its currency (JPY 0 places, USD 2, BHD 3, CLF 4; two when no currency is known), never a binary float. */
                 money: string;
                 /** @description ISO 4217 code. */
@@ -1546,11 +1561,13 @@ export interface components {
                     latitude: number | null;
                     longitude: number | null;
                     occupancy: components["schemas"]["risk-object.v0"]["$defs"]["coded_text"];
-                    /** @description OED identifiers as given, under their OED names (LocNumber is ref). */
+                    /** @description The location's OED fields as the file gave them. From an OED location file (a header naming PortNumber, AccNumber and LocNumber): every OED location field with a value, under its name as the pinned OED spec spells it, the value as OED types it (a number for a numeric field, else the text as written), verbatim; fields also read into canonical members (latitude, TIVs, occupancy...) are kept here too, so the file can be written back as read. From any other schedule: only the identifiers PortNumber, AccNumber and LocName (LocNumber is ref). */
                     oed?: {
                         AccNumber?: string;
                         LocName?: string;
                         PortNumber?: string;
+                    } & {
+                        [key: string]: components["schemas"]["risk-object.v0"]["$defs"]["oed_value"];
                     };
                     /** @description OED LocPerilsCovered as given. */
                     perils_covered?: string;

@@ -324,6 +324,8 @@ export interface components {
                 /** @description The pinned PiWind snapshot read, its periods, events and footprint. */
                 model_data: Record<string, never>;
                 no_loss_figure?: string;
+                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
+                oed_spec?: Record<string, never>;
                 /** @description il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms. */
                 perspectives?: Record<string, never> | null;
                 /** @description Samples, seed, loss basis, allocation rule and damage correlation. */
@@ -562,6 +564,26 @@ export interface components {
                 rules: Record<string, never>;
                 sampling: Record<string, never>;
             } | {
+                /** @description Per account (PortNumber, AccNumber): losses per factor. */
+                accounts: unknown[];
+                assumptions: string[];
+                /** @description The currency of the losses: the stored object's, or the one the points named (null when they named none: the values' own unit). Money is rounded to its minor unit. */
+                currency?: string | null;
+                has_reinsurance: boolean;
+                /** @constant */
+                lane: "deterministic-loss";
+                /** @description Per location (object order): PortNumber, AccNumber, LocNumber and losses [{loss_gul, loss_il, loss_ri}] per factor; loss_ri null without reinsurance. */
+                locations: unknown[];
+                loss_factors: number[];
+                model?: Record<string, never>;
+                /** @description The pinned OED specification read for its peril groups. */
+                oed_spec?: Record<string, never>;
+                /** @description Per policy (PortNumber, AccNumber, PolNumber): losses per factor. */
+                policies: unknown[];
+                /** @description The whole object: losses per factor. */
+                portfolio: unknown[];
+                warnings: string[];
+            } | {
                 label: string;
                 model: Record<string, never>;
                 places?: number;
@@ -576,7 +598,7 @@ export interface components {
                     /** @enum {unknown} */
                     damage_group?: "location_peril_group" | "location" | "item";
                 } | null;
-                /** @description {points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model's grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework's lookup does); points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model's grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework's lookup does; an object ingested from an OED set has its location, account and reinsurance terms applied through the financial module, giving perspectives il and ri, and then takes no terms member); points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;
@@ -919,6 +941,23 @@ export interface components {
                 version: "scenario-risk-1.0.0-r1";
                 /** @description the id of an oq-vulnerability input you brought: the structural vulnerability model (OpenQuake's structural_vulnerability_file); optional when another loss type's model is given */
                 vulnerability?: string;
+            } | {
+                /** @description {object_id} (or object_id at the top of the spec): a stored object ingested from an OED set; its location, account and reinsurance terms apply; points may name their values' currency (ISO 4217), which the losses are published in */
+                exposure: {
+                    /** @description One of your stored objects. */
+                    object_id: string;
+                };
+                /**
+                 * @description 1 to 20 damage ratios (default [1.0]): each coverage's ground-up loss is its TIV × the factor
+                 * @default [
+                 *       1
+                 *     ]
+                 */
+                loss_factors: number[];
+                /** @constant */
+                model: "deterministic-loss";
+                /** @constant */
+                version: "fm-1.0.0-r1";
             } | {
                 exposure: Record<string, never>;
                 model: string;
@@ -1738,7 +1777,7 @@ export interface operations {
                 /** @description Page size: default 50, ceiling 500. */
                 limit?: string;
                 /** @description Only runs of this model. */
-                model?: "oasislmf-windstorm" | "river-flood" | "coastal-flood" | "wildfire" | "openquake-scenario-eq" | "openquake-historical-eq" | "climada-tc-history" | "climada-tc-synthetic" | "openquake-eshm20-eq" | "climada-impact" | "openquake-scenario-risk";
+                model?: "oasislmf-windstorm" | "river-flood" | "coastal-flood" | "wildfire" | "openquake-scenario-eq" | "openquake-historical-eq" | "climada-tc-history" | "climada-tc-synthetic" | "openquake-eshm20-eq" | "climada-impact" | "openquake-scenario-risk" | "deterministic-loss";
                 /** @description Only runs in this state. */
                 status?: "queued" | "running" | "succeeded" | "failed";
             };
@@ -1910,6 +1949,8 @@ export interface operations {
                     impact_functions?: unknown;
                     /** @description climada-impact: true: also the insured impact, each exposure's deductible and cover applied as CLIMADA's ImpactCalc applies them. */
                     insured?: unknown;
+                    /** @description deterministic-loss: 1 to 20 damage ratios (default [1.0]): each coverage's ground-up loss is its TIV × the factor. */
+                    loss_factors?: unknown;
                     /** @description openquake-scenario-risk: optional, the loss types to compute (structural, nonstructural, contents, business_interruption, occupants); default every loss type whose vulnerability model is given. */
                     loss_types?: unknown;
                     /** @description openquake-scenario-risk: optional, default 123456 (OpenQuake's): event e's draws come from a stream seeded master_seed + e. */
@@ -1917,9 +1958,11 @@ export interface operations {
                     /** @description openquake-scenario-risk: optional, {loss_type: amount}: a loss not above it is dropped, as OpenQuake's minimum_asset_loss. */
                     minimum_asset_loss?: unknown;
                     /** @description The model (GET /models lists them), or an exchange model's id xm_… (GET {base_url}/exchange/models lists them; it runs on its provider's platform). */
-                    model: ("oasislmf-windstorm" | "river-flood" | "coastal-flood" | "wildfire" | "openquake-scenario-eq" | "openquake-historical-eq" | "climada-tc-history" | "climada-tc-synthetic" | "openquake-eshm20-eq" | "climada-impact" | "openquake-scenario-risk") | string;
+                    model: ("oasislmf-windstorm" | "river-flood" | "coastal-flood" | "wildfire" | "openquake-scenario-eq" | "openquake-historical-eq" | "climada-tc-history" | "climada-tc-synthetic" | "openquake-eshm20-eq" | "climada-impact" | "openquake-scenario-risk" | "deterministic-loss") | string;
                     /** @description openquake-scenario-risk: optional, the id of an oq-vulnerability input: the nonstructural vulnerability model (OpenQuake's nonstructural_vulnerability_file). */
                     nonstructural_vulnerability?: unknown;
+                    /** @description Short for exposure {object_id}: one of your objects (not with exposure). */
+                    object_id?: string;
                     /** @description openquake-scenario-risk: optional, the id of an oq-vulnerability input: the occupants vulnerability model (OpenQuake's occupants_vulnerability_file). */
                     occupants_vulnerability?: unknown;
                     /** @description Exchange models: a JSON object passed to the provider's platform as written (default {}). */
@@ -2104,8 +2147,8 @@ export interface operations {
                 format?: "json" | "csv";
                 /** @description CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms. */
                 perspective?: "gul" | "il" | "ri";
-                /** @description CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); a lane with tables of its own serves those instead (climada-impact: at_event, eai_exp, freq_curve, insured_at_event, insured_eai_exp, insured_freq_curve; the first by default). */
-                table?: "ept" | "melt" | "mplt" | "alt" | "ylt" | "at_event" | "eai_exp" | "freq_curve" | "insured_at_event" | "insured_eai_exp" | "insured_freq_curve" | "aggrisk" | "risk_by_event" | "avg_losses" | "insured_losses";
+                /** @description CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); or loc_summary, a deterministic-loss run's losses per location (PortNumber, AccNumber, LocNumber, [loss_factor_idx,] loss_gul, loss_il[, loss_ri]), as oasislmf writes it; a lane with tables of its own serves those instead (climada-impact: at_event, eai_exp, freq_curve, insured_at_event, insured_eai_exp, insured_freq_curve; the first by default). */
+                table?: "ept" | "melt" | "mplt" | "alt" | "ylt" | "loc_summary" | "at_event" | "eai_exp" | "freq_curve" | "insured_at_event" | "insured_eai_exp" | "insured_freq_curve" | "aggrisk" | "risk_by_event" | "avg_losses" | "insured_losses";
             };
             header?: never;
             path: {

@@ -33,9 +33,10 @@ function write(l: ScheduleLocation, pending: boolean): string {
   if (address !== '') address = address.slice(0, -1);
   let oed = '';
   if (l.oed !== undefined) {
+    // Member names sorted by UTF-16 code units (RFC 8785), as canonicalJson sorts them.
     const o = l.oed;
-    oed = `${optional('"AccNumber":', o.AccNumber)}${optional('"LocName":', o.LocName)}${optional('"PortNumber":', o.PortNumber)}`;
-    oed = `"oed":{${oed.slice(0, -1)}},`;
+    const names = Object.keys(o).sort();
+    oed = `"oed":{${names.map((k) => `${str(k)}:${str(o[k])}`).join(',')}},`;
   }
   return `{"address":{${address}},`
     + (l.bi_period_days === undefined ? '' : `"bi_period_days":${numberOrNull(l.bi_period_days)},`)

@@ -15,6 +15,21 @@ export interface OedReference {
   readonly currencies: ReadonlySet<string>;
   /** Peril input abbreviation → description ("WTC" → "Strong wind from Tropical Cyclone"). */
   readonly perils: ReadonlyMap<string, string>;
+  /** Every input field of each OED file, by lower-cased name (empty without OEDInputFields.csv). */
+  readonly files: Readonly<Record<OedFile, ReadonlyMap<string, OedField>>>;
+  /** Peril code (single or group) → the single perils it covers, from PerilsCovered.csv (empty without it). */
+  readonly perilGroups: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The files of an OED set, as OEDInputFields.csv names them. */
+export type OedFile = 'Loc' | 'Acc' | 'ReinsInfo' | 'ReinsScope';
+export const OED_FILES: readonly OedFile[] = ['Loc', 'Acc', 'ReinsInfo', 'ReinsScope'];
+
+export interface OedField {
+  /** The name as the spec spells it. */
+  readonly name: string;
+  /** OED types it as a number (int, tinyint, smallint, bigint, bit, float, decimal, real). */
+  readonly numeric: boolean;
 }
 
 export interface OedReferenceTexts {
@@ -28,6 +43,40 @@ export interface OedReferenceTexts {
   currency: string;
   /** PerilValues.csv */
   perils: string;
+  /** OEDInputFields.csv: every file's input fields with their data types. */
+  inputFields?: string;
+  /** PerilsCovered.csv: which codes cover each single peril. */
+  perilsCovered?: string;
+}
+
+const NUMERIC_TYPE = /^(int|tinyint|smallint|bigint|bit|float|decimal|real|numeric)\b/i;
+
+function fileFields(text: string | undefined): Record<OedFile, Map<string, OedField>> {
+  const out: Record<OedFile, Map<string, OedField>> = { Loc: new Map(), Acc: new Map(), ReinsInfo: new Map(), ReinsScope: new Map() };
+  if (text === undefined) return out;
+  for (const row of rows(text, 'OEDInputFields', ['File Name', 'Input Field Name', 'Data Type'])) {
+    const name = (row['Input Field Name'] ?? '').trim();
+    if (name === '') continue;
+    const field: OedField = { name, numeric: NUMERIC_TYPE.test((row['Data Type'] ?? '').trim()) };
+    for (const file of (row['File Name'] ?? '').split(';').map((f) => f.trim())) {
+      if ((OED_FILES as readonly string[]).includes(file)) out[file as OedFile].set(name.toLowerCase(), field);
+    }
+  }
+  return out;
+}
+
+function perilGroupsOf(text: string | undefined): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  if (text === undefined) return groups;
+  for (const row of rows(text, 'PerilsCovered', ['Peril', 'PerilsCovered'])) {
+    const peril = (row['Peril'] ?? '').toUpperCase();
+    const group = (row['PerilsCovered'] ?? '').toUpperCase();
+    if (peril === '' || group === '') continue;
+    const list = groups.get(group) ?? [];
+    list.push(peril);
+    groups.set(group, list);
+  }
+  return groups;
 }
 
 type Row = Record<string, string>;
@@ -74,5 +123,7 @@ export function parseOedReference(texts: OedReferenceTexts): OedReference {
     construction: codeTable(texts.construction, 'ConstructionValues'),
     currencies,
     perils,
+    files: fileFields(texts.inputFields),
+    perilGroups: perilGroupsOf(texts.perilsCovered),
   };
 }

@@ -13,6 +13,8 @@
 // location's currency. A location whose currency is not settled when read (no declared currency,
 // none in its own cells) waits: a footer or a later row may still state the schedule's currency.
 import { isMoneyField, OED_IDENTIFIER_FIELDS, type LocationField, type MoneyField, type OedIdentifierField } from './columns.js';
+import { oedLocationColumns, oedRowFields } from './oed-columns.js';
+import type { OedField } from './oed-reference.js';
 import { resolveCurrency, currencyToken, type CurrencyToken } from './currency.js';
 import { FidelityLog, type UnmappedHandle } from './fidelity.js';
 import { readLayout, type Layout, type LayoutColumn } from './layout.js';
@@ -32,7 +34,7 @@ import type {
   Exposure,
   PerilCode,
   ScheduleLocation,
-  OedIdentifiers,
+  OedFields,
   SourceEncoding,
   TotalsRow,
 } from './types.js';
@@ -58,7 +60,7 @@ export interface ScheduleTableOptions<L = ScheduleLocation[]> {
   readonly locations?: LocationSink<L>;
 }
 
-export type TableOutcome<L = ScheduleLocation[]> = Result<{ exposure: Exposure<L>; peril?: { code: PerilCode } }>;
+export type TableOutcome<L = ScheduleLocation[]> = Result<{ exposure: Exposure<L>; peril?: { code: PerilCode }; oedLocations?: { version: string | null } }>;
 
 export const LOOKAHEAD_RECORDS = 50;
 const MAX_CONFLICT_DETAILS = 20;
@@ -150,6 +152,11 @@ export class ScheduleTable<L = ScheduleLocation[]> {
   private readonly declared: string | undefined;
   private layout: Layout | null = null;
   private unmapped: (UnmappedHandle | null)[] = [];
+  /** An OED location file's OED field per column (kept verbatim on each location); null for any other schedule. */
+  private oedColumns: (OedField | null)[] | null = null;
+  /** Whether any layout read was an OED location file's, and the first OEDVersion its rows gave. */
+  private oedFile = false;
+  private oedVersion: string | null = null;
   /** Code each money column's name states, resolved once per layout. */
   private columnCurrency: (string | null)[] = [];
   /** "column 'TIV'", built once per column: rows reuse it. */
@@ -269,9 +276,10 @@ export class ScheduleTable<L = ScheduleLocation[]> {
     exposure.source_fidelity = f.build(this.options.encoding, (column) => this.isUnnamed(column));
     if (this.totalsRows.length > 0) exposure.source_fidelity.totals_rows = this.totalsRows;
     const named = [...this.perils.keys()];
+    const oedLocations = this.oedFile ? { oedLocations: { version: this.oedVersion } } : {};
     return named.length === 1 && named[0] !== undefined
-      ? ok({ exposure, peril: { code: named[0] } })
-      : ok({ exposure });
+      ? ok({ exposure, peril: { code: named[0] }, ...oedLocations })
+      : ok({ exposure, ...oedLocations });
   }
 
   // ---- header -------------------------------------------------------------------------------
@@ -347,10 +355,14 @@ export class ScheduleTable<L = ScheduleLocation[]> {
       this.columnWhere = [];
       this.scaleGuessed = [];
     }
+    this.oedColumns = oedLocationColumns(layout, this.options.oed);
+    if (this.oedColumns !== null) this.oedFile = true;
     for (let i = from; i < layout.columns.length; i++) {
       const column = layout.columns[i];
       if (column === undefined) continue;
-      this.unmapped[i] = column.field === null ? this.fidelity.unmappedColumn(column.name, column.unreadReason) : null;
+      // An OED location file's own fields are kept on the location, so they are not unmapped.
+      const kept = this.oedColumns?.[i] != null && column.unreadReason === undefined;
+      this.unmapped[i] = column.field === null && !kept ? this.fidelity.unmappedColumn(column.name, column.unreadReason) : null;
       this.columnCurrency[i] = null;
       this.columnWhere[i] = `column '${column.name}'`;
       this.scaleGuessed[i] = false;
@@ -567,12 +579,17 @@ export class ScheduleTable<L = ScheduleLocation[]> {
       for (const reason of days.reasons) this.fidelity.row(line, reason);
       location.bi_period_days = days.value;
     }
-    let oed: OedIdentifiers | undefined;
-    for (const field of Object.keys(OED_IDENTIFIER_FIELDS) as OedIdentifierField[]) {
-      const text = cellOf(cells, layout, field);
-      if (text === undefined || text === '') continue;
-      oed ??= {};
-      oed[OED_IDENTIFIER_FIELDS[field]] = text;
+    let oed: OedFields | undefined;
+    if (this.oedColumns !== null) {
+      oed = oedRowFields(cells, this.oedColumns);
+      if (this.oedVersion === null && oed?.OEDVersion !== undefined) this.oedVersion = String(oed.OEDVersion);
+    } else {
+      for (const field of Object.keys(OED_IDENTIFIER_FIELDS) as OedIdentifierField[]) {
+        const text = cellOf(cells, layout, field);
+        if (text === undefined || text === '') continue;
+        oed ??= {};
+        oed[OED_IDENTIFIER_FIELDS[field]] = text;
+      }
     }
     if (oed !== undefined) location.oed = oed;
 

@@ -51,15 +51,15 @@ export interface ScheduleLocation {
   perils_covered?: string;
   /** Business interruption period of indemnity in days (OED BIPOI, CEDE DaysCovered), when given. */
   bi_period_days?: number | null;
-  /** OED identifiers as given, under their OED names (LocNumber is ref), when the file has them. */
-  oed?: OedIdentifiers;
+  /**
+   * OED fields as given, under their OED names: from an OED location file every OED location field
+   * with a value (numbers as numbers), else the identifiers PortNumber, AccNumber and LocName
+   * (LocNumber is ref), when the file has them.
+   */
+  oed?: OedFields;
 }
 
-export interface OedIdentifiers {
-  PortNumber?: string;
-  AccNumber?: string;
-  LocName?: string;
-}
+export type OedFields = Record<string, string | number>;
 
 /** A totals or subtotal row left out of the locations, with the figures it was checked against. */
 export interface TotalsRow {
@@ -147,6 +147,15 @@ export interface ScheduleRead<L = ScheduleLocation[]> {
   exposure: Exposure<L>;
   /** Set only when the file names exactly one peril of the vocabulary. */
   peril?: { code: PerilCode };
+  /** Set when the file is an OED location file: the OEDVersion its rows gave. */
+  oedLocations?: { version: string | null };
+  /** The OED set's other files, when sent (the risk object's oed member). */
+  oed?: {
+    version: string | null;
+    accounts: OedFields[];
+    ri_info: OedFields[];
+    ri_scope: OedFields[];
+  };
 }
 
 /** The read schedule, or the refusal the ingest job fails with (415 unsupported_source, 422 currency_conflict). */

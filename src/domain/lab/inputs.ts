@@ -59,6 +59,8 @@ export interface LabInputReaders {
   'depth-damage-tables': { value: DepthDamageTables; facts: object };
   /** Every fire list of the family and the burn grid built over them. */
   'burn-grid': { value: { regions: FireRegion[]; grid: BurnGrid }; facts: object };
+  /** OED's peril groups (the pinned spec's PerilsCovered.csv): code → the single perils it covers. */
+  'peril-groups': { value: ReadonlyMap<string, readonly string[]>; facts: object };
 }
 
 export type LabReader = keyof LabInputReaders;

@@ -10,6 +10,8 @@ export interface IngestProvenance {
   runId: string;
   jobId: string;
   recordedAt: string;
+  /** The OED set's other files sent beside the schedule (account, ri_info, ri_scope), in that order. */
+  otherFiles?: { name: string; sha256: string; media_type: string }[];
 }
 
 export function riskObjectFromSchedule<L>(read: ScheduleRead<L>, p: IngestProvenance): Record<string, unknown> & { id: string; status: string } {
@@ -19,11 +21,12 @@ export function riskObjectFromSchedule<L>(read: ScheduleRead<L>, p: IngestProven
     status: 'draft',
     exposure: read.exposure,
     provenance: {
-      source_files: [{ name: p.fileName, sha256: p.sha256, media_type: read.mediaTypeRead }],
+      source_files: [{ name: p.fileName, sha256: p.sha256, media_type: read.mediaTypeRead }, ...(p.otherFiles ?? [])],
       runs: [{ kind: 'ingest', run_id: p.runId, job_id: p.jobId, recorded_at: p.recordedAt }],
     },
   };
   if (read.peril) object.peril = { code: read.peril.code };
+  if (read.oed) object.oed = read.oed;
   return object;
 }
 

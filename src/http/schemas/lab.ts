@@ -3,7 +3,7 @@
 // each model reads inside its members is checked by its lane, so the body names them and no more.
 import { LAB_LANES } from '../../app/lab-lanes.js';
 import type { LabLane } from '../../domain/lab/lane.js';
-import { LANE_TABLES, ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
+import { LANE_TABLES, ORD_PERSPECTIVES, RUN_TABLES } from '../../app/exports.js';
 import { labLane } from '../../app/lab-lanes.js';
 
 const climadaImpactTables = () => labLane('climada-impact')?.tables ?? {};
@@ -123,6 +123,7 @@ export const submitRun = operation({
       },
       parameters: { description: 'Exchange models: a JSON object passed to the provider\'s platform as written (default {}).' },
       exposure: { description: '{points: [{lat, lon, value}]} or {object_id} of one of your objects; for the OpenQuake scenario risk model, the id of an oq-exposure input you brought.' },
+      object_id: { type: 'string', description: 'Short for exposure {object_id}: one of your objects (not with exposure).' },
       ...laneMembers(LAB_LANES),
     },
   },
@@ -142,7 +143,7 @@ export const readRun = operation({
   params: ID_PARAM('run'),
   query: queryOf({
     format: formatParameter(RUN_OFFERS),
-    table: { type: 'string', enum: [...ORD_TABLES, ...LANE_TABLES], description: `CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); a lane with tables of its own serves those instead (climada-impact: ${Object.keys(climadaImpactTables()).join(', ')}; the first by default).` },
+    table: { type: 'string', enum: [...RUN_TABLES, ...LANE_TABLES], description: `CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); or loc_summary, a deterministic-loss run's losses per location (PortNumber, AccNumber, LocNumber, [loss_factor_idx,] loss_gul, loss_il[, loss_ri]), as oasislmf writes it; a lane with tables of its own serves those instead (climada-impact: ${Object.keys(climadaImpactTables()).join(', ')}; the first by default).` },
     perspective: { type: 'string', enum: [...ORD_PERSPECTIVES], description: 'CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms.' },
   }),
   errors: ['invalid_request', 'not_found', 'not_acceptable'],

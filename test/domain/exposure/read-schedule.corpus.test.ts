@@ -310,7 +310,9 @@ test('04 tab-delimited (CRLF), A$ and a currency column, storeys, two perils nam
 
 // Before ISO 4217 minor units, these JPY amounts were written with two decimals ('5000000000.00',
 // L3 '120000000.56') and the OED identifiers were left unmapped.
-test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, JPY in whole yen, OED identifiers kept', () => {
+// An OED location file (its header names PortNumber, AccNumber and LocNumber) keeps every OED field
+// verbatim under oed, as OED types it (the TIV as written, before rounding to whole yen).
+test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, JPY in whole yen, every OED field kept', () => {
   const r = read('05-oed-location.csv');
   assert.deepEqual(r.peril, { code: 'earthquake' }); // QEQ;QFF, QQ1, QEQ
   const jp = (street: string, city: string, postcode: string) => ({ street, city, postcode, country: 'JP' });
@@ -326,7 +328,7 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, JP
         year_built: 1998,
         storeys: 20,
         values: { buildings: '5000000000', other: '0', contents: '1000000000', business_interruption: '2000000000', total: '8000000000' },
-        oed: { PortNumber: 'P1', AccNumber: 'A1', LocName: 'Head office' },
+        oed: { PortNumber: 'P1', AccNumber: 'A1', LocNumber: 'L1', LocName: 'Head office', StreetAddress: '1-1 Marunouchi', City: 'Chiyoda', PostalCode: '100-0005', CountryCode: 'JP', Latitude: 35.6812, Longitude: 139.7671, OccupancyCode: 1104, ConstructionCode: 5151, YearBuilt: 1998, NumberOfStoreys: 20, LocPerilsCovered: 'QEQ;QFF', BuildingTIV: 5000000000, OtherTIV: 0, ContentsTIV: 1000000000, BITIV: 2000000000, LocCurrency: 'JPY' },
         currency: 'JPY',
         perils_covered: 'QEQ;QFF',
       },
@@ -340,7 +342,7 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, JP
         year_built: 2010,
         storeys: 2,
         values: { buildings: '800000000', other: '50000000', contents: '400000000', business_interruption: '0', total: '1250000000' },
-        oed: { PortNumber: 'P1', AccNumber: 'A1', LocName: 'Warehouse' },
+        oed: { PortNumber: 'P1', AccNumber: 'A1', LocNumber: 'L2', LocName: 'Warehouse', StreetAddress: '2-3 Ariake', City: 'Koto', PostalCode: '135-0063', CountryCode: 'JP', Latitude: 35.635, Longitude: 139.793, OccupancyCode: 1122, ConstructionCode: 5200, YearBuilt: 2010, NumberOfStoreys: 2, LocPerilsCovered: 'QQ1', BuildingTIV: 800000000, OtherTIV: 50000000, ContentsTIV: 400000000, BITIV: 0, LocCurrency: 'JPY' },
         currency: 'JPY',
         perils_covered: 'QQ1',
       },
@@ -354,7 +356,7 @@ test('05 an OED location file (UTF-8 BOM): codes passed through, peril codes, JP
         year_built: 1985,
         storeys: -1, // OED: unknown number of storeys, low rise
         values: { buildings: '120000001', other: '0', contents: '30000000', business_interruption: '0', total: '150000001' }, // 120000000.555 rounded half-up to whole yen
-        oed: { PortNumber: 'P1', AccNumber: 'A1', LocName: 'Staff housing' },
+        oed: { PortNumber: 'P1', AccNumber: 'A1', LocNumber: 'L3', LocName: 'Staff housing', StreetAddress: '4-5 Sakae', City: 'Nagoya', PostalCode: '460-0008', CountryCode: 'JP', Latitude: 35.1709, Longitude: 136.9084, OccupancyCode: 9999, ConstructionCode: 5050, YearBuilt: 1985, NumberOfStoreys: -1, LocPerilsCovered: 'QEQ', BuildingTIV: 120000000.555, OtherTIV: 0, ContentsTIV: 30000000, BITIV: 0, LocCurrency: 'JPY' },
         currency: 'JPY',
         perils_covered: 'QEQ',
       },

@@ -20,6 +20,8 @@ export function oedReference(): OedReference {
       construction: read('ConstructionValues.csv'),
       currency: read('CurrencyValues.csv'),
       perils: read('PerilValues.csv'),
+      inputFields: read('OEDInputFields.csv'),
+      perilsCovered: read('PerilsCovered.csv'),
     });
   }
   return cached;

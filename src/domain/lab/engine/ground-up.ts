@@ -43,6 +43,7 @@ import {
   accumulate, accumulateWithTerms, combineRows, Distributions, drawStrata, drawStrataWithPrefix, shuffle, sumByPrefix, sweep,
 } from './damage-sampling.js';
 import { DEFAULT_DAMAGE_GROUP, itemDamageGroups, type DamageGroupRule } from './correlation.js';
+import { OedEventLosses, type OedTermsHook } from './oed-losses.js';
 
 /** The lane's seed when the caller gives none (the pinned PiWind vintage as a number). */
 export const DEFAULT_WINDSTORM_SEED = 20260730;
@@ -57,6 +58,8 @@ export interface GroundUpOptions {
   /** Damage-ratio scale factors; the first must be 1 (the base run), the others are sensitivities. */
   factors?: readonly number[];
   terms?: NormalizedTerms | null;
+  /** An object's OED terms through the financial module (oed-losses.ts); not with terms. */
+  oed?: OedTermsHook | null;
   /** Which items share random numbers (correlation.ts); DEFAULT_DAMAGE_GROUP when absent. */
   damageGroup?: DamageGroupRule;
   /** Told how many events are done, of all, every few events and once at the end (a job's progress). */
@@ -123,7 +126,8 @@ interface RunSettings {
   factors: number[];
   F: Float64Array;
   terms: NormalizedTerms | null;
-  /** Account terms or layers with several samples: a sample's places are paired across the event. */
+  oed: OedTermsHook | null;
+  /** Account terms or layers (or OED terms) with several samples: a sample's places are paired across the event. */
   order: boolean;
   slots: number;
   nLayers: number;
@@ -136,10 +140,12 @@ function runSettings(options: GroundUpOptions): RunSettings {
   if (factors[0] !== 1) throw new RangeError('the first damage-ratio factor must be 1 (the base run)');
   for (const f of factors) if (!(f > 0) || !Number.isFinite(f)) throw new RangeError(`damage-ratio factor ${f} must be positive`);
   const terms = options.terms ?? null;
+  const oed = options.oed ?? null;
+  if (terms !== null && oed !== null) throw new RangeError('terms and OED terms are not applied together');
   const K = S > 0 ? S : 1;
-  const order = terms !== null && terms.nonlinearAcrossPlaces && S > 1;
+  const order = ((terms !== null && terms.nonlinearAcrossPlaces) || oed !== null) && S > 1;
   return {
-    S, K, seed: options.seed ?? DEFAULT_WINDSTORM_SEED, factors, F: Float64Array.from(factors), terms,
+    S, K, seed: options.seed ?? DEFAULT_WINDSTORM_SEED, factors, F: Float64Array.from(factors), terms, oed,
     order, slots: order ? K : 1, nLayers: terms?.layers.length ?? 0,
   };
 }
@@ -291,7 +297,7 @@ interface Accumulated {
 }
 
 function accumulated(nE: number, nL: number, nPC: number, s: RunSettings): Accumulated {
-  const t = s.terms !== null;
+  const t = s.terms !== null || s.oed !== null;
   return {
     analytical: new Float64Array(nE),
     groundUp: s.factors.map(() => new Float64Array(nE)),
@@ -302,7 +308,7 @@ function accumulated(nE: number, nL: number, nPC: number, s: RunSettings): Accum
     placeInsured: t ? new Float64Array(nL) : null,
     placeNet: t ? new Float64Array(nL) : null,
     byPerilCoverage: new Float64Array(nPC),
-    totals: t ? {
+    totals: s.terms !== null ? {
       ground_up: 0, place_deductible: 0, place_above_limit: 0, account_deductible: 0, account_above_limit: 0,
       insured: 0, ceded_quota_share: 0, layers: new Array<number>(s.nLayers).fill(0), net: 0,
     } : null,
@@ -413,6 +419,7 @@ interface GroundUpContext {
   nP: number;
   acc: Accumulated;
   x: EventScratch;
+  oedLosses: OedEventLosses | null;
 }
 
 /**
@@ -436,6 +443,7 @@ export function runGroundUp(model: ModelData, portfolio: KeyedPortfolio, options
     model, portfolio, s, bins, dists, staticDist, staticCount: dists.count, classes, eventIds, occurrences, nC, nP,
     acc: accumulated(nE, nL, nP * nC, s),
     x: eventScratch(model, nL, nC, nP, classes, s, bins.nD),
+    oedLosses: s.oed ? new OedEventLosses(s.oed, s.factors.length, s.K) : null,
   };
   const onEvents = options.onEvents;
   for (let e = 0; e < nE; e++) {
@@ -498,6 +506,10 @@ function runEvent(ctx: GroundUpContext, e: number): Result<void> {
   acc.analytical[e] = x.evAnalytical;
   for (let q = 0; q < ctx.nP * ctx.nC; q++) acc.byPerilCoverage[q]! += (w * x.evPC[q]!) / K;
   for (let f = 0; f < s.factors.length; f++) acc.groundUp[f]![e] = x.evGU[f]! / K;
+  if (ctx.oedLosses !== null) {
+    ctx.oedLosses.finish(e, w, acc.insured!, acc.net!, acc.placeInsured!, acc.placeNet!);
+    return DONE;
+  }
   if (!s.terms || x.hits === 0) return DONE;
   const conserved = accountAndReinsuranceOfEvent(ctx, e, eventId, w);
   if (!conserved.ok) return conserved;
@@ -578,7 +590,7 @@ function classLosses(ctx: GroundUpContext, cls: number, w: number): void {
     for (let f = 0; f < nF; f++) covMean[f * nC + c]! += ctx.dists.mean[x.hDist[j]! * nF + f]!;
     if (x.covHits[c]! > 1) multi = true;
   }
-  const rowsMode = s.terms !== null || multi;
+  const rowsMode = s.terms !== null || s.oed !== null || multi;
   const K = s.K;
   for (let q = ctx.classes.locStart[cls]!; q < ctx.classes.locStart[cls + 1]!; q++) {
     const l = ctx.classes.locs[q]!;
@@ -599,6 +611,7 @@ function classLosses(ctx: GroundUpContext, cls: number, w: number): void {
       sampledSums(ctx, l, tivAt, w);
       continue;
     } else sampledRows(ctx, tivAt);
+    if (ctx.oedLosses !== null) coverageLosses(ctx, l, tivAt);
 
     // Accumulate the K samples (or the one mean) of this location.
     let locSum: number;
@@ -609,6 +622,44 @@ function classLosses(ctx: GroundUpContext, cls: number, w: number): void {
       locSum = accumulate(x.gRow, K, nF, x.evGU);
     }
     acc.placeGroundUp[l]! += (w * locSum) / K;
+  }
+}
+
+/**
+ * A location's ground-up loss per coverage, sample and factor, handed to the OED terms: allocation
+ * rule 1 as combineRows applies it (the perils of a coverage summed and capped at its value; a
+ * factor scales each peril's damage ratio, capped at 1, before the sum), or the capped means with samples 0.
+ */
+function coverageLosses(ctx: GroundUpContext, l: number, tivAt: number): void {
+  const { x, s, nC } = ctx;
+  const o = ctx.oedLosses!;
+  const items = o.hook.item;
+  const covTiv = ctx.portfolio.covTiv;
+  const nF = s.factors.length;
+  for (let c = 0; c < nC; c++) {
+    if (x.covHits[c] === 0) continue;
+    const item = items[l * nC + c]!;
+    if (item < 0) continue;
+    const tiv = covTiv[tivAt + c]!;
+    if (s.S === 0) {
+      for (let f = 0; f < nF; f++) {
+        const a = x.covMean[f * nC + c]!;
+        o.add(f, 0, item, tiv * (a < 1 ? a : 1));
+      }
+      continue;
+    }
+    for (let f = 0; f < nF; f++) {
+      const ff = s.F[f]!;
+      for (let k = 0; k < s.K; k++) {
+        let a = 0;
+        for (let j = 0; j < x.nh; j++) {
+          if (x.hCov[j] !== c) continue;
+          const d = f === 0 ? x.rows[j * s.K + k]! : ff * x.rows[j * s.K + k]!;
+          a += f === 0 || d < 1 ? d : 1;
+        }
+        o.add(f, k, item, tiv * (a < 1 ? a : 1));
+      }
+    }
   }
 }
 

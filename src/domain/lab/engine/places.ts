@@ -13,6 +13,10 @@ export interface LabLocation {
   occupancy_code?: number | null;
   buildings_value?: number | null;
   contents_value?: number | null;
+  other_value?: number | null;
+  bi_value?: number | null;
+  /** The location's OED fields, when the object keeps them (financial/object-terms.ts reads its terms there). */
+  oed?: Readonly<Record<string, string | number>> | null;
 }
 
 export interface LabPlace {

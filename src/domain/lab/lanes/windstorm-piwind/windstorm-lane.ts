@@ -20,6 +20,10 @@ import { computeMetrics, type LabMetrics, type Occurrence, type EventLoss } from
 import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../engine/sensitivity.js';
 import type { GridExtent, PiwindModel } from './piwind-model.js';
 import { readCorrelation, describeDamageGroups, type CorrelationSpec } from '../../engine/correlation.js';
+import { objectTerms, TermsEvaluator, type OedSetRecords } from '../../../financial/object-terms.js';
+import type { PerilGroups } from '../../../financial/oed-fields.js';
+import type { OedTermsHook } from '../../engine/oed-losses.js';
+import type { KeyedPortfolio } from '../../engine/model-data.js';
 
 export const WINDSTORM_LABEL = 'Externally built open model: the Oasis LMF PiWind demonstration (toy) windstorm model, run through this service\'s own re-implementation of the framework\'s ground-up calculation; distinct from the registry\'s validated models. Its hazard is synthetic, not observed.';
 
@@ -29,7 +33,8 @@ export interface WindstormPoint {
   value: number;
 }
 
-export type WindstormExposure = { points: WindstormPoint[] } | { locations: LabLocation[] };
+/** Points, or a stored object's locations (with its OED set when it has one: its terms then apply). */
+export type WindstormExposure = { points: WindstormPoint[] } | { locations: LabLocation[]; oed?: OedSetRecords };
 
 export interface WindstormSpec {
   samples: number;
@@ -58,6 +63,8 @@ export interface WindstormOptions {
   returnPeriods?: readonly number[];
   /** Told how many of the model's events are done, of all, now and then (a job's progress). */
   onEvents?: (done: number, total: number) => void;
+  /** OED's peril groups: needed to apply an object's OED terms. */
+  perilGroups?: PerilGroups;
 }
 
 export interface TermsSummary {
@@ -105,6 +112,8 @@ export interface WindstormRunSpec {
   readonly points: boolean;
   readonly terms: NormalizedTerms | null;
   readonly correlation: CorrelationSpec;
+  /** The object's OED set, when its exposure is an object ingested from one. */
+  readonly oed: OedSetRecords | null;
 }
 
 /** Validates the spec, naming every fault, and turns points into locations. */
@@ -143,6 +152,8 @@ export function readWindstormSpec(spec: unknown, revision = 'r3'): Result<Windst
     }
   } else if (!Array.isArray(ex.locations)) details.push('exposure.locations must be an array');
   else locations = ex.locations as LabLocation[];
+  const oed = ex !== null && typeof ex === 'object' && 'oed' in ex && ex.oed ? ex.oed as OedSetRecords : null;
+  if (oed !== null && s.terms !== undefined && s.terms !== null) details.push('terms apply to points and to objects without OED terms; this object has OED terms, which apply: send no terms');
   let terms: NormalizedTerms | null = null;
   if (s.terms !== undefined && s.terms !== null) {
     if (revision !== 'r3') details.push(`terms need model revision r3; this run is ${revision}`);
@@ -154,7 +165,7 @@ export function readWindstormSpec(spec: unknown, revision = 'r3'): Result<Windst
   }
   const correlation = readCorrelation(s.correlation, details);
   if (details.length > 0) return refused(runSpecRefusal(details));
-  return ok({ samples: samples as number, locations, points, terms, correlation });
+  return ok({ samples: samples as number, locations, points, terms, correlation, oed });
 }
 
 function footprintText(f: GridExtent | null): string {
@@ -181,12 +192,40 @@ function eventLosses(run: GroundUpRun, values: Float64Array): EventLoss[] {
   return out;
 }
 
+/**
+ * The object's OED terms for the kernel: the financial module's structures over the locations, for
+ * the model's perils, and where each kernel location's coverages are among the module's items.
+ */
+function oedHook(locations: readonly LabLocation[], oed: OedSetRecords, portfolio: KeyedPortfolio, perilGroups: PerilGroups): OedTermsHook | null {
+  const terms = objectTerms(locations, oed, perilGroups, new Set(portfolio.perils));
+  if (terms === null) return null;
+  const p = terms.insurance;
+  const nC = portfolio.coverageTypes.length;
+  const itemOf = new Map<string, number>();
+  for (let i = 0; i < p.itemLocation.length; i++) itemOf.set(`${p.itemLocation[i]}:${p.itemCoverage[i]}`, i);
+  const item = new Int32Array(portfolio.locPlace.length * nC).fill(-1);
+  const kernelLocation = new Int32Array(locations.length).fill(-1);
+  portfolio.locPlace.forEach((place, l) => {
+    kernelLocation[place] = l;
+    for (let c = 0; c < nC; c++) item[l * nC + c] = itemOf.get(`${place}:${portfolio.coverageTypes[c]}`) ?? -1;
+  });
+  return { evaluator: new TermsEvaluator(terms), item, kernelLocation };
+}
+
+/** The OED terms' hook, stated in the result (where they come from, what of them is not applied). */
+function statedOedTerms(base: WindstormResult, samples: number, hook: OedTermsHook | null): OedTermsHook | null {
+  if (hook === null) return null;
+  base.terms = { source: 'the object\'s OED terms (docs/financial-module.md)', warnings: [...hook.evaluator.terms.warnings] };
+  if (samples === 0) base.warnings.push('With samples 0 the OED terms act on mean losses, which misstates deductibles and limits against sampled losses; run with samples for the insured and net views.');
+  return hook;
+}
+
 /** Runs the windstorm lane over a parsed PiWind model. */
 export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, options: WindstormOptions): Result<WindstormResult> {
   const revision = options.revision ?? 'r3';
   const read = readWindstormSpec(spec, revision);
   if (!read.ok) return read;
-  const { samples, locations, terms, correlation } = read.value;
+  const { samples, locations, terms, correlation, oed } = read.value;
   const seed = options.seed ?? DEFAULT_WINDSTORM_SEED;
   const portfolio = keyLocations(model, locations);
   const periods = model.occurrence.periods;
@@ -249,9 +288,10 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   }
 
   const factors = [1, ...SENSITIVITY_FACTORS];
+  const hook = oed !== null ? statedOedTerms(base, samples, oedHook(locations, oed, portfolio, options.perilGroups ?? new Map())) : null;
   const groundUp = SAMPLED_DAMAGE.groundUp({
     model, portfolio,
-    options: { samples, seed, factors, terms, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) },
+    options: { samples, seed, factors, terms, oed: hook, damageGroup: correlation.damage_group, ...(options.onEvents ? { onEvents: options.onEvents } : {}) },
   });
   if (!groundUp.ok) return groundUp;
   const run = groundUp.value;
@@ -303,6 +343,10 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   }
   base.ground_up_by_peril_coverage = pc;
 
+  if (hook !== null && run.insured && run.net) {
+    base.perspectives = { il: perspective('insured', run.insured, run.placeInsured!), ri: perspective('net', run.net, run.placeNet!) };
+    base.terms_summary = null;
+  }
   if (terms && run.terms && run.insured && run.net) {
     base.perspectives = {
       il: perspective('insured', run.insured, run.placeInsured!),

@@ -10,6 +10,7 @@ import { PLACES_EXPOSURE } from '../places-exposure.js';
 import { readWindstormSpec, runWindstorm, type WindstormSpec } from '../windstorm-piwind/windstorm-lane.js';
 
 const PIWIND = { feed_id: 'oasis-piwind', version: '2026-07-30' } as const;
+const OED_SPEC = { feed_id: 'oed-spec', version: '2026-07-08' } as const;
 const REINSURANCE_LAYERS_MAX = 3;
 
 const AMOUNT = { type: 'number', minimum: 0 } as const;
@@ -49,11 +50,13 @@ export const windstorm = labLane({
   },
   exposure: {
     schema: PLACES_EXPOSURE,
-    description: '{points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model\'s grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework\'s lookup does)',
+    description: '{points: [{lat, lon, value}]} (buildings, residential occupancy 1050, perils WW1; a point is modeled when it falls in an area-peril cell of the model\'s grid, caps.footprint with its edges) or {object_id} (the stored schedule, keyed as the framework\'s lookup does; an object ingested from an OED set has its location, account and reinsurance terms applied through the financial module, giving perspectives il and ri, and then takes no terms member)',
   },
   caps: { samples_max: MAX_SAMPLES, places_max: 100_000, reinsurance_layers_max: REINSURANCE_LAYERS_MAX },
   inputs: {
     model_data: { reader: 'piwind-model', source: { pin: PIWIND }, missing: 'The lab model data is not available here.' },
+    // OED's peril groups, to apply an object's OED terms (LocPerilsCovered, PolPerilsCovered...).
+    peril_groups: { reader: 'peril-groups', source: { pin: OED_SPEC }, missing: 'The pinned OED specification (its peril groups) is not available here.' },
   },
 
   normalize(spec, exposure) {
@@ -78,15 +81,18 @@ export const windstorm = labLane({
     };
   },
 
-  run({ model_data }, spec: WindstormSpec, { progress }) {
+  run({ model_data, peril_groups }, spec: WindstormSpec, { progress }) {
     const s = model_data.snapshot;
     const run = runWindstorm(model_data.value, spec, {
       modelData: { feed_id: s.feed_id, version: s.version, sha256: s.sha256, credit_line: s.credit_line, license: s.license },
       modelId: this.id,
       revision: this.revision,
+      perilGroups: peril_groups.value,
       ...(progress ? { onEvents: progress } : {}),
     });
-    return run.ok ? ok({ ...run.value }) : run;
+    // The OED specification read for its peril groups, named with its digest as every pinned input is.
+    const o = peril_groups.snapshot;
+    return run.ok ? ok({ ...run.value, oed_spec: { feed_id: o.feed_id, version: o.version, sha256: o.sha256 } }) : run;
   },
 
   progress: (done, total) => `Computed the losses of ${done} of the model's ${total} events.`,
@@ -107,6 +113,7 @@ export const windstorm = labLane({
       terms: { type: 'object' },
       perspectives: { type: ['object', 'null'], description: 'il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms.' },
       terms_summary: { type: ['object', 'null'] },
+      oed_spec: { type: 'object', description: 'The pinned OED specification read for its peril groups (an object\'s OED terms).' },
       no_loss_figure: { type: 'string' },
       assumptions: { type: 'array', items: { type: 'string' } },
       warnings: { type: 'array', items: { type: 'string' } },
