@@ -103,7 +103,9 @@ test("RMS/Moody's EDM location export: coverage 1, 2, 3 values are building, con
 test('OED and plain-English value headers', () => {
   const oedFile = readOk('PortNumber,AccNumber,LocNumber,LocName,BuildingTIV,OtherTIV,ContentsTIV,BITIV,BIPOI\nP1,A1,L1,Depot,100,5,20,30,180\n', 'EUR');
   assert.deepEqual(oedFile.exposure.locations[0]?.values, { buildings: '100.00', other: '5.00', contents: '20.00', business_interruption: '30.00', total: '155.00' });
-  assert.deepEqual(oedFile.exposure.locations[0]?.oed, { PortNumber: 'P1', AccNumber: 'A1', LocName: 'Depot' });
+  // A file naming PortNumber, AccNumber and LocNumber is an OED location file: every OED field it
+  // gave is kept verbatim, under its OED name and type, beside the canonical members read from it.
+  assert.deepEqual(oedFile.exposure.locations[0]?.oed, { PortNumber: 'P1', AccNumber: 'A1', LocNumber: 'L1', LocName: 'Depot', BuildingTIV: 100, OtherTIV: 5, ContentsTIV: 20, BITIV: 30, BIPOI: 180 });
   assert.equal(oedFile.exposure.locations[0]?.bi_period_days, 180);
   const plain = readOk('Location Name,Building Sum Insured,Contents Sum Insured,Business Interruption Sum Insured,Other Structures\nShop,100,20,30,5\n', 'GBP');
   assert.deepEqual(plain.exposure.locations[0]?.values, { buildings: '100.00', contents: '20.00', business_interruption: '30.00', other: '5.00', total: '155.00' });

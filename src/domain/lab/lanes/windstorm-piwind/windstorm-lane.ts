@@ -220,6 +220,23 @@ function statedOedTerms(base: WindstormResult, samples: number, hook: OedTermsHo
   return hook;
 }
 
+
+/** The exposure's items and values per peril and coverage type (the pairs that hold an item). */
+function itemsByPerilCoverage(portfolio: ReturnType<typeof keyLocations>): WindstormResult['exposure']['items_by_peril_coverage'] {
+  const byPC: WindstormResult['exposure']['items_by_peril_coverage'] = [];
+  for (let p = 0; p < portfolio.perils.length; p++) {
+    for (let c = 0; c < portfolio.coverageTypes.length; c++) {
+      let items = 0;
+      let value = 0;
+      for (let i = 0; i < portfolio.itemPeril.length; i++) {
+        if (portfolio.itemPeril[i] === p && portfolio.itemCoverage[i] === c) { items++; value += portfolio.itemTiv[i]!; }
+      }
+      if (items > 0) byPC.push({ peril: portfolio.perils[p]!, coverage_type: portfolio.coverageTypes[c]!, items, value });
+    }
+  }
+  return byPC;
+}
+
 /** Runs the windstorm lane over a parsed PiWind model. */
 export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, options: WindstormOptions): Result<WindstormResult> {
   const revision = options.revision ?? 'r3';
@@ -232,17 +249,7 @@ export function runWindstorm(model: PiwindModel, spec: WindstormSpec | unknown, 
   const warnings = [...model.notes];
   const modeled = portfolio.locPlace.length;
 
-  const byPC: WindstormResult['exposure']['items_by_peril_coverage'] = [];
-  for (let p = 0; p < portfolio.perils.length; p++) {
-    for (let c = 0; c < portfolio.coverageTypes.length; c++) {
-      let items = 0;
-      let value = 0;
-      for (let i = 0; i < portfolio.itemPeril.length; i++) {
-        if (portfolio.itemPeril[i] === p && portfolio.itemCoverage[i] === c) { items++; value += portfolio.itemTiv[i]!; }
-      }
-      if (items > 0) byPC.push({ peril: portfolio.perils[p]!, coverage_type: portfolio.coverageTypes[c]!, items, value });
-    }
-  }
+  const byPC = itemsByPerilCoverage(portfolio);
   const unmodeledReasons: Record<string, string> = {};
   for (const u of portfolio.unmodeled) unmodeledReasons[u.reason] = UNMODELED_REASONS[u.reason];
   if (portfolio.dropped.boundary_ties > 0) warnings.push(`${portfolio.dropped.boundary_ties} place-peril(s) lie on an edge shared by cells and took the lower area-peril id.`);
