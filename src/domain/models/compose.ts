@@ -103,7 +103,7 @@ export function modelSchema(): Record<string, unknown> {
     allOf: named.filter((p) => ((p.parameters.required as string[] | undefined) ?? []).length > 0).map((p) => {
       const kind = MEASUREMENTS.includes(p as never) ? 'measurement' : TRANSFORMS.includes(p as never) ? 'transforms' : 'payout_function';
       const names = kind === 'transforms' ? { properties: { transforms: { contains: { const: p.id } } }, required: ['transforms'] } : { properties: { [kind]: { const: p.id } }, required: [kind] };
-      return { if: names, then: { required: ['parameters'], properties: { parameters: { required: [p.id] } } } };
+      return { if: names, then: { required: ['parameters'], properties: { parameters: { required: [p.id], properties: { [p.id]: { description: 'Its parameters, as properties.parameters defines them.' } } } } } };
     }),
   };
 }
