@@ -19,7 +19,7 @@ const INPUT = shape('An input: its content address, kind, digest, size and what 
 
 export const storeInput = operation({
   id: 'storeLabInput',
-  summary: 'Bring an input to the lab: a CLIMADA hazard, exposures or impact functions (read and stored; content-addressed)',
+  summary: 'Bring an input to the lab: a CLIMADA hazard, exposures or impact functions, or an OpenQuake exposure, vulnerability model or ground-motion fields (read and stored; content-addressed)',
   description: `The file is read by its kind's reader before it is stored: a file that does not read is refused 422, naming what could not be read. At most 64 MB (64,000,000 bytes) an input. Kinds: ${INPUT_KIND_NAMES.map((k) => `${k} (${INPUT_KINDS[k].description})`).join('; ')}.`,
   requestBody: {
     required: true,
