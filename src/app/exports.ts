@@ -9,7 +9,6 @@ import { oedFieldOrder } from '../feeds/oed.js';
 import { ORD_TABLES, ordCsv, type OrdPerspective, type OrdTable } from '../domain/exports/ord-tables.js';
 import { csvTable } from '../domain/exports/csv.js';
 import { labLane, LAB_LANES } from './lab-lanes.js';
-import { hasLocSummary, locSummaryCsv } from '../domain/exports/loc-summary.js';
 import type { LabMetrics } from '../domain/lab/engine/metrics.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -23,10 +22,6 @@ export type { BacktestTable, OedTable, OrdPerspective, OrdTable };
 export { OED_TABLES } from '../domain/exports/oed-location.js';
 export { BACKTEST_TABLES } from '../domain/exports/backtest-tables.js';
 export { ORD_PERSPECTIVES, ORD_TABLES } from '../domain/exports/ord-tables.js';
-
-/** The CSV tables of a lab run: the ORD tables, and loc_summary (a deterministic-loss run's losses per location, as oasislmf writes it). */
-export const RUN_TABLES = [...ORD_TABLES, 'loc_summary'] as const;
-export type RunTable = (typeof RUN_TABLES)[number];
 
 /** GET /backtests/{id} as CSV: the year table or the burning-cost view. */
 export async function backtestTable(deps: Pick<AppDeps, 'structures'>, input: { accountId: string; id: string; table: BacktestTable }): Promise<Result<string>> {
@@ -50,7 +45,7 @@ export const LANE_TABLES: readonly string[] = [...new Set(LAB_LANES.flatMap((lan
  */
 export async function runTable(
   deps: Pick<AppDeps, 'labRuns' | 'jobs'>,
-  input: { accountId: string; id: string; jobLink: JobLink; table: RunTable | string | undefined; perspective: OrdPerspective },
+  input: { accountId: string; id: string; jobLink: JobLink; table: string | undefined; perspective: OrdPerspective },
 ): Promise<Result<{ csv: string; table: string; currency: string | null }>> {
   const read = await readRun(deps, input);
   if (!read.ok) return read;
@@ -62,10 +57,6 @@ export async function runTable(
   // ORD's columns (and a lane's own tables) carry no currency: the answer names it in a header (a
   // run stored before losses named their currency has none).
   const currency = result.currency ?? null;
-  if (input.table === 'loc_summary') {
-    if (!hasLocSummary(result)) return refused(refusals.invalidRequest(422, `Run ${input.id} has no loc_summary: only a deterministic-loss run's losses are per location and factor.`));
-    return ok({ csv: locSummaryCsv(result as never), table: 'loc_summary', currency });
-  }
   const tables = labLane((run.model as { id?: unknown }).id)?.tables;
   if (tables) {
     const names = Object.keys(tables);

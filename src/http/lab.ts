@@ -6,7 +6,7 @@ import { labModels, readRun, submitRun } from '../app/lab-runs.js';
 import { statusRetryAfter } from '../app/jobs.js';
 import { callerOf } from './api/accounts.js';
 import type { HostDirectory } from './host-directory.js';
-import { runTable, type OrdPerspective, type RunTable } from '../app/exports.js';
+import { runTable, type OrdPerspective } from '../app/exports.js';
 import { answer } from './answer.js';
 import { negotiate, sendExport } from './negotiate.js';
 import { bytesTag, notModified } from './caching.js';
@@ -44,7 +44,7 @@ export function labRoutes(app: FastifyInstance, services: Services, directory: H
     const input = { accountId: callerOf(request).accountId, id, jobLink: jobLink(request) };
     const offer = negotiate(request, schema.RUN_OFFERS);
     if (offer.format === 'csv') {
-      const query = request.query as { table?: RunTable | string; perspective?: OrdPerspective };
+      const query = request.query as { table?: string; perspective?: OrdPerspective };
       const perspective = query.perspective ?? 'gul';
       const { csv, table, currency } = answer(await runTable(services, { ...input, table: query.table, perspective }));
       if (currency !== null) reply.header('catrisk-currency', currency);

@@ -2147,8 +2147,8 @@ export interface operations {
                 format?: "json" | "csv";
                 /** @description CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms. */
                 perspective?: "gul" | "il" | "ri";
-                /** @description CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); or loc_summary, a deterministic-loss run's losses per location (PortNumber, AccNumber, LocNumber, [loss_factor_idx,] loss_gul, loss_il[, loss_ri]), as oasislmf writes it; a lane with tables of its own serves those instead (climada-impact: at_event, eai_exp, freq_curve, insured_at_event, insured_eai_exp, insured_freq_curve; the first by default). */
-                table?: "ept" | "melt" | "mplt" | "alt" | "ylt" | "loc_summary" | "at_event" | "eai_exp" | "freq_curve" | "insured_at_event" | "insured_eai_exp" | "insured_freq_curve" | "aggrisk" | "risk_by_event" | "avg_losses" | "insured_losses";
+                /** @description CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); a lane with tables of its own serves those instead, the first by default: climada-impact: at_event, eai_exp, freq_curve, insured_at_event, insured_eai_exp, insured_freq_curve; openquake-scenario-risk: aggrisk, risk_by_event, avg_losses, insured_losses; deterministic-loss: loc_summary (deterministic-loss's loc_summary as oasislmf writes it). */
+                table?: "ept" | "melt" | "mplt" | "alt" | "ylt" | "at_event" | "eai_exp" | "freq_curve" | "insured_at_event" | "insured_eai_exp" | "insured_freq_curve" | "aggrisk" | "risk_by_event" | "avg_losses" | "insured_losses" | "loc_summary";
             };
             header?: never;
             path: {

@@ -3,10 +3,7 @@
 // each model reads inside its members is checked by its lane, so the body names them and no more.
 import { LAB_LANES } from '../../app/lab-lanes.js';
 import type { LabLane } from '../../domain/lab/lane.js';
-import { LANE_TABLES, ORD_PERSPECTIVES, RUN_TABLES } from '../../app/exports.js';
-import { labLane } from '../../app/lab-lanes.js';
-
-const climadaImpactTables = () => labLane('climada-impact')?.tables ?? {};
+import { LANE_TABLES, ORD_PERSPECTIVES, ORD_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
 import { ID_PARAM, JOB_RETRY_AFTER, LINKS, OBJECT, STRING, chartOperations, named, operation, published, queryOf, shape, type JsonSchema } from './operation.js';
 
@@ -143,7 +140,7 @@ export const readRun = operation({
   params: ID_PARAM('run'),
   query: queryOf({
     format: formatParameter(RUN_OFFERS),
-    table: { type: 'string', enum: [...RUN_TABLES, ...LANE_TABLES], description: `CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); or loc_summary, a deterministic-loss run's losses per location (PortNumber, AccNumber, LocNumber, [loss_factor_idx,] loss_gul, loss_il[, loss_ri]), as oasislmf writes it; a lane with tables of its own serves those instead (climada-impact: ${Object.keys(climadaImpactTables()).join(', ')}; the first by default).` },
+    table: { type: 'string', enum: [...ORD_TABLES, ...LANE_TABLES], description: `CSV only: the ORD table: ept (default), melt, mplt or alt; or ylt, the lab's year loss table (not ORD: one row per period); a lane with tables of its own serves those instead, the first by default: ${LAB_LANES.filter((l) => l.tables).map((l) => `${l.id}: ${Object.keys(l.tables!).join(', ')}`).join('; ')} (deterministic-loss's loc_summary as oasislmf writes it).` },
     perspective: { type: 'string', enum: [...ORD_PERSPECTIVES], description: 'CSV only: gul (ground up, default), il (insured) or ri (net); il and ri need a spec with terms.' },
   }),
   errors: ['invalid_request', 'not_found', 'not_acceptable'],

@@ -5,6 +5,7 @@ import { labLane, modelOf } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { OBJECT_EXPOSURE } from '../places-exposure.js';
+import { locSummaryRows } from '../../../exports/loc-summary.js';
 import { MAX_LOSS_FACTORS, readLossFactors, runDeterministic, type DeterministicSpec } from './deterministic-loss.js';
 
 const OED_SPEC = { feed_id: 'oed-spec', version: '2026-07-08' } as const;
@@ -52,6 +53,14 @@ export const deterministicLoss = labLane({
   },
 
   progress: (done, total) => `Applied the terms at ${done} of ${total} step(s).`,
+
+  // CSV: oasislmf's loc_summary, served by GET /runs/{id}?format=csv (its one table, so the default).
+  tables: {
+    loc_summary: {
+      description: 'Losses per location and loss factor, as oasislmf writes loc_summary.csv: PortNumber, AccNumber, LocNumber, [loss_factor_idx,] loss_gul, loss_il[, loss_ri].',
+      rows: locSummaryRows,
+    },
+  },
 
   result: {
     type: 'object',
