@@ -9,6 +9,7 @@ import { largeSchedule } from '../test/support/schedules.js';
 import pg from 'pg';
 import { startStallingProxy } from '../test/support/tcp-proxy.js';
 import { FEEDS_DIR } from '../test/support/feeds.js';
+import { httpEnginesBench } from './http-engines.js';
 
 function print(line: Record<string, unknown>) {
   console.log(JSON.stringify(line));
@@ -1597,7 +1598,7 @@ async function fmBench() {
 }
 
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench, fm: fmBench };
+const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, 'http-engines': httpEnginesBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench, fm: fmBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();
