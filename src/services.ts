@@ -14,7 +14,7 @@ import { IdempotencyStore } from './store/idempotency.js';
 import { PackageStore } from './store/packages.js';
 import { MonitoringStore } from './store/monitoring.js';
 import { openServedFeeds } from './feeds/store.js';
-import { announceJob, listenForJobs, type JobNotices } from './store/job-notices.js';
+import { announceJob, JOB_CHANNEL, listenForNotices, type Notices } from './store/notices.js';
 import { LeasedRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
 import { jobHandlers } from './jobs/handlers.js';
@@ -47,8 +47,8 @@ export interface Services extends AppDeps {
   readonly handlers: ReadonlyMap<string, JobHandler>;
   /** Present when this process runs workers. */
   worker: Worker | undefined;
-  /** On PostgreSQL, while this process runs workers: the queue's notices (store/job-notices.ts). */
-  jobNotices: JobNotices | undefined;
+  /** PostgreSQL: the deployment's notices (queued jobs, changed accounts) reaching this process. */
+  notices: Notices | undefined;
   /** Present when this process looks for newly pinned snapshots (startFeedWatch). */
   feedWatch: FeedWatch | undefined;
   /** Where this process's API host listens on loopback (set when it starts), for the lab's internal route. */
@@ -84,8 +84,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     await database.close();
     throw error;
   }
-  // SQLite is one process by design: its account reads can be remembered (see AccountStore).
-  const accounts = new AccountStore(database.db, { soleWriter: database.dialect === 'sqlite' });
+  // SQLite is one process by design: its account reads can be remembered; on PostgreSQL while the
+  // deployment's account notices reach this process (see AccountStore).
+  const accounts = new AccountStore(database.db, { soleWriter: database.dialect === 'sqlite', notified: database.dialect === 'postgres' });
   // A job queued during a request keeps the request's id and trace.
   const jobs = new JobStore(database.db, database.dialect, originOfWork);
   const objects = new ObjectStore(database.db);
@@ -120,7 +121,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     }),
     handlers: new Map(),
     worker: undefined,
-    jobNotices: undefined,
+    notices: undefined,
     feedWatch: undefined,
     apiLoopbackUrl: undefined,
     now: () => new Date(),
@@ -136,7 +137,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     async close() {
       try {
         await services.feedWatch?.stop();
-        await services.jobNotices?.close();
+        await services.notices?.close();
         if (services.worker) await services.worker.stop();
         await closeComputePool();
       } finally {
@@ -145,6 +146,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
   };
   (services as { handlers: ReadonlyMap<string, JobHandler> }).handlers = jobHandlers(services, metrics);
+  if (config.databaseUrl && database.dialect === 'postgres') {
+    const noticeLog = log.child({ part: 'notices' });
+    services.notices = listenForNotices(config.databaseUrl, {
+      onNotice: (channel, payload) => (channel === JOB_CHANNEL ? services.worker?.nudge() : accounts.accountChanged(payload)),
+      onListening: (listening) => accounts.noticesListening(listening),
+      onError: (error) => noticeLog.warn({ err: error }, 'notices interrupted; listening again (workers poll, accounts are read from the database meanwhile)'),
+    });
+  }
   return services;
 }
 
@@ -211,10 +220,6 @@ export function startWorker(services: Services): Worker {
     onRunEnded: (verb, outcome, seconds) => services.metrics.jobRun(verb, outcome, seconds),
   });
   services.worker = worker;
-  if (services.config.databaseUrl && services.database.dialect === 'postgres') {
-    const log = services.log.child({ part: 'job-notices' });
-    services.jobNotices = listenForJobs(services.config.databaseUrl, () => worker.nudge(), (error) => log.warn({ err: error }, 'job notices interrupted; listening again, polling meanwhile'));
-  }
   worker.start();
   return worker;
 }

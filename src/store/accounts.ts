@@ -3,6 +3,7 @@ import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AccountsTable, Tables } from './tables.js';
 import { preparedQuery } from './prepared.js';
+import { announceAccountChange } from './notices.js';
 
 export type Account = AccountsTable;
 
@@ -32,14 +33,22 @@ export class AccountStore {
   private readonly accountAndKeys;
 
   /**
-   * Accounts with their keys, remembered by id, only where this process is the database's one
-   * writer (SQLite): an account changes only by cancel(), which forgets it, and keys are made only
-   * with their account. Several processes share PostgreSQL, so there every read asks the database.
+   * Accounts with their keys, remembered by id. An account changes only by cancel(), which forgets
+   * it, and keys are made only with their account. Where this process is the database's one writer
+   * (SQLite) that is enough. Several processes share PostgreSQL: there an account is remembered only
+   * while this process listens for the deployment's account notices (store/notices.ts; cancel()
+   * announces in its transaction), everything is forgotten whenever listening stops, and a read
+   * that a notice overtook is not kept (`epoch`).
    */
   private readonly remembered: Map<string, AccountWithKeys> | undefined;
+  private remembering: boolean;
+  private epoch = 0;
+  private readonly announces: boolean;
 
-  constructor(private readonly db: Kysely<Tables>, options: { soleWriter?: boolean } = {}) {
-    this.remembered = options.soleWriter ? new Map() : undefined;
+  constructor(private readonly db: Kysely<Tables>, options: { soleWriter?: boolean; notified?: boolean } = {}) {
+    this.remembered = options.soleWriter || options.notified ? new Map() : undefined;
+    this.remembering = options.soleWriter === true;
+    this.announces = options.notified === true;
     this.keyOfDigest = preparedQuery(db, 1, (digest: string) => db.selectFrom('api_keys')
       .select(['id as key_id', 'account_id']).where('secret_digest', '=', digest));
     this.accountById = preparedQuery(db, 1, (id: string) => db.selectFrom('accounts').selectAll().where('id', '=', id));
@@ -84,6 +93,7 @@ export class AccountStore {
   async accountWithKeys(id: string): Promise<AccountWithKeys | undefined> {
     const known = this.remembered?.get(id);
     if (known) return known;
+    const epoch = this.epoch;
     const rows = await this.accountAndKeys(id);
     const first = rows[0];
     if (!first) return undefined;
@@ -92,22 +102,39 @@ export class AccountStore {
       account: Object.freeze(account as Account),
       keys: Object.freeze(rows.map((r) => Object.freeze({ id: r.key_id, created_at: r.key_created_at }))),
     });
-    if (this.remembered) {
+    if (this.remembered && this.remembering && epoch === this.epoch) {
       if (this.remembered.size >= 50_000) this.remembered.clear();
       this.remembered.set(id, found);
     }
     return found;
   }
 
-  /** Cancels at once; returns false when it was already cancelled. */
+  /** Cancels at once, announced to the deployment's other processes; returns false when it was already cancelled. */
   async cancel(id: string, now = new Date()): Promise<boolean> {
-    this.remembered?.delete(id);
-    const result = await this.db.updateTable('accounts')
-      .set({ status: 'cancelled', cancelled_at: now.toISOString() })
-      .where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+    this.accountChanged(id);
+    const result = await this.db.transaction().execute(async (trx) => {
+      const updated = await trx.updateTable('accounts')
+        .set({ status: 'cancelled', cancelled_at: now.toISOString() })
+        .where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+      if (this.announces) await announceAccountChange(trx, id);
+      return updated;
+    });
     // Again after the write: a read while it ran may have remembered the account as it was.
-    this.remembered?.delete(id);
+    this.accountChanged(id);
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Another process changed the account (its notice): what is remembered of it is forgotten. */
+  accountChanged(id: string): void {
+    this.epoch += 1;
+    this.remembered?.delete(id);
+  }
+
+  /** Notices began or stopped reaching this process: remembered only while they do, from a clean slate. */
+  noticesListening(listening: boolean): void {
+    this.epoch += 1;
+    this.remembered?.clear();
+    if (this.announces) this.remembering = listening;
   }
 
   /**

@@ -10,7 +10,10 @@ import { migrate } from '../../src/store/migrations.js';
 import { AccountStore, secretDigest } from '../../src/store/accounts.js';
 import { preparedQuery } from '../../src/store/prepared.js';
 import { eachDialect, type DialectName } from '../support/service.js';
-import { createScratchDatabase } from '../support/postgres.js';
+import { createScratchDatabase, postgresAvailable } from '../support/postgres.js';
+import pg from 'pg';
+import { test } from 'node:test';
+import { ACCOUNT_CHANNEL, listenForNotices } from '../../src/store/notices.js';
 
 async function withDatabase(dialect: DialectName, body: (database: Database) => Promise<void>) {
   const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-accounts-'));
@@ -84,4 +87,66 @@ eachDialect('a sole writer remembers accounts and forgets one the moment it is c
     assert.equal((await remembering.account(account.id))?.status, 'cancelled');
     assert.equal(await remembering.cancel(account.id), false, 'already cancelled');
   });
+});
+
+// Two processes of a PostgreSQL deployment, as two stores with a listener each on one database:
+// what one remembers of an account is forgotten when the other cancels it, and nothing is
+// remembered while its notices do not arrive.
+test('on PostgreSQL an account is remembered only while notices arrive, and forgotten when another process cancels it', { skip: postgresAvailable ? false : 'PostgreSQL not available' }, async () => {
+  const scratch = await createScratchDatabase();
+  const a = openDatabase({ stateDir: '', databaseUrl: scratch.url });
+  const b = openDatabase({ stateDir: '', databaseUrl: scratch.url });
+  await migrate(a.db, a.dialect);
+  const storeA = new AccountStore(a.db, { notified: true });
+  const storeB = new AccountStore(b.db, { notified: true });
+  const listeningB: boolean[] = [];
+  let noticesB: ReturnType<typeof listenForNotices> | undefined;
+  const admin = new pg.Client({ connectionString: scratch.url });
+  await admin.connect();
+  try {
+    const { account } = await storeA.signup({ label: 'desk' });
+    // Not listening yet: every read asks the database.
+    await b.db.updateTable('accounts').set({ label: 'renamed' }).where('id', '=', account.id).execute();
+    assert.equal((await storeB.accountWithKeys(account.id))?.account.label, 'renamed');
+    await b.db.updateTable('accounts').set({ label: 'desk' }).where('id', '=', account.id).execute();
+    assert.equal((await storeB.accountWithKeys(account.id))?.account.label, 'desk');
+    noticesB = listenForNotices(scratch.url, {
+      onNotice: (channel, payload) => { if (channel === ACCOUNT_CHANNEL) storeB.accountChanged(payload); },
+      onListening: (listening) => { listeningB.push(listening); storeB.noticesListening(listening); },
+      onError: () => {},
+    }, 50);
+    await noticesB.ready;
+    assert.deepEqual(listeningB, [true]);
+    // Listening: remembered (a change behind the store's back, which no process makes, shows it).
+    assert.equal((await storeB.accountWithKeys(account.id))?.account.status, 'active');
+    await b.db.updateTable('accounts').set({ label: 'behind its back' }).where('id', '=', account.id).execute();
+    assert.equal((await storeB.accountWithKeys(account.id))?.account.label, 'desk');
+    // The other process cancels: B forgets as soon as the notice arrives.
+    assert.equal(await storeA.cancel(account.id), true);
+    const t0 = Date.now();
+    while ((await storeB.accountWithKeys(account.id))?.account.status !== 'cancelled') {
+      assert.ok(Date.now() - t0 < 5_000, 'the cancellation reached the other process within 5 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.equal((await storeB.account(account.id))?.status, 'cancelled');
+    // The listener's connection ends: everything forgotten, reads go to the database until it is back.
+    const other = await storeA.signup({ label: 'two' });
+    assert.equal((await storeB.accountWithKeys(other.account.id))?.account.label, 'two');
+    await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'listen %'");
+    const t1 = Date.now();
+    while (!listeningB.includes(false)) {
+      assert.ok(Date.now() - t1 < 5_000, 'the ended connection was noticed');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await b.db.updateTable('accounts').set({ label: 'read again' }).where('id', '=', other.account.id).execute();
+    assert.equal((await storeB.accountWithKeys(other.account.id))?.account.label, 'read again');
+    while (listeningB.at(-1) !== true) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(listeningB, [true, false, true]);
+  } finally {
+    await admin.end();
+    await noticesB?.close();
+    await a.close();
+    await b.close();
+    await scratch.drop();
+  }
 });
