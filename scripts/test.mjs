@@ -76,7 +76,11 @@ await buildForTests();
 const result = spawnSync(
   process.execPath,
   ['--test', '--test-concurrency=2', ...files.map((f) => join(BUILD, f.replace(/\.ts$/, '.js')))],
-  { stdio: 'inherit', env: { ...process.env, CATRISK_TEST_PG: pgUrl } },
+  // One record of verified feed files for the run's ~150 processes: the first hashes the pinned
+  // feeds, the others trust it while the files are unchanged (src/feeds/verification-record.ts).
+  { stdio: 'inherit', env: { ...process.env, CATRISK_TEST_PG: pgUrl, CATRISK_FEED_RECORD_DIR: process.env.CATRISK_FEED_RECORD_DIR ?? join(BUILD, 'feed-records'),
+    // Node 22 and later keep compiled modules for the next process (Node 20 ignores it).
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(BUILD, 'compile-cache') } },
 );
 if (!pgUrl) console.log('Reminder: PostgreSQL was skipped; only SQLite was exercised.');
 process.exit(result.status ?? 1);

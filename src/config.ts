@@ -25,6 +25,11 @@ export interface Config {
   /** The pinned snapshots: CATRISK_FEEDS_DIR, else the repository's feeds/. */
   readonly feedsDir: string;
   /**
+   * Where what a process verified of the feeds is recorded for the next process
+   * (CATRISK_FEED_RECORD_DIR, default the state folder; `off`: every process hashes every file).
+   */
+  readonly feedRecordDir: string | null;
+  /**
    * Product names of anonymous default-library agents, refused at the edge (lower case, compared
    * with each product token's name; see src/http/user-agents.ts).
    */
@@ -316,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
     stateDir: resolve(env.CATRISK_STATE_DIR || './var'),
     databaseUrl,
     feedsDir: feedsDirOf(env),
+    feedRecordDir: env.CATRISK_FEED_RECORD_DIR === 'off' ? null : resolve(env.CATRISK_FEED_RECORD_DIR || env.CATRISK_STATE_DIR || './var'),
     refusedAgents: refused !== undefined
       ? refused.split(',').map(productName).filter(Boolean)
       : DEFAULT_REFUSED_AGENTS,

@@ -24,6 +24,7 @@ async function serve(withHosts: boolean) {
   const { startMetricsListener } = await import('./http/metrics-listener.js');
   const config = configFromEnv();
   const services = await createServices(config);
+  if (withHosts) (await import('./schemas.js')).compileSchemaValidators();
   const hosts = withHosts ? await startHosts(services) : [];
   // A worker-only process has its metrics too (its jobs, the queue): on its own port.
   const metrics = await startMetricsListener(services);

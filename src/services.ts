@@ -14,6 +14,7 @@ import { IdempotencyStore } from './store/idempotency.js';
 import { PackageStore } from './store/packages.js';
 import { MonitoringStore } from './store/monitoring.js';
 import { openServedFeeds } from './feeds/store.js';
+import { readVerificationRecord, writeVerificationRecord } from './feeds/verification-record.js';
 import { announceJob, JOB_CHANNEL, listenForNotices, type Notices } from './store/notices.js';
 import { LeasedRateCounter, MemoryRateCounter, type RateCounter } from './store/rate-counters.js';
 import { Worker, type JobHandler } from './jobs/worker.js';
@@ -66,10 +67,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
   // Logs go to standard error: standard output carries the one JSON line per host.
   const log = options.log ?? serviceLogger(config.logLevel);
   // The feeds first: a folder that cannot be served stops the start before the database is touched.
-  // Each file is hashed once per process: what an earlier store of the process (tests start many)
-  // verified is trusted while its identity on disk is unchanged.
-  const feeds = await openServedFeeds(config.feedsDir, FEEDS_SETTING, { verified: processVerifiedFeeds() });
+  // Each file is hashed once: what an earlier store of the process (tests start many) or an earlier
+  // process (its record) verified is trusted while its identity on disk is unchanged.
+  const recorded = config.feedRecordDir === null ? [] : await readVerificationRecord(config.feedRecordDir, config.feedsDir);
+  const feeds = await openServedFeeds(config.feedsDir, FEEDS_SETTING, { verified: new Map([...recorded, ...processVerifiedFeeds()]) });
   shareVerifiedFeeds(feeds.verified);
+  if (config.feedRecordDir !== null && feeds.hashedFiles > 0) {
+    await writeVerificationRecord(config.feedRecordDir, config.feedsDir, feeds.verified)
+      .catch((error: unknown) => log.warn({ err: error }, 'the feeds verification record was not written; the next start hashes every file again'));
+  }
   let metrics: ServiceMetrics | undefined;
   const database = openDatabase({
     databaseUrl: config.databaseUrl, stateDir: config.stateDir, limits: config.database,
