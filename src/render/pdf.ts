@@ -102,9 +102,8 @@ function chart(w: Writer, d: BacktestExhibit): void {
     doc.text(text, left, baseline - size * 0.8, { lineBreak: false });
   };
   const { plot } = layout;
-  label(layout.title, X(plot.left), Y(24), 15 * s, 'start', '#000000', 'bold');
-  w.style('regular', Math.max(11 * s, 5), GREY);
-  doc.text(layout.subtitle, X(plot.left), Y(44) - 11 * s * 0.8, { width: WIDTH - plot.left * s });
+  for (const line of layout.titleLines) label(line.text, X(plot.left), Y(line.y), 15 * s, 'start', '#000000', 'bold');
+  for (const line of layout.subtitleLines) label(line.text, X(plot.left), Y(line.y), 11 * s, 'start', GREY);
   for (const t of layout.ticks) {
     doc.moveTo(X(plot.left), Y(t.y)).lineTo(X(plot.right), Y(t.y)).lineWidth(0.5).strokeColor(layout.colours.grid).stroke();
     label(t.label, X(plot.left - 6), Y(t.y + 4), 12 * s, 'end');
