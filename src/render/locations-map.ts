@@ -189,7 +189,11 @@ export function locationsMap(input: MapInput): string {
   const body: string[] = [];
   for (const line of heading.title) body.push(text(PLOT.left, line.y, line.text, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
   for (const line of heading.subtitle) body.push(text(PLOT.left, line.y, line.text, { 'font-size': 11, fill: '#555555', class: 'subtitle' }));
-  body.push(el('rect', { x: x0, y: y0, width: (east - west) * scale, height: (north - south) * scale, fill: input.land ? '#dcebf5' : '#f4f8fb', stroke: '#999999' }));
+  // The frame names its extent, so a reader (or a test) can turn a pixel back into degrees.
+  body.push(el('rect', {
+    class: 'frame', x: x0, y: y0, width: (east - west) * scale, height: (north - south) * scale, fill: input.land ? '#dcebf5' : '#f4f8fb', stroke: '#999999',
+    'data-west': String(west), 'data-east': String(east), 'data-south': String(south), 'data-north': String(north),
+  }));
   if (input.land) {
     const land = landPath(input.land, { west, east, south, north, x, y });
     if (land.d !== '') body.push(el('path', { class: 'land', d: land.d, fill: '#efeadf', stroke: '#8c8c7a', 'stroke-width': 0.6, 'fill-rule': 'evenodd' }, tooltip('Land: Natural Earth 1:10m (public domain)')));
@@ -213,7 +217,7 @@ export function locationsMap(input: MapInput): string {
   const classes = breaks.length + 1;
   const colourOf = (k: number) => CLASS_COLOURS[Math.round((k * (CLASS_COLOURS.length - 1)) / Math.max(classes - 1, 1))]!;
   const radiusOf = (k: number) => 2.5 + (k * 2) / Math.max(classes - 1, 1);
-  body.push(el('g', { class: 'locations', 'fill-opacity': 0.85, stroke: '#ffffff', 'stroke-width': 0.4 },
+  body.push(el('g', { class: 'locations', 'fill-opacity': 0.9, stroke: '#4d4d4d', 'stroke-width': 0.5 },
     ...points.points.map(([lon, lat], i) => {
       const v = points.values[i]!;
       const k = v === null || breaks.length === 0 ? -1 : classOf(v, breaks);
