@@ -24,7 +24,7 @@ const WIDTH = 800;
 const HEIGHT = 600;
 const PLOT = { left: 60, right: 20, top: 56, bottom: 64 } as const;
 /** The value classes' colours, light to dark, and the colour of a point without a value in the map's currency. */
-const CLASS_COLOURS = ['#fdcc8a', '#fc8d59', '#e34a33', '#b30000'] as const;
+const CLASS_COLOURS = ['#fdae61', '#f46d43', '#d73027', '#7f0000'] as const;
 const NO_VALUE = '#7f8c8d';
 
 /** The locations a map draws, gathered as they are read (bounded memory whatever the schedule's size). */
@@ -216,7 +216,7 @@ export function locationsMap(input: MapInput): string {
   const breaks = valueBreaks(points.values);
   const classes = breaks.length + 1;
   const colourOf = (k: number) => CLASS_COLOURS[Math.round((k * (CLASS_COLOURS.length - 1)) / Math.max(classes - 1, 1))]!;
-  const radiusOf = (k: number) => 2.5 + (k * 2) / Math.max(classes - 1, 1);
+  const radiusOf = (k: number) => 3 + (k * 2.5) / Math.max(classes - 1, 1);
   body.push(el('g', { class: 'locations', 'fill-opacity': 0.9, stroke: '#4d4d4d', 'stroke-width': 0.5 },
     ...points.points.map(([lon, lat], i) => {
       const v = points.values[i]!;
