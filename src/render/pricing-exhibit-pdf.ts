@@ -49,7 +49,8 @@ export function pricingExhibitPdf(w: Writer, d: PricingExhibit): void {
   const limit = terms.financial_structure?.limit;
   const blend = d.credibility;
   const burn = d.historical_burn;
-  const fitted = d.fitted_view;
+  // A price stored by an earlier release may lack a member read here: it is left out, never guessed.
+  const fitted = { ...d.fitted_view, parameters: d.fitted_view.parameters ?? [], notes: d.fitted_view.notes ?? [], sample: d.fitted_view.sample ?? {} };
   w.heading(d.title);
 
   w.section('Technical premium');
@@ -63,7 +64,7 @@ export function pricingExhibitPdf(w: Writer, d: PricingExhibit): void {
   const loads = new Map(d.loads.map((l) => [l.name, l]));
   const rows: string[][] = [
     ['Historical burn: mean annual payout', `${burn.years_used} years with a record`, money(blend.burn_expected_loss, cur)],
-    ['Fitted view: expected annual payout', method(fitted.method), blend.fitted_expected_loss === null ? 'not available' : money(blend.fitted_expected_loss, cur)],
+    ['Fitted view: expected annual payout', method(fitted.method), blend.fitted_expected_loss == null ? 'not available' : money(blend.fitted_expected_loss, cur)],
     ['Expected loss, credibility-weighted', `Z = ${share(blend.z)} on the burn`, money(blend.expected_loss, cur)],
     ['Annual payout standard deviation σ', 'weighted the same way', money(blend.sigma, cur)],
     ...d.loads.map((l) => [LOADS[l.name] ?? words(l.name), `${l.parameter_name === 'lambda' ? 'λ' : words(l.parameter_name)} = ${l.name === 'risk_load' ? figure(l.parameter) : share(l.parameter)}`, money(l.amount, cur)]),
@@ -93,34 +94,36 @@ export function pricingExhibitPdf(w: Writer, d: PricingExhibit): void {
   w.section('Historical burn');
   w.pairs([
     ['mean annual payout', money(burn.mean, cur)],
-    ['standard deviation', burn.standard_deviation === null ? '—' : money(burn.standard_deviation, cur)],
-    ['standard error', burn.standard_error === null ? '—' : money(burn.standard_error, cur)],
+    ['standard deviation', burn.standard_deviation == null ? '—' : money(burn.standard_deviation, cur)],
+    ['standard error', burn.standard_error == null ? '—' : money(burn.standard_error, cur)],
     ['years used', `${burn.years_used}, of which ${burn.years_paying} paid`],
   ]);
   w.para(`Basis: ${burn.basis}.`, 8);
   w.subsection('Years left out');
-  if (burn.years_excluded.length === 0) w.para('No year of the window was excluded.', 8);
-  for (const y of burn.years_excluded) w.bullet(`${y.year}: ${y.reason}.`);
+  if ((burn.years_excluded ?? []).length === 0) w.para('No year of the window was excluded.', 8);
+  for (const y of burn.years_excluded ?? []) w.bullet(`${y.year}: ${y.reason}.`);
   w.subsection('Partial years');
-  if (burn.partial_years.length === 0) w.para('No year of the window is partial.', 8);
-  for (const p of burn.partial_years as PartialYear[]) w.bullet(partialYearWords(p, cur));
+  if ((burn.partial_years ?? []).length === 0) w.para('No year of the window is partial.', 8);
+  for (const p of (burn.partial_years ?? []) as PartialYear[]) w.bullet(partialYearWords(p, cur));
 
   w.section(`Fitted view: ${method(fitted.method)}`);
-  w.para(fitted.description, 8);
+  if (fitted.description) w.para(fitted.description, 8);
   if (!fitted.available) w.para(`Not available: ${fitted.reason ?? 'the data cannot carry the fit'}. The expected loss is the burn alone.`, 9);
   w.pairs([
-    ['expected annual payout before the annual terms', fitted.expected_annual_payout_before_annual_terms === null ? '—' : money(fitted.expected_annual_payout_before_annual_terms, cur)],
-    ['expected annual payout', fitted.expected_annual_payout === null ? '—' : money(fitted.expected_annual_payout, cur)],
-    ['annual payout standard deviation', fitted.standard_deviation_annual_payout === null ? '—' : money(fitted.standard_deviation_annual_payout, cur)],
+    ['expected annual payout before the annual terms', fitted.expected_annual_payout_before_annual_terms == null ? '—' : money(fitted.expected_annual_payout_before_annual_terms, cur)],
+    ['expected annual payout', fitted.expected_annual_payout == null ? '—' : money(fitted.expected_annual_payout, cur)],
+    ['annual payout standard deviation', fitted.standard_deviation_annual_payout == null ? '—' : money(fitted.standard_deviation_annual_payout, cur)],
   ]);
   if (fitted.parameters.length > 0) {
     w.subsection('Parameters of the fit');
     w.table([{ header: 'parameter', width: 150 }, { header: 'value', width: 90, align: 'right' }, { header: 'standard error', width: 90, align: 'right' }, { header: 'unit', width: 165 }],
-      fitted.parameters.map((p) => [words(p.name), p.value === null ? '—' : figure(p.value), p.standard_error === null ? '—' : figure(p.standard_error), p.unit ?? '']), 8);
+      fitted.parameters.map((p) => [words(p.name), p.value == null ? '—' : figure(p.value), p.standard_error == null ? '—' : figure(p.standard_error), p.unit ?? '']), 8);
     for (const p of fitted.parameters) if (p.note) w.para(`${words(p.name)}: ${p.note}.`, 7.5);
   }
-  w.subsection('What the fit read');
-  w.stated(fitted.sample as Record<string, unknown>, cur);
+  if (Object.keys(fitted.sample).length > 0) {
+    w.subsection('What the fit read');
+    w.stated(fitted.sample as Record<string, unknown>, cur);
+  }
   if (fitted.goodness_of_fit) {
     w.subsection('Goodness of fit');
     w.stated(fitted.goodness_of_fit as Record<string, unknown>, null);
@@ -139,9 +142,9 @@ export function pricingExhibitPdf(w: Writer, d: PricingExhibit): void {
 
   w.section('Credibility blend');
   w.table([{ header: '', width: 170 }, { header: 'burn', width: 105, align: 'right' }, { header: 'fitted view', width: 105, align: 'right' }, { header: 'blended', width: 115, align: 'right' }], [
-    ['weight', share(blend.z), blend.fitted_expected_loss === null ? '—' : share(1 - blend.z), '100%'],
-    ['expected annual loss', money(blend.burn_expected_loss, cur), blend.fitted_expected_loss === null ? '—' : money(blend.fitted_expected_loss, cur), money(blend.expected_loss, cur)],
-    ['annual standard deviation', blend.burn_standard_deviation === null ? '—' : money(blend.burn_standard_deviation, cur), blend.fitted_standard_deviation === null ? '—' : money(blend.fitted_standard_deviation, cur), money(blend.sigma, cur)],
+    ['weight', share(blend.z), blend.fitted_expected_loss == null ? '—' : share(1 - blend.z), '100%'],
+    ['expected annual loss', money(blend.burn_expected_loss, cur), blend.fitted_expected_loss == null ? '—' : money(blend.fitted_expected_loss, cur), money(blend.expected_loss, cur)],
+    ['annual standard deviation', blend.burn_standard_deviation == null ? '—' : money(blend.burn_standard_deviation, cur), blend.fitted_standard_deviation == null ? '—' : money(blend.fitted_standard_deviation, cur), money(blend.sigma, cur)],
   ], 8.5);
   w.doc.moveDown(0.3);
   w.para(`${blend.rule}.`, 8);
