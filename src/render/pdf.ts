@@ -44,7 +44,7 @@ function exposureSummary(w: Writer, d: ExposureSummary): void {
   w.section('Counts');
   w.pairs(Object.entries(d.counts).map(([k, v]) => [k.replace(/_/g, ' '), String(v)]));
   w.section('Totals per coverage part and currency');
-  w.table(columns(['currency', 'locations', 'buildings', 'contents', 'business interruption', 'other', 'total'], [55, 55, 75, 75, 85, 70, 80], 1),
+  w.table(columns(['currency', 'locations', 'buildings', 'contents', 'business interruption', 'other', 'total'], [45, 50, 75, 75, 115, 55, 80], 1),
     d.totals.map((t) => [t.currency, figure(t.locations), decimal(t.buildings), decimal(t.contents), decimal(t.business_interruption), decimal(t.other), decimal(t.total)]));
   w.para(`Schedule totals as the object states them${d.stated_totals.currency ? ` (${d.stated_totals.currency})` : ''}: ${Object.entries(d.stated_totals.values).map(([k, v]) => `${words(k)} ${typeof v === 'string' ? decimal(v) : said(k, v, null)}`).join(', ') || 'none'}.`, 8);
   w.section('Geographic spread');
