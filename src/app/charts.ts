@@ -1,11 +1,12 @@
 // Pictures of results, drawn on the server from the same stored documents the JSON answers are
 // made from: a backtest's payouts by year, a lab run's EP curves, an object's locations on a map
-// (with a structure's box or gate). The pure writers of render/ make the SVG; PNG is that SVG
+// (with a structure's box or gate) over Natural Earth's land. The pure writers of render/ make the SVG; PNG is that SVG
 // rasterised. Choosing the format is the route's (the path names it).
 import { backtestChart as drawBacktest, type BacktestChartInput } from '../render/backtest-chart.js';
 import { epCurve } from '../render/ep-curve.js';
 import { MapPoints, locationsMap } from '../render/locations-map.js';
 import { svgToPng } from '../render/png.js';
+import { naturalEarthLandPolygons } from '../land.js';
 import type { Region } from '../domain/triggers/terms.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -93,8 +94,11 @@ export async function objectMap(
   }
   const points = new MapPoints();
   for await (const batch of locationBatches(deps, id, head, MAP_BATCH)) {
-    for (const location of batch) points.add(location.latitude, location.longitude);
+    for (const location of batch) {
+      const total = location.values.total;
+      points.add(location.latitude, location.longitude, total === null || total === undefined ? null : Number(total), location.currency);
+    }
   }
   const heading = `Locations of ${id}${region ? ` and the ${region.type} of ${structureId}` : ''}`;
-  return ok(await chart(locationsMap({ heading, points, region, regionNote }), input.format));
+  return ok(await chart(locationsMap({ heading, points, region, regionNote, land: naturalEarthLandPolygons().polygons }), input.format));
 }

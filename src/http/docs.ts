@@ -44,6 +44,8 @@ export function publishedSchemas(): Map<string, unknown> {
 function html(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} · catrisk</title>`
     + '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    // The icon named, so a browser does not ask for /favicon.ico, which is no page (a 404 in its console).
+    + '<link rel="icon" type="image/png" href="/reference/assets/favicon-32x32.png">'
     + '<style>body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}'
     + 'pre,code{font:14px ui-monospace,monospace;background:#f5f5f7}pre{padding:.8rem;overflow:auto}'
     + 'table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left}</style>'

@@ -5,6 +5,7 @@
 // the annual cap when it differs, all in the structure's currency on the payout axis. Pure.
 import type { BacktestArtifact, YearOut } from '../domain/backtest/artifact.js';
 import { el, linear, niceTicks, shortAmount, svgDocument, text, tooltip } from './svg.js';
+import { headingLines, type HeadingLine } from './text-width.js';
 
 const WIDTH = 860;
 const HEIGHT = 460;
@@ -70,6 +71,9 @@ export interface BacktestChartLayout {
   readonly plot: { readonly left: number; readonly right: number; readonly top: number; readonly bottom: number };
   readonly title: string;
   readonly subtitle: string;
+  /** The title and subtitle wrapped to the picture's width, with their baselines: never cut. */
+  readonly titleLines: readonly HeadingLine[];
+  readonly subtitleLines: readonly HeadingLine[];
   readonly currency: string;
   readonly ticks: readonly { readonly value: number; readonly y: number; readonly label: string }[];
   readonly years: readonly ChartYear[];
@@ -90,11 +94,17 @@ export function backtestChartLayout(artifact: BacktestChartInput): BacktestChart
     { kind: 'limit', label: 'limit', value: financial.limit },
     ...(financial.annual_cap !== financial.limit ? [{ kind: 'cap' as const, label: 'annual cap', value: financial.annual_cap }] : []),
   ];
+  const title = `${peril} backtest: ${feed.feed_id} ${feed.version}, ${window.from_year} to ${window.to_year}`;
+  const subtitle = `Payout by year (${currency}), net of the annual aggregate. Trigger: ${payoutWords(artifact.structure)}`;
+  // The heading wraps to the picture's width; the plot moves down by what its extra lines take.
+  const heading = headingLines(title, subtitle, WIDTH - PLOT.left - 20, { title: 15, subtitle: 11 });
+  const plotTop = heading.bottom + 20;
+  const height = HEIGHT + plotTop - PLOT.top;
   const top = Math.max(...years.map((y) => shown(y) ?? 0), ...lines.map((l) => l.value), 1);
   const ticks = niceTicks(0, top, 5);
   const plotRight = WIDTH - PLOT.right;
-  const plotBottom = HEIGHT - PLOT.bottom;
-  const y = linear([0, ticks[ticks.length - 1]!], [plotBottom, PLOT.top]);
+  const plotBottom = height - PLOT.bottom;
+  const y = linear([0, ticks[ticks.length - 1]!], [plotBottom, plotTop]);
   const band = (plotRight - PLOT.left) / Math.max(years.length, 1);
   const step = labelStep(years.length);
   const chartYears: ChartYear[] = [];
@@ -106,7 +116,7 @@ export function backtestChartLayout(artifact: BacktestChartInput): BacktestChart
     const label = value === null ? `${yr.year}: no record` : yr.record === 'partial'
       ? `${yr.year}: partial record, would have paid ${value} ${currency} (not counted)` : `${yr.year}: ${value} ${currency}`;
     chartYears.push(value === null
-      ? { year: yr.year, record: yr.record, value, label, rect: { x, y: PLOT.top, width: band + 0.5, height: plotBottom - PLOT.top }, colour: COLOURS.missing }
+      ? { year: yr.year, record: yr.record, value, label, rect: { x, y: plotTop, width: band + 0.5, height: plotBottom - plotTop }, colour: COLOURS.missing }
       : { year: yr.year, record: yr.record, value, label, rect: { x: x + band * 0.15, y: y(value), width: band * 0.7, height: plotBottom - y(value) }, colour: COLOURS[yr.record === 'partial' ? 'partial' : 'complete'] });
     if (yr.year % step === 0 || (i === 0 && years.length < step)) yearLabels.push({ x: x + band / 2, label: String(yr.year) });
   });
@@ -118,10 +128,12 @@ export function backtestChartLayout(artifact: BacktestChartInput): BacktestChart
   const legend: Array<[string, string]> = [[COLOURS.complete, 'payout (complete record)'], [COLOURS.partial, 'partial record: shown, not counted'], [COLOURS.missing, 'no record (never filled)']];
   return {
     width: WIDTH,
-    height: HEIGHT,
-    plot: { left: PLOT.left, right: plotRight, top: PLOT.top, bottom: plotBottom },
-    title: `${peril} backtest: ${feed.feed_id} ${feed.version}, ${window.from_year} to ${window.to_year}`,
-    subtitle: `Payout by year (${currency}), net of the annual aggregate. Trigger: ${payoutWords(artifact.structure)}`,
+    height,
+    plot: { left: PLOT.left, right: plotRight, top: plotTop, bottom: plotBottom },
+    title,
+    subtitle,
+    titleLines: heading.title,
+    subtitleLines: heading.subtitle,
     currency,
     ticks: ticks.map((t) => ({ value: t, y: y(t), label: shortAmount(t) })),
     years: chartYears,
@@ -138,8 +150,8 @@ export function backtestChart(artifact: BacktestChartInput): string {
   const layout = backtestChartLayout(artifact);
   const { plot, ticks } = layout;
   const body: string[] = [];
-  body.push(text(plot.left, 24, layout.title, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
-  body.push(text(plot.left, 44, layout.subtitle, { 'font-size': 11, fill: '#555555' }));
+  for (const line of layout.titleLines) body.push(text(plot.left, line.y, line.text, { 'font-size': 15, 'font-weight': 'bold', class: 'title' }));
+  for (const line of layout.subtitleLines) body.push(text(plot.left, line.y, line.text, { 'font-size': 11, fill: '#555555', class: 'subtitle' }));
 
   // Amount axis with its grid.
   for (const t of ticks) {
@@ -173,8 +185,8 @@ export function backtestChart(artifact: BacktestChartInput): string {
 
   // Legend.
   for (const item of layout.legend) {
-    body.push(el('rect', { x: item.x, y: HEIGHT - 30, width: 12, height: 12, fill: item.colour }));
-    body.push(text(item.x + 18, HEIGHT - 20, item.words));
+    body.push(el('rect', { x: item.x, y: layout.height - 30, width: 12, height: 12, fill: item.colour }));
+    body.push(text(item.x + 18, layout.height - 20, item.words));
   }
   return svgDocument({ width: layout.width, height: layout.height }, `${layout.peril} backtest payouts by year`, layout.desc, body);
 }

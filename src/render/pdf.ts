@@ -5,11 +5,12 @@
 // the document's dates are the pack's as-of date and its file id is derived from them, nothing is
 // random. The fonts' bytes are handed in: render/ reads no file.
 import PDFDocument from 'pdfkit';
-import { canonicalJson } from '../kernel/canonical-json.js';
 import type { ExposureSummary } from '../domain/packages/exposure-summary.js';
 import { WATERMARK, money, type BacktestExhibit, type DraftSlip, type Pack, type PackDocumentName, type PricingExhibit } from '../domain/packages/pack.js';
 import { backtestChartLayout, type BacktestChartInput } from './backtest-chart.js';
 import type { YearOut } from '../domain/backtest/artifact.js';
+import { GREY, PAGE, WIDTH, Writer, figure, grouped, said, share, words, type Face } from './pdf-writer.js';
+import { partialYearWords, pricingExhibitPdf } from './pricing-exhibit-pdf.js';
 
 /** A TrueType font, parsed (by fontkit, as pdfkit reads fonts) or as its file's bytes. */
 export type PdfFont = Buffer | { readonly postscriptName: string; layout(text: string): unknown };
@@ -19,130 +20,23 @@ export interface PdfFonts {
   readonly bold: PdfFont;
 }
 
-const PAGE = { width: 595.28, height: 841.89, margin: 50 } as const;
-const WIDTH = PAGE.width - 2 * PAGE.margin;
-const BOTTOM = PAGE.height - PAGE.margin - 14;
-const GREY = '#555555';
-
-type Doc = PDFKit.PDFDocument;
-type Face = 'regular' | 'bold';
-
-/** The page furniture and the text style, kept here so the watermark drawn on a new page never leaks into the text around it. */
-class Writer {
-  face: Face = 'regular';
-  size = 10;
-  colour = '#000000';
-
-  constructor(readonly doc: Doc, readonly pack: Pack) {
-    doc.on('pageAdded', () => this.furniture());
-  }
-
-  style(face: Face, size: number, colour = '#000000'): this {
-    this.face = face; this.size = size; this.colour = colour;
-    this.doc.font(face).fontSize(size).fillColor(colour);
-    return this;
-  }
-
-  /** The watermark across the page and the footer: drawn first on every page, under what follows. */
-  private furniture(): void {
-    const { doc } = this;
-    const { x, y } = doc;
-    doc.save();
-    doc.rotate(-Math.atan2(PAGE.height, PAGE.width) * 180 / Math.PI, { origin: [PAGE.width / 2, PAGE.height / 2] });
-    doc.font('bold').fontSize(54).fillColor('#c0392b').fillOpacity(0.16);
-    const w = doc.widthOfString(WATERMARK);
-    doc.text(WATERMARK, PAGE.width / 2 - w / 2, PAGE.height / 2 - 27, { lineBreak: false });
-    doc.restore();
-    doc.save();
-    doc.font('regular').fontSize(7).fillColor(GREY);
-    doc.text(`${WATERMARK} · Analysis only · pack ${this.pack.id} · as of ${this.pack.as_of}`, PAGE.margin, PAGE.height - PAGE.margin + 10, { lineBreak: false });
-    doc.restore();
-    doc.font(this.face).fontSize(this.size).fillColor(this.colour);
-    doc.x = x; doc.y = y;
-  }
-
-  /** A new page unless `height` more points fit on this one. */
-  room(height: number): void {
-    if (this.doc.y + height > BOTTOM) { this.doc.addPage(); this.doc.x = PAGE.margin; }
-  }
-
-  heading(title: string): void {
-    this.style('bold', 16).doc.text(title, PAGE.margin, this.doc.y, { width: WIDTH });
-    this.style('regular', 8, GREY).doc.text(
-      `Submission pack ${this.pack.id} · object ${this.pack.object.id} version ${this.pack.object.version} · price run ${this.pack.price_run.run_id} · as of ${this.pack.as_of}`,
-      { width: WIDTH });
-    this.style('bold', 9, '#c0392b').doc.text(`${WATERMARK}. ${this.pack.statement}`, { width: WIDTH });
-    this.doc.moveDown(0.8);
-    this.style('regular', 10);
-  }
-
-  section(title: string): void {
-    this.room(40);
-    this.doc.moveDown(0.5);
-    this.style('bold', 11).doc.text(title, PAGE.margin, this.doc.y, { width: WIDTH });
-    this.doc.moveDown(0.2);
-    this.style('regular', 9);
-  }
-
-  para(text: string, size = 9): void {
-    this.style('regular', size).doc.text(text, PAGE.margin, this.doc.y, { width: WIDTH });
-  }
-
-  /** Label and value lines. */
-  pairs(rows: ReadonlyArray<readonly [string, string]>): void {
-    for (const [label, value] of rows) {
-      this.room(12);
-      const y = this.doc.y;
-      this.style('bold', 9).doc.text(label, PAGE.margin, y, { width: 150 });
-      const after = this.doc.y;
-      this.style('regular', 9).doc.text(value, PAGE.margin + 155, y, { width: WIDTH - 155 });
-      this.doc.y = Math.max(this.doc.y, after);
-    }
-  }
-
-  /** A table: a bold header row, then rows, each cell on one line in its column; it continues on the next page with its header again. */
-  table(header: readonly string[], widths: readonly number[], rows: ReadonlyArray<readonly string[]>, size = 8): void {
-    const line = size + 4;
-    const draw = (cells: readonly string[], face: Face) => {
-      const y = this.doc.y;
-      let x = PAGE.margin;
-      this.style(face, size);
-      cells.forEach((cell, i) => {
-        this.doc.text(cell, x, y, { width: widths[i]! - 4, lineBreak: false, height: line, ellipsis: true });
-        x += widths[i]!;
-      });
-      this.doc.x = PAGE.margin;
-      this.doc.y = y + line;
-    };
-    this.room(line * 3);
-    draw(header, 'bold');
-    for (const row of rows) {
-      if (this.doc.y + line > BOTTOM) { this.doc.addPage(); this.doc.y = PAGE.margin; draw(header, 'bold'); }
-      draw(row, 'regular');
-    }
-    this.style('regular', 9);
-  }
+/** Columns from headers and widths; those from `right` on hold figures, set flush right. */
+function columns(headers: readonly string[], widths: readonly number[], right: number) {
+  return headers.map((header, i) => ({ header, width: widths[i]!, align: i >= right ? 'right' as const : 'left' as const }));
 }
 
 function amount(value: number | null | undefined, currency: string): string {
   return value === null || value === undefined ? '—' : money(value, currency);
 }
 
+/** A coordinate as written, or a dash. */
 function scalar(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (typeof value === 'number') return String(Number(value.toPrecision(10)));
-  if (typeof value === 'string') return value;
-  return canonicalJson(value);
+  return value === null || value === undefined ? '—' : String(value);
 }
 
-/** An object's members as label/value rows, nested objects one level down as dotted labels. */
-function flatten(value: Record<string, unknown>, prefix = ''): Array<[string, string]> {
-  const rows: Array<[string, string]> = [];
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && prefix === '') rows.push(...flatten(v as Record<string, unknown>, `${k}.`));
-    else rows.push([`${prefix}${k}`.replace(/_/g, ' '), scalar(v)]);
-  }
-  return rows;
+/** A decimal amount as the summary states it (exact, as text), grouped in thousands. */
+function decimal(value: string | null | undefined): string {
+  return value === null || value === undefined ? '—' : value.replace(/^(-?)(\d+)/, (_, sign: string, digits: string) => sign + grouped(digits));
 }
 
 function exposureSummary(w: Writer, d: ExposureSummary): void {
@@ -150,9 +44,9 @@ function exposureSummary(w: Writer, d: ExposureSummary): void {
   w.section('Counts');
   w.pairs(Object.entries(d.counts).map(([k, v]) => [k.replace(/_/g, ' '), String(v)]));
   w.section('Totals per coverage part and currency');
-  w.table(['currency', 'locations', 'buildings', 'contents', 'business interruption', 'other', 'total'], [55, 55, 75, 75, 85, 70, 80],
-    d.totals.map((t) => [t.currency, String(t.locations), t.buildings ?? '—', t.contents ?? '—', t.business_interruption ?? '—', t.other ?? '—', t.total ?? '—']));
-  w.para(`Schedule totals as the object states them${d.stated_totals.currency ? ` (${d.stated_totals.currency})` : ''}: ${Object.entries(d.stated_totals.values).map(([k, v]) => `${k.replace(/_/g, ' ')} ${scalar(v)}`).join(', ') || 'none'}.`, 8);
+  w.table(columns(['currency', 'locations', 'buildings', 'contents', 'business interruption', 'other', 'total'], [45, 50, 75, 75, 115, 55, 80], 1),
+    d.totals.map((t) => [t.currency, figure(t.locations), decimal(t.buildings), decimal(t.contents), decimal(t.business_interruption), decimal(t.other), decimal(t.total)]));
+  w.para(`Schedule totals as the object states them${d.stated_totals.currency ? ` (${d.stated_totals.currency})` : ''}: ${Object.entries(d.stated_totals.values).map(([k, v]) => `${words(k)} ${typeof v === 'string' ? decimal(v) : said(k, v, null)}`).join(', ') || 'none'}.`, 8);
   w.section('Geographic spread');
   const box = d.geographic_spread.bounding_box;
   w.pairs([
@@ -162,8 +56,8 @@ function exposureSummary(w: Writer, d: ExposureSummary): void {
     ['without a country', String(d.geographic_spread.locations_without_country)],
   ]);
   w.section(`Largest locations${d.largest_locations_currency ? ` (${d.largest_locations_currency})` : ''}`);
-  w.table(['rank', 'ref', 'place', 'latitude', 'longitude', 'total value'], [30, 80, 170, 55, 60, 100],
-    d.largest_locations.map((l) => [String(l.rank), l.ref ?? '—', l.place || '—', scalar(l.latitude), scalar(l.longitude), `${l.currency} ${l.total}`]));
+  w.table(columns(['rank', 'ref', 'place', 'latitude', 'longitude', 'total value'], [30, 80, 170, 55, 60, 100], 3),
+    d.largest_locations.map((l) => [String(l.rank), l.ref ?? '—', l.place || '—', scalar(l.latitude), scalar(l.longitude), `${l.currency} ${decimal(l.total)}`]));
   w.section('Source fidelity in brief');
   const f = d.source_fidelity;
   w.pairs([
@@ -174,45 +68,6 @@ function exposureSummary(w: Writer, d: ExposureSummary): void {
     ['ambiguous rows', String(f.ambiguous_rows)],
     ['totals rows', `${f.totals_rows.read} read, ${f.totals_rows.matched} matched their column sums`],
   ]);
-}
-
-function pricingExhibit(w: Writer, d: PricingExhibit): void {
-  const cur = d.technical_premium.currency;
-  w.heading(d.title);
-  w.section('Technical premium');
-  w.style('bold', 12).doc.text(`${money(d.technical_premium.amount, cur)}, rate on line ${scalar(d.technical_premium.rate_on_line)}, ${scalar(d.multiple_of_expected_loss)} × expected loss`, PAGE.margin, w.doc.y, { width: WIDTH });
-  w.para(d.statement, 8);
-  w.para(`${d.technical_premium.formula} ${d.technical_premium.rounding}`, 8);
-  w.section('Model and data');
-  w.pairs([
-    ['model', `${d.model.name} ${d.model.version}`],
-    ['backtest engine', `${d.backtest_engine.name} ${d.backtest_engine.version}`],
-    ['price run', d.price_id],
-    ...d.feeds_read.map((f): [string, string] => ['feed read', `${f.feed_id} ${f.version} SHA-256 ${f.sha256}`]),
-    ['window', `${d.window.from_year} to ${d.window.to_year}`],
-  ]);
-  w.section('Parameters');
-  w.pairs(Object.entries(d.parameters).map(([k, v]) => [k.replace(/_/g, ' '), scalar(v)]));
-  w.section('Historical burn');
-  w.pairs(flatten(d.historical_burn as unknown as Record<string, unknown>));
-  w.section('Fitted view');
-  w.pairs(flatten(d.fitted_view as unknown as Record<string, unknown>));
-  w.section('Credibility blend');
-  w.pairs(flatten(d.credibility as unknown as Record<string, unknown>));
-  w.section('Loads');
-  w.table(['load', 'parameter', 'value', 'amount'], [110, 130, 80, 175], d.loads.map((l) => [l.name.replace(/_/g, ' '), l.parameter_name, scalar(l.parameter), money(l.amount, cur)]));
-  for (const l of d.loads) w.para(`${l.name.replace(/_/g, ' ')}: ${l.basis}`, 8);
-  w.section('Record needed and data quality');
-  w.pairs([
-    ['counted years', `${d.record_needed.counted_years} (minimum ${d.record_needed.minimum_counted_years})`],
-    ['publisher flags', d.data_quality.publisher_flags.join(', ') || 'none'],
-    ['excluded observations', String(d.data_quality.excluded_observations.length)],
-  ]);
-  w.para(d.record_needed.rule, 8);
-  w.section('Assumptions');
-  for (const a of d.assumptions) { w.room(20); w.para(`• ${a}`, 8); }
-  w.section('Terms priced');
-  w.para(canonicalJson(d.terms_priced), 7);
 }
 
 function draftSlip(w: Writer, d: DraftSlip): void {
@@ -226,8 +81,8 @@ function draftSlip(w: Writer, d: DraftSlip): void {
     for (const line of s.lines) w.style('regular', 9).doc.text(line, PAGE.margin + 135, w.doc.y, { width: WIDTH - 135 });
     w.doc.y = Math.max(w.doc.y, after) + 6;
   }
-  w.section('Trigger in full');
-  w.para(canonicalJson(d.trigger_in_full), 7);
+  w.section('Trigger in full, member by member');
+  w.stated(d.trigger_in_full, null);
 }
 
 /** The chart of backtest-chart.ts drawn with pdfkit's path operators, scaled into the page's width. */
@@ -247,9 +102,8 @@ function chart(w: Writer, d: BacktestExhibit): void {
     doc.text(text, left, baseline - size * 0.8, { lineBreak: false });
   };
   const { plot } = layout;
-  label(layout.title, X(plot.left), Y(24), 15 * s, 'start', '#000000', 'bold');
-  w.style('regular', Math.max(11 * s, 5), GREY);
-  doc.text(layout.subtitle, X(plot.left), Y(44) - 11 * s * 0.8, { width: WIDTH - plot.left * s });
+  for (const line of layout.titleLines) label(line.text, X(plot.left), Y(line.y), 15 * s, 'start', '#000000', 'bold');
+  for (const line of layout.subtitleLines) label(line.text, X(plot.left), Y(line.y), 11 * s, 'start', GREY);
   for (const t of layout.ticks) {
     doc.moveTo(X(plot.left), Y(t.y)).lineTo(X(plot.right), Y(t.y)).lineWidth(0.5).strokeColor(layout.colours.grid).stroke();
     label(t.label, X(plot.left - 6), Y(t.y + 4), 12 * s, 'end');
@@ -289,10 +143,32 @@ function backtestExhibit(w: Writer, d: BacktestExhibit): void {
   ]);
   w.doc.moveDown(0.5);
   chart(w, d);
+  const s = d.statistics;
+  const cur = d.currency;
+  const or = (x: number | null, f: (x: number) => string) => (x === null ? '—' : f(x));
   w.section('Statistics');
-  w.pairs(flatten(d.statistics as unknown as Record<string, unknown>));
+  w.pairs([
+    ['years counted', `${s.years}, of which ${s.years_paying} paid`],
+    ['mean annual payout', or(s.mean_annual_payout, (x) => money(x, cur))],
+    ['standard deviation', or(s.standard_deviation, (x) => money(x, cur))],
+    ['standard error', or(s.standard_error, (x) => money(x, cur))],
+    ['total paid', money(s.total_payout, cur)],
+    ['largest year', s.largest_year ? `${s.largest_year.year}, ${money(s.largest_year.payout, cur)}` : '—'],
+    ['payment frequency', or(s.payment_frequency, share)],
+    ['trigger probability', or(s.trigger_probability, share)],
+    ['attachment probability', or(s.attachment_probability, share)],
+    ['exhaustion probability', or(s.exhaustion_probability, share)],
+    ['paying occurrences a year', or(s.occurrences_per_year, figure)],
+  ]);
+  const coverage = d.data_coverage as { years_missing_detail?: { year: number; reason: string }[]; partial_years?: { year: number }[] };
+  w.subsection('Years without a full record');
+  const missing = coverage.years_missing_detail ?? [];
+  const partial = coverage.partial_years ?? [];
+  if (missing.length === 0 && partial.length === 0) w.para('Every year of the window has a complete record.', 8);
+  for (const m of missing) w.bullet(`${m.year}: no record (${m.reason}); left out, never filled.`);
+  for (const p of partial) w.bullet(partialYearWords(p, cur));
   w.section('Payout by year');
-  w.table(['year', 'record', `payout (${d.currency})`, `gross payout (${d.currency})`, 'occurrences', 'on partial record'], [45, 70, 120, 120, 70, 70],
+  w.table(columns(['year', 'record', `payout (${d.currency})`, `gross payout (${d.currency})`, 'occurrences', 'on partial record'], [40, 60, 110, 110, 75, 100], 2),
     d.years.map((y) => [String(y.year), y.record, amount(y.payout, d.currency), amount(y.gross_payout, d.currency), String(y.occurrences),
       y.record === 'partial' ? amount(y.payout_on_partial_record ?? null, d.currency) : '']));
 }
@@ -301,7 +177,7 @@ function drawDocument(w: Writer, name: PackDocumentName): void {
   const d = w.pack.documents[name];
   if (!d) return;
   if (name === 'exposure_summary') exposureSummary(w, d as ExposureSummary);
-  else if (name === 'pricing_exhibit') pricingExhibit(w, d as PricingExhibit);
+  else if (name === 'pricing_exhibit') pricingExhibitPdf(w, d as PricingExhibit);
   else if (name === 'draft_slip') draftSlip(w, d as DraftSlip);
   else backtestExhibit(w, d as BacktestExhibit);
 }

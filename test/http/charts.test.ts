@@ -8,6 +8,7 @@ import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { ingestedObject } from '../support/objects.js';
 import { form, largeSchedule } from '../support/schedules.js';
 import { classed, findAll, parseXml, type XmlElement } from '../support/xml.js';
+import { keepArtifact } from '../support/artifacts.js';
 
 const MODEL = 'oasislmf-windstorm';
 const POINTS = [
@@ -33,13 +34,18 @@ function svgOf(answer: { status: number; headers: Headers; text: string }): XmlE
 }
 
 /** The PNG of a chart: its signature, and the SVG's width and height. */
-async function assertPng(base: string, path: string, key: string, size: [number, number]) {
+async function assertPng(base: string, path: string, key: string, svg: XmlElement, keep: string | null = null) {
   const png = await fetchBytes(base, path, key);
   assert.equal(png.status, 200, png.bytes.toString('utf8'));
   assert.equal(png.headers.get('content-type'), 'image/png');
   assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], size);
+  assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [Number(svg.attrs.width), Number(svg.attrs.height)]);
+  // Kept to be looked at (artifacts/charts/), once: the SQLite run's.
+  if (keep) keepArtifact('charts', keep, png.bytes);
 }
+
+/** A heading as read: its lines (a long one wraps) joined. */
+const titleOf = (root: XmlElement) => findAll(root, classed('title')).map((t) => t.text).join(' ');
 
 /** The same bytes twice, and If-None-Match with their ETag answered 304 with no body. */
 async function assertStable(base: string, path: string, key: string) {
@@ -95,9 +101,9 @@ eachDialect('a backtest chart: one bar or shaded band per year of the artifact, 
   });
   const [limit] = findAll(root, classed('line', 'limit'));
   assert.equal(Number(limit!.attrs['data-value']), artifact.structure.financial_structure.limit);
-  assert.match(findAll(root, classed('title'))[0]!.text, new RegExp(`^earthquake backtest: ${artifact.feed.feed_id} ${artifact.feed.version}`));
+  assert.match(titleOf(root), new RegExp(`^earthquake backtest: ${artifact.feed.feed_id} ${artifact.feed.version}`));
   await assertStable(svc.api, artifact.links.chart, key);
-  await assertPng(svc.api, `/backtests/${artifact.id}/chart.png`, key, [860, 460]);
+  await assertPng(svc.api, `/backtests/${artifact.id}/chart.png`, key, root, dialect === 'sqlite' ? 'backtest-earthquake.png' : null);
 
   // Another account's backtest, and one that does not exist, are not found.
   const other = await signup(svc.api);
@@ -115,7 +121,11 @@ eachDialect('an object\'s map: its locations, with the box of a structure cut fr
   assert.equal(page.body.links.map, `${objectPath}/map.svg`);
 
   const plain = svgOf(await call(svc.api, 'GET', page.body.links.map, { key }));
-  assert.equal(findAll(plain, (e) => e.name === 'circle').length, page.body.locations.length);
+  const dots = (root: XmlElement) => findAll(findAll(root, classed('locations'))[0]!, (e) => e.name === 'circle');
+  assert.equal(dots(plain).length, page.body.locations.length);
+  // Natural Earth's land under them, and a legend of their values in the schedule's currency.
+  assert.equal(findAll(plain, classed('land')).length, 1);
+  assert.match(findAll(findAll(plain, classed('legend'))[0]!, (e) => e.name === 'text')[0]!.text, /^Total value \([A-Z]{3}\):$/);
   assert.equal(findAll(plain, classed('region')).length, 0);
   assert.match(plain.children.find((c) => c.name === 'desc')!.text, /^2 of 2 locations drawn\./);
 
@@ -123,16 +133,16 @@ eachDialect('an object\'s map: its locations, with the box of a structure cut fr
   const boxed = svgOf(await call(svc.api, 'GET', `${objectPath}/map.svg?structure=${box.id}`, { key }));
   const [region] = findAll(boxed, classed('region', 'box'));
   assert.ok(region, 'the structure\'s box is drawn');
-  assert.match(findAll(boxed, classed('title'))[0]!.text, new RegExp(`^Locations of ${id} and the box of ${box.id}$`));
+  assert.match(titleOf(boxed), new RegExp(`^Locations of ${id} and the box of ${box.id}$`));
   // Each location lies inside the box as drawn (the acceptance box holds the schedule's points).
   const corners = region!.attrs.points!.split(' ').map((p) => p.split(',').map(Number));
   const xs = corners.map((c) => c[0]!);
   const ys = corners.map((c) => c[1]!);
-  for (const c of findAll(boxed, (e) => e.name === 'circle')) {
+  for (const c of dots(boxed)) {
     assert.ok(Number(c.attrs.cx) > Math.min(...xs) && Number(c.attrs.cx) < Math.max(...xs) && Number(c.attrs.cy) > Math.min(...ys) && Number(c.attrs.cy) < Math.max(...ys));
   }
   await assertStable(svc.api, `${objectPath}/map.svg?structure=${box.id}`, key);
-  await assertPng(svc.api, `${objectPath}/map.png?structure=${box.id}`, key, [800, 600]);
+  await assertPng(svc.api, `${objectPath}/map.png?structure=${box.id}`, key, boxed, dialect === 'sqlite' ? 'map-with-box.png' : null);
 
   // A structure with no region (a gauge's index) draws the locations and says why no region is drawn.
   const flood = await structureOf(svc, key, objectPath, ACCEPTANCE_BODIES.flood);
@@ -158,8 +168,8 @@ eachDialect('a map of more locations than its cap draws one in every 2^k, over t
   const job = await waitForJob(svc.api, key, accepted.headers.get('location')!, 120_000);
   assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
   const root = svgOf(await call(svc.api, 'GET', `${job.result.objects[0].links.self as string}/map.svg`, { key }));
-  assert.equal(findAll(root, (e) => e.name === 'circle').length, 12_000);
-  assert.equal(root.children.find((c) => c.name === 'desc')!.text, '12000 of 24000 locations drawn (one in 2, in schedule order: at most 20000 are drawn).');
+  assert.equal(findAll(findAll(root, classed('locations'))[0]!, (e) => e.name === 'circle').length, 12_000);
+  assert.ok(root.children.find((c) => c.name === 'desc')!.text.startsWith('12000 of 24000 locations drawn (one in 2, in schedule order: at most 20000 are drawn). Points coloured by total value (USD)'));
 });
 
 eachDialect('a lab run\'s EP curves: OEP and AEP with TVaR at each published return period, linked once succeeded', async (dialect) => {
@@ -185,7 +195,7 @@ eachDialect('a lab run\'s EP curves: OEP and AEP with TVaR at each published ret
   }
   assert.ok(findAll(root, classed('point')).length > 0, 'the run publishes some return periods');
   await assertStable(svc.urls.lab, run.links.chart, key);
-  await assertPng(svc.urls.lab, `${path}/chart.png`, key, [820, 460]);
+  await assertPng(svc.urls.lab, `${path}/chart.png`, key, root, dialect === 'sqlite' ? 'ep-curve.png' : null);
   // il and ri need terms; a perspective not named is refused by the schema.
   assertRefused(await call(svc.urls.lab, 'GET', `${path}/chart.svg?perspective=il`, { key }), 422, 'invalid_request');
   assertRefused(await call(svc.urls.lab, 'GET', `${path}/chart.svg?perspective=net`, { key }), 422, 'invalid_request');

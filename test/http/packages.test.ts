@@ -12,6 +12,7 @@ import { USER_AGENT, call, eachDialect, sharedService, signup, waitForJob, type 
 import { ACCEPTANCE_BODIES } from '../support/acceptance.js';
 import { ingestedObject, priceObject } from '../support/objects.js';
 import { diagonalTint, pageTexts } from '../support/pdf.js';
+import { keepArtifact, keepPdfPages } from '../support/artifacts.js';
 
 const WATERMARK = 'DRAFT — not an offer';
 const DOCUMENTS = ['exposure_summary', 'pricing_exhibit', 'draft_slip', 'backtest_exhibit'];
@@ -183,6 +184,22 @@ eachDialect('a priced, backtested object packages into a watermarked pack whose 
     const pages = pagesOf(dir, 'pack', whole.bytes);
     assert.ok(pages.length >= 5, `a cover and four documents: ${pages.length} pages`);
     watermarkedEveryPage('pack', whole.bytes, pages);
+    // A broker reads tables and sentences: no JSON, no dotted member names, money grouped in
+    // thousands after its currency, rates as percentages (three significant digits, recomputed here).
+    const text = pages.join('\n');
+    assert.deepEqual(text.match(/[{}[\]]/g), null, 'no JSON in the pack');
+    assert.deepEqual(text.match(/^\s*[a-z]+(?: [a-z]+)*\.[a-z]+/gm), null, 'no dotted member names as labels');
+    assert.deepEqual((text.match(/USD [\d,.]+/g) ?? []).filter((m) => !/^USD \d{1,3}(,\d{3})*\.\d\d$/.test(m.replace(/[.,]$/, ''))), [], 'money as USD 1,234.56');
+    const rol = price.technical_premium.rate_on_line;
+    assert.ok(text.includes(`A rate on line of ${Number((rol * 100).toPrecision(3))}%`), 'the rate on line as a percentage');
+    assert.ok(!text.includes(String(rol)), `the raw rate ${rol} is not printed`);
+    assert.ok(text.includes(`Z = ${Number((price.blend.z * 100).toPrecision(3))}% on the burn`), 'the credibility weight as a percentage');
+    for (const p of price.historical_burn.partial_years) assert.ok(text.includes(`${p.year}: the record covers ${p.days_covered} of the term's ${p.term_days} days`), `partial year ${p.year} in a sentence`);
+    // Each page kept as a picture, to be looked at as a broker would (artifacts/documents/).
+    if (dialect === 'sqlite') {
+      keepArtifact('documents', 'pack.json', read.text);
+      assert.equal(keepPdfPages('pack', whole.bytes).length, pages.length);
+    }
     // The file renders: the draft slip's first page rasterised.
     const slipPage = pages.findIndex((t) => t.includes('INSURED / PARTIES')) + 1;
     execFileSync('pdftoppm', ['-png', '-r', '50', '-f', String(slipPage), '-l', String(slipPage), '-singlefile', join(dir, 'pack.pdf'), join(dir, 'slip')]);
