@@ -61,12 +61,16 @@ test('backends terminated under load: no crash, 503 with Retry-After, recovery, 
     // The outage is the point of the test: its expected error lines would only bury a failure.
     CATRISK_RATE_LIMIT: '100000', CATRISK_LOG_LEVEL: process.env.CATRISK_TEST_LOG ?? 'fatal',
   };
-  const api = await spawnService('serve', { ...env, CATRISK_IN_PROCESS_WORKERS: 'false' });
-  const worker = await spawnService('worker', env);
+  // Whatever started is stopped however the test ends: a process or connection left open would
+  // keep the file from ever ending.
+  let api: ServiceProcess | undefined;
+  let worker: ServiceProcess | undefined;
   const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
   const database = new URL(shared.scratch.url).pathname.slice(1);
   try {
+    api = await spawnService('serve', { ...env, CATRISK_IN_PROCESS_WORKERS: 'false' });
+    worker = await spawnService('worker', env);
+    await admin.connect();
     const base = api.urls.api!;
     const { key } = await signup(base);
     // A job that is running when the connections die.
@@ -131,8 +135,8 @@ test('backends terminated under load: no crash, 503 with Retry-After, recovery, 
     assert.equal(await worker.stop(), 0);
     assert.equal(await api.stop(), 0);
   } finally {
-    await admin.end();
-    await Promise.all([api.stop(), worker.stop()]);
+    await admin.end().catch(() => {});
+    await Promise.all([api?.stop(), worker?.stop()]);
     await shared.drop();
   }
 });
@@ -148,8 +152,9 @@ test('a stalled database link: requests answer 503 in bounded time, the worker i
     CATRISK_DB_STATEMENT_TIMEOUT_MS: '1000', CATRISK_DB_CONNECT_TIMEOUT_MS: '1000', CATRISK_SHUTDOWN_TIMEOUT_MS: '3000',
     CATRISK_LOG_LEVEL: process.env.CATRISK_TEST_LOG ?? 'fatal',
   };
-  const api = await spawnService('serve', env);
+  let api: ServiceProcess | undefined;
   try {
+    api = await spawnService('serve', env);
     const base = api.urls.api!;
     const { key } = await signup(base);
     const before = await call(base, 'POST', '/ingest', { key, raw: form(smallSchedule(3), { type: 'text/csv', currency: 'USD' }) });
@@ -186,7 +191,7 @@ test('a stalled database link: requests answer 503 in bounded time, the worker i
     assert.ok(exit.status === 0 || exit.status === 1, `exit ${exit.status}`);
     await inFlight;
   } finally {
-    await api.stop('SIGKILL');
+    await api?.stop('SIGKILL');
     await proxy.close();
     await shared.drop();
   }
@@ -205,13 +210,15 @@ test('SIGTERM with requests stalled on the database: each is answered 503 in the
     CATRISK_DB_STATEMENT_TIMEOUT_MS: '30000', CATRISK_DB_CONNECT_TIMEOUT_MS: '30000', CATRISK_SHUTDOWN_TIMEOUT_MS: String(boundMs),
     CATRISK_LOG_LEVEL: process.env.CATRISK_TEST_LOG ?? 'fatal',
   };
-  const api = await spawnService('serve', env);
+  let api: ServiceProcess | undefined;
   try {
+    api = await spawnService('serve', env);
     const base = api.urls.api!;
     const { key } = await signup(base);
     assert.equal((await call(base, 'GET', '/account', { key })).status, 200);
     proxy.stall();
-    const exited = new Promise<number | null>((resolve) => api.child.once('exit', (code) => resolve(code)));
+    const child = api.child;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // Two requests in flight on the stalled database: a keyed read, and a signup (a write).
     const inFlight = [
       rawRequest(base, [head('GET /account HTTP/1.1', 'User-Agent: catrisk-tests/1.0', `Authorization: Bearer ${key}`)], 20_000),
@@ -231,7 +238,7 @@ test('SIGTERM with requests stalled on the database: each is answered 503 in the
     const code = await answered(boundMs + 5_000, exited.then((c) => ({ status: c ?? -1 } as Answer)));
     assert.ok(code.status === 0 || code.status === 1, `exit ${code.status}`);
   } finally {
-    await api.stop('SIGKILL');
+    await api?.stop('SIGKILL');
     await proxy.close();
     await shared.drop();
   }
