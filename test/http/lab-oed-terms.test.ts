@@ -57,7 +57,8 @@ function assertStated(result: any, peril: string): void {
   assert.deepEqual(result.terms.perils, [peril]);
   assert.equal(result.terms.reinsurance, true);
   assert.match(result.terms.coverages, /building \(1\) and contents \(3\)/);
-  assert.equal(result.oed_spec.feed_id, 'oed-spec');
+  // The OED specification read: oed_spec, or an entry of the earthquake lanes' inputs list.
+  assert.equal((result.oed_spec ?? result.inputs.find((i: any) => i.input === 'peril_groups')).feed_id, 'oed-spec');
 }
 
 /** il ≤ gul per event and per place and ri = 0.7 il, over lab-metrics/1 blocks (money rounded to cents). */

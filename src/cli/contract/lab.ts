@@ -351,7 +351,7 @@ export interface components {
                 method: string[];
                 model: Record<string, never>;
                 no_loss_figure?: string;
-                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
                 oed_spec?: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aal, return_period_losses}: the terms applied once per return period the used maps share, every modeled place at its return-period depth; places[] then carry insured and net {aal, losses}. */
                 perspectives?: Record<string, never>;
@@ -382,7 +382,7 @@ export interface components {
                 method: string[];
                 model: Record<string, never>;
                 no_loss_figure?: string;
-                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
                 oed_spec?: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aal, return_period_losses}: the terms applied once per return period the used maps share, every modeled place at its return-period depth; places[] then carry insured and net {aal, losses}. */
                 perspectives?: Record<string, never>;
@@ -430,8 +430,6 @@ export interface components {
                 lane: "scenario_earthquake";
                 licence: string;
                 model: Record<string, never>;
-                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
-                oed_spec?: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aggregate}: the portfolio's insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss. */
                 perspectives?: Record<string, never>;
                 /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
@@ -462,8 +460,6 @@ export interface components {
                 lane: "historical_earthquake";
                 licence: string;
                 model: Record<string, never>;
-                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
-                oed_spec?: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aggregate}: the portfolio's insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss. */
                 perspectives?: Record<string, never>;
                 places: unknown[];
@@ -486,7 +482,7 @@ export interface components {
                 method: Record<string, never>;
                 model: Record<string, never>;
                 note?: string;
-                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
                 oed_spec?: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, loss, seasons [{season, loss}], storms [{storm_id, name, season, loss}]}, the terms applied storm by storm. */
                 perspectives?: Record<string, never>;
@@ -515,7 +511,7 @@ export interface components {
                 lane: "tropical_cyclone_synthetic";
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
                 model: Record<string, never>;
-                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
                 oed_spec?: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each lab-metrics/1 with its damage-curve sensitivity, the terms applied event by event. */
                 perspectives?: Record<string, never>;
@@ -539,7 +535,7 @@ export interface components {
                 licence: string;
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
                 model: Record<string, never>;
-                /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
                 oed_spec?: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each lab-metrics/1, the terms applied rupture by rupture. */
                 perspectives?: Record<string, never>;

@@ -29,12 +29,12 @@ export function oedSpecIdentity(s: PinnedSnapshot): { feed_id: string; version: 
   return { feed_id: s.feed_id, version: s.version, sha256: s.sha256 };
 }
 
-/** The result members a lane adds when an object's OED terms applied, as its result schema states them. */
-export function termsResultProperties(perspectives: string): Record<string, Record<string, unknown>> {
+/** The result members a lane adds when an object's OED terms applied, as its result schema states them (and oed_spec, unless the lane lists its inputs in an array). */
+export function termsResultProperties(perspectives: string, oedSpec = true): Record<string, Record<string, unknown>> {
   return {
     terms: { type: 'object', description: 'When the exposure is an object with OED terms: where they come from, the lane\'s OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings.' },
     perspectives: { type: 'object', description: `When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), ${perspectives}.` },
-    oed_spec: { type: 'object', description: 'The pinned OED specification read for its peril groups (an object\'s OED terms).' },
+    ...(oedSpec ? { oed_spec: { type: 'object', description: 'The pinned OED specification the lane reads for its peril groups (an object\'s OED terms), named in every run as every input read.' } } : {}),
   };
 }
 

@@ -123,7 +123,7 @@ export const eshm20Earthquake = labLane({
       places, buildingClass: spec.building_class, vulnerability: fn, source, gmpeTree: tree.value, terms,
       ...(progress ? { onRuptures: progress } : {}),
     });
-    return ok({ model: { id: this.id, version: this.version, engine: this.engine, label: this.label }, inputs: read, source_model_choice: choice, ...result, ...(terms ? { oed_spec: oedSpecIdentity(peril_groups.snapshot) } : {}) });
+    return ok({ model: { id: this.id, version: this.version, engine: this.engine, label: this.label }, inputs: read, source_model_choice: choice, ...result, oed_spec: oedSpecIdentity(peril_groups.snapshot) });
   },
 
   progress: (done, total) => `Computed the ground motion and losses of ${done} of ${total} sampled ruptures.`,

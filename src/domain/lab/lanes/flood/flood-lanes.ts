@@ -60,7 +60,7 @@ export function floodLane(facts: FloodLaneFacts) {
         model: { id: this.id, version: this.version, label: this.label },
         maps: inputs.maps.value, curves: tables.curves, countries: tables.countries, curveSource: tables.identity, terms,
       }));
-      return ok(terms ? { ...result, oed_spec: oedSpecIdentity(inputs.peril_groups.snapshot) } : result);
+      return ok({ ...result, oed_spec: oedSpecIdentity(inputs.peril_groups.snapshot) });
     },
 
     progress: (done, total) => `Modeled ${done} of ${total} places.`,

@@ -92,7 +92,7 @@ export const historicalEarthquake = labLane({
       vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
       terms,
     }));
-    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result, ...(terms ? { oed_spec: oedSpecIdentity(peril_groups.snapshot) } : {}) });
+    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result, inputs: [...(result.inputs as unknown[]), { input: 'peril_groups', ...oedSpecIdentity(peril_groups.snapshot) }] });
   },
 
   progress: (done, total) => `Modeled ${done} of ${total} places.`,
@@ -113,7 +113,7 @@ export const historicalEarthquake = labLane({
       unmodeled: { type: 'object' },
       frequency: { type: 'string', description: 'One event: no annual figure.' },
       licence: { type: 'string' },
-      ...termsResultProperties('each {perspective, aggregate}: the portfolio\'s insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss'),
+      ...termsResultProperties('each {perspective, aggregate}: the portfolio\'s insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss', false),
     },
   },
 });

@@ -58,7 +58,7 @@ export const tropicalCycloneHistory = labLane({
       model: { id: this.id, version: this.version, label: this.label },
       ...(progress ? { onStorms: progress } : {}),
     });
-    return result.ok && result.value.perspectives ? ok({ ...result.value, oed_spec: oedSpecIdentity(peril_groups.snapshot) }) : result;
+    return result.ok ? ok({ ...result.value, oed_spec: oedSpecIdentity(peril_groups.snapshot) }) : result;
   },
 
   progress: (done, total) => `Replayed ${done} of ${total} storms.`,

@@ -69,7 +69,7 @@ export const tropicalCycloneSynthetic = labLane({
       ...result.value,
       model: { id: this.id, version: this.version, engine: this.engine, label: this.label },
       inputs: { tracks: snapshotListing(tracks.snapshot), impact_functions: snapshotListing(impact_functions.snapshot), land: mask.source },
-      ...(result.value.perspectives ? { oed_spec: oedSpecIdentity(peril_groups.snapshot) } : {}),
+      oed_spec: oedSpecIdentity(peril_groups.snapshot),
     });
   },
 
