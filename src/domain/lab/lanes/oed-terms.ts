@@ -24,9 +24,9 @@ export const LANE_OED_PERILS = {
   coastal_flood: ['WSS'],
 } as const satisfies Record<string, readonly string[]>;
 
-/** The OED specification read, named with its digest as every pinned input is. */
-export function oedSpecIdentity(s: PinnedSnapshot): { feed_id: string; version: string; sha256: string } {
-  return { feed_id: s.feed_id, version: s.version, sha256: s.sha256 };
+/** The OED specification read, named with its digest as every pinned input is, and the file its peril groups come from. */
+export function oedSpecIdentity(s: PinnedSnapshot): { feed_id: string; version: string; sha256: string; files_read: { name: string; sha256: string }[] } {
+  return { feed_id: s.feed_id, version: s.version, sha256: s.sha256, files_read: s.files.filter((f) => f.name === 'PerilsCovered.csv').map((f) => ({ name: f.name, sha256: f.sha256 })) };
 }
 
 /** The result members a lane adds when an object's OED terms applied, as its result schema states them (and oed_spec, unless the lane lists its inputs in an array). */
