@@ -55,7 +55,7 @@ export async function runChart(
   if (!metrics) {
     return refused(refusals.invalidRequest(422, input.perspective === 'gul'
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
-      : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
+      : `Run ${input.id} has no ${input.perspective} perspective: il and ri are lab-metrics/1 only when the spec has terms or the object has OED terms, on a lane with exceedance curves.`));
   }
   const model = (run.model as { id: string }).id;
   const currency = (run.result as { currency?: string | null }).currency ?? null;

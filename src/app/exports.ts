@@ -10,6 +10,7 @@ import { ORD_TABLES, ordCsv, type OrdPerspective, type OrdTable } from '../domai
 import { csvTable } from '../domain/exports/csv.js';
 import { labLane, LAB_LANES } from './lab-lanes.js';
 import type { LabMetrics } from '../domain/lab/engine/metrics.js';
+import { LAB_METRICS_SCHEMA } from '../kernel/versions.js';
 import { refusal, refusals } from '../kernel/refusal.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { eventPage, type EventSelection } from './events.js';
@@ -30,10 +31,13 @@ export async function backtestTable(deps: Pick<AppDeps, 'structures'>, input: { 
   return ok(backtestCsv(JSON.parse(json.value) as BacktestTables, input.table));
 }
 
-/** Where each ORD perspective's metrics stand in a lab run's result. */
+/**
+ * Where each ORD perspective's metrics stand in a lab run's result: lab-metrics/1 blocks only (a
+ * lane without exceedance curves, a replay or one event, gives its il and ri in its own shape).
+ */
 export function perspectiveMetrics(result: Record<string, unknown>, perspective: OrdPerspective): LabMetrics | undefined {
-  if (perspective === 'gul') return result.metrics as LabMetrics | undefined;
-  return (result.perspectives as Record<string, LabMetrics> | null | undefined)?.[perspective];
+  const found = perspective === 'gul' ? result.metrics : (result.perspectives as Record<string, unknown> | null | undefined)?.[perspective];
+  return (found as { schema?: unknown } | null | undefined)?.schema === LAB_METRICS_SCHEMA ? found as LabMetrics : undefined;
 }
 
 /** Every table a lane declares of its own (climada-impact's at_event, eai_exp, ...), by name. */
@@ -76,7 +80,7 @@ export async function runTable(
   if (!metrics) {
     return refused(refusals.invalidRequest(422, input.perspective === 'gul'
       ? `Run ${input.id} has no exceedance curves (result.metrics): its lane (flood or wildfire) gives its own figures, served as JSON.`
-      : `Run ${input.id} has no ${input.perspective} perspective: il and ri are computed only when the spec has terms.`));
+      : `Run ${input.id} has no ${input.perspective} perspective: il and ri are lab-metrics/1 only when the spec has terms or the object has OED terms, on a lane with exceedance curves.`));
   }
   const table = (input.table ?? 'ept') as OrdTable;
   const csv = ordCsv(metrics, table, (result.run?.samples ?? 0) > 0);

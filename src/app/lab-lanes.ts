@@ -141,7 +141,7 @@ async function foundInput(store: FeedStore | undefined, input: InputDeclaration)
   return Object.fromEntries(keys.map((key, i) => [key, found[i]]));
 }
 
-/** GET /models: a lane's model, the pinned inputs it reads (as found here), its caps and its spec's words. */
+/** GET /models: a lane's model, the pinned inputs it reads (as found here), its caps, its spec's words and its own tables (name → what it holds). */
 export async function laneListing(lane: LabLane, store: FeedStore | undefined): Promise<Record<string, unknown>> {
   const entries = Object.entries(lane.inputs as InputDeclarations);
   const found = await Promise.all(entries.map(([, input]) => foundInput(store, input)));
@@ -151,6 +151,7 @@ export async function laneListing(lane: LabLane, store: FeedStore | undefined): 
     pinned_inputs: listing.pinned_inputs,
     caps: listing.caps ?? { ...lane.caps },
     spec: specWords(lane),
+    ...(lane.tables ? { tables: Object.fromEntries(Object.entries(lane.tables).map(([name, t]) => [name, t.description])) } : {}),
   };
 }
 

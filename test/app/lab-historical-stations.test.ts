@@ -21,7 +21,7 @@ const MODEL = 'openquake-historical-eq';
 const NAPA = 'usgs-shakemap-inputs-south-napa-2014';
 const KAHRAMANMARAS = 'usgs-shakemap-stations-kahramanmaras-2023';
 let opened: Promise<FeedStore> | undefined;
-const store = () => (opened ??= FeedStore.open(FEEDS_DIR, { feeds: [NAPA, KAHRAMANMARAS, 'usgs-shakemap-northridge-1994', 'gem-vulnerability-europe'] }));
+const store = () => (opened ??= FeedStore.open(FEEDS_DIR, { feeds: [NAPA, KAHRAMANMARAS, 'usgs-shakemap-northridge-1994', 'gem-vulnerability-europe', 'oed-spec'] }));
 
 async function run(body: Record<string, unknown>) {
   const spec = normalizedSpec({ model: MODEL, ...body });

@@ -19,9 +19,11 @@ import { withDeps } from './support.js';
 const SAN_SALVADOR = 'climada-flood-san-salvador';
 const DJIBOUTI = 'wri-aqueduct-inunriver-djibouti';
 const JRC = 'jrc-depth-damage';
+// The flood lanes read OED's peril groups too (an object's OED terms).
+const OED_SPEC = 'oed-spec';
 const MTBS = readdirSync(FEEDS_DIR).filter((id) => id.startsWith('usgs-mtbs-')).sort();
 
-const store = FeedStore.open(FEEDS_DIR, { feeds: [SAN_SALVADOR, DJIBOUTI, JRC, ...MTBS] });
+const store = FeedStore.open(FEEDS_DIR, { feeds: [SAN_SALVADOR, DJIBOUTI, JRC, OED_SPEC, ...MTBS] });
 
 async function run(model: string, spec: Record<string, unknown>): Promise<any> {
   const result = await labRunTask({ model, spec: { model, version: 'test', ...spec }, feedsDir: undefined }, await store);

@@ -3,7 +3,7 @@
 // dialect is enough here (the routes it calls are tested on both in test/http/).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -172,6 +172,49 @@ test('login, ingest, structure, backtest, price and a lab run from the command l
   const gulOnly = await catrisk(['export', run.id, '--all', join(scratch, 'gul-only'), '--format', 'id', ...c]);
   ok(gulOnly, 'export gul only');
   assert.equal(gulOnly.stdout.trim().split('\n').length, 5);
+
+  // An OED set ingested with its account and reinsurance files as their own parts (hand-made here: one
+  // location in PiWind's grid, a 1,000 deductible, a 30% quota share); the windstorm lane applies its
+  // terms, so the run holds il and ri and export --all writes their ORD tables though the spec has no terms.
+  const oedDir = join(scratch, 'oed');
+  mkdirSync(oedDir);
+  const oedFile = (name: string, text: string) => { writeFileSync(join(oedDir, name), text); return join(oedDir, name); };
+  const locFile = oedFile('location.csv', 'PortNumber,AccNumber,LocNumber,CountryCode,Latitude,Longitude,OccupancyCode,ConstructionCode,LocPerilsCovered,BuildingTIV,ContentsTIV,LocCurrency,LocDed6All\nP1,A1,L1,GB,52.74,-0.91,1050,5000,WW1,1000000,0,GBP,1000\n');
+  const accFile = oedFile('account.csv', 'PortNumber,AccNumber,PolNumber,PolPerilsCovered\nP1,A1,POL1,AA1\n');
+  const riInfo = oedFile('ri_info.csv', 'ReinsNumber,CededPercent,RiskLimit,RiskAttachment,OccLimit,OccAttachment,PlacedPercent,InuringPriority,ReinsType,RiskLevel\n1,0.3,0,0,0,0,1,1,QS,\n');
+  const riScope = oedFile('ri_scope.csv', 'ReinsNumber,PortNumber,AccNumber,PolNumber,LocNumber,CededPercent\n1,P1,,,,\n');
+  const lone = await catrisk(['ingest', locFile, '--ri-info', riInfo, '--wait', ...c]);
+  assert.equal(lone.code, 1, 'ri_info without ri_scope is refused by the service');
+  assert.match(lone.stderr, /^error 422 invalid_request: .*ri_info and ri_scope are sent together/m);
+  const oedIngest = await catrisk(['ingest', locFile, '--account', accFile, '--ri-info', riInfo, '--ri-scope', riScope, '--wait', ...c]);
+  ok(oedIngest, 'ingest an OED set');
+  const oedJob = JSON.parse(oedIngest.stdout);
+  assert.equal(oedJob.status, 'succeeded', JSON.stringify(oedJob.error));
+  assert.deepEqual(oedJob.subject.oed_parts, { account: 'account.csv', ri_info: 'ri_info.csv', ri_scope: 'ri_scope.csv' });
+  const oedObject = (await call(svc.api, 'GET', oedJob.result.objects[0].links.self, { key })).body;
+  assert.deepEqual([oedObject.oed.accounts.length, oedObject.oed.ri_info.length, oedObject.oed.ri_scope.length], [1, 1, 1]);
+  const oedSpec = join(scratch, 'spec-oed.json');
+  writeFileSync(oedSpec, JSON.stringify({ model: 'oasislmf-windstorm', samples: 0, exposure: { object_id: oedObject.id } }));
+  const oedRun = await catrisk(['lab', 'run', oedSpec, '--wait', '--format', 'id', ...c]);
+  ok(oedRun, 'lab run over the OED object');
+  const oedOut = join(scratch, 'oed-tables');
+  const oedExported = await catrisk(['export', oedRun.stdout.trim(), '--all', oedOut, '--format', 'id', ...c]);
+  ok(oedExported, 'export --all of the OED object\'s run');
+  assert.deepEqual(oedExported.stdout.trim().split('\n').map((f) => f.slice(oedOut.length + 1)).sort(), names);
+  // A lane with tables of its own: export --all writes those (deterministic-loss: loc_summary).
+  const detSpec = join(scratch, 'spec-deterministic.json');
+  writeFileSync(detSpec, JSON.stringify({ model: 'deterministic-loss', object_id: oedObject.id, loss_factors: [0.5] }));
+  const detRun = await catrisk(['lab', 'run', detSpec, '--wait', '--format', 'id', ...c]);
+  ok(detRun, 'deterministic run');
+  const detOut = join(scratch, 'deterministic-tables');
+  const detExported = await catrisk(['export', detRun.stdout.trim(), '--all', detOut, '--format', 'id', ...c]);
+  ok(detExported, 'export --all of a lane with its own tables');
+  assert.deepEqual(detExported.stdout.trim().split('\n'), [join(detOut, 'loc_summary.csv')]);
+  const locSummary = await fetch(`${svc.urls.lab}/runs/${detRun.stdout.trim()}?format=csv&table=loc_summary`, { headers: { authorization: `Bearer ${key}`, 'user-agent': 'catrisk-tests/1.0' } });
+  const locSummaryCsv = readFileSync(join(detOut, 'loc_summary.csv'), 'utf8');
+  assert.equal(locSummaryCsv, await locSummary.text());
+  // 0.5 × 1,000,000 ground up, less the 1,000 deductible, 70% kept net of the quota share.
+  assert.deepEqual(parse(locSummaryCsv, { columns: true }), [{ PortNumber: 'P1', AccNumber: 'A1', LocNumber: 'L1', loss_gul: '500000', loss_il: '499000', loss_ri: '349300' }]);
 
   // Any path, as the API answers it.
   const listed = await catrisk(['get', '/objects', '--format', 'table', ...c]);

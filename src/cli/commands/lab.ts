@@ -94,18 +94,28 @@ export const labRun: Command = {
 };
 
 // The lab's tables and perspectives (GET {lab}/runs/{id}?format=csv): ORD's EPT, MELT, MPLT and ALT,
-// and the year loss table (ylt, not ORD). The client imports nothing of the service, so they are
-// named here as docs/exports.md states them.
+// and the year loss table (ylt, not ORD), of each lab-metrics/1 block the result holds; or the
+// lane's own tables, which GET {lab}/models lists for each model (tables). The client imports nothing
+// of the service, so the ORD names are written here as docs/exports.md states them.
 const ORD_TABLES = ['ept', 'melt', 'mplt', 'alt', 'ylt'] as const;
 const PERSPECTIVES = ['gul', 'il', 'ri'] as const;
+const LAB_METRICS = 'lab-metrics/1';
+
+/** The lab-metrics/1 block of a perspective in a run's result: gul's metrics, il's and ri's perspectives (the spec's terms or the object's OED terms). */
+function metricsOf(result: any, perspective: (typeof PERSPECTIVES)[number]): any {
+  const block = perspective === 'gul' ? result?.metrics : result?.perspectives?.[perspective];
+  return block?.schema === LAB_METRICS ? block : undefined;
+}
 
 export const exportRun: Command = {
   name: ['export'],
   args: 'RUN',
-  summary: 'Write every ORD table of a finished lab run as CSV files into a folder (as oq engine --export-outputs does).',
+  summary: 'Write every table of a finished lab run as CSV files into a folder (as oq engine --export-outputs does).',
   help: [
-    '  --all DIR          the folder to write (made when missing): <table>_<perspective>.csv, each table',
-    '                     for each perspective the run has (il and ri need a spec with terms)',
+    '  --all DIR          the folder to write (made when missing): the lane\'s own tables as <table>.csv',
+    '                     (GET {lab}/models lists them), else <table>_<perspective>.csv, each ORD table for',
+    '                     each perspective the result holds (gul; il and ri with a spec\'s terms or an',
+    '                     object\'s OED terms)',
     '',
     'Prints the files written, one a line. RUN is the run\'s id, /runs/<id> or its URL.',
   ],
@@ -120,19 +130,28 @@ export const exportRun: Command = {
     const runUrl = /^https?:\/\//.test(given) ? given : urlOf(context.endpoint.lab, given.startsWith('/') ? given : `/runs/${encodeURIComponent(given)}`);
     const run = (await request('GET', runUrl, { key })).json;
     if (run?.status !== 'succeeded') throw refusedFailure({ status: 409, code: 'run_not_succeeded', message: `Run ${run?.id ?? given} is ${run?.status ?? 'not readable'}: its tables exist once it has succeeded.` });
-    // il and ri exist when the spec has terms (the lab refuses them otherwise).
-    const perspectives = PERSPECTIVES.filter((p) => p === 'gul' || (run.spec?.terms !== undefined && run.spec?.terms !== null));
+    // The lane's own tables, as the lab lists them for the run's model; a lane with tables serves those instead of ORD's.
+    const models = (await request('GET', urlOf(context.endpoint.lab, '/models'), { key })).json;
+    const laneTables = Object.keys(models?.models?.find((m: any) => m.id === run.model?.id)?.tables ?? {});
     await mkdir(dir, { recursive: true });
-    const files: Array<{ table: string; perspective: string; file: string; bytes: number }> = [];
-    for (const perspective of perspectives) {
-      // A run kept before the lab kept its occurrences has no MPLT (the lab refuses it).
-      for (const table of ORD_TABLES.filter((t) => t !== 'mplt' || Array.isArray(run.result?.metrics?.occurrences))) {
-        const csv = await csvAt(`${runUrl}?${new URLSearchParams({ format: 'csv', table, perspective })}`, key);
-        const file = join(dir, `${table}_${perspective}.csv`);
-        await writeFile(file, csv);
-        files.push({ table, perspective, file, bytes: Buffer.byteLength(csv) });
+    const files: Array<{ table: string; perspective: string | null; file: string; bytes: number }> = [];
+    const write = async (table: string, perspective: string | null, query: Record<string, string>) => {
+      const csv = await csvAt(`${runUrl}?${new URLSearchParams({ format: 'csv', table, ...query })}`, key);
+      const file = join(dir, perspective === null ? `${table}.csv` : `${table}_${perspective}.csv`);
+      await writeFile(file, csv);
+      files.push({ table, perspective, file, bytes: Buffer.byteLength(csv) });
+    };
+    if (laneTables.length > 0) {
+      for (const table of laneTables) await write(table, null, {});
+    } else {
+      for (const perspective of PERSPECTIVES) {
+        const metrics = metricsOf(run.result, perspective);
+        if (!metrics) continue;
+        // A run kept before the lab kept its occurrences has no MPLT (the lab refuses it).
+        for (const table of ORD_TABLES.filter((t) => t !== 'mplt' || Array.isArray(metrics.occurrences))) await write(table, perspective, { perspective });
       }
     }
+    if (files.length === 0) throw refusedFailure({ status: 422, code: 'invalid_request', message: `Run ${run.id} has no tables: its lane gives its own figures, served as JSON (GET {lab}/runs/${run.id}).` });
     if (context.format === 'id') context.out(files.map((f) => f.file).join('\n') + '\n');
     else print(context, { run: run.id, files });
   },

@@ -351,12 +351,18 @@ export interface components {
                 method: string[];
                 model: Record<string, never>;
                 no_loss_figure?: string;
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
+                oed_spec?: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aal, return_period_losses}: the terms applied once per return period the used maps share, every modeled place at its return-period depth; places[] then carry insured and net {aal, losses}. */
+                perspectives?: Record<string, never>;
                 /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
                 places: unknown[];
                 /** @description The portfolio loss at each return period every used map publishes. */
                 return_period_losses?: unknown[];
                 /** @enum {unknown} */
                 sector: "residential" | "commercial" | "industrial";
+                /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
+                terms?: Record<string, never>;
                 unmodeled: Record<string, never>;
                 warnings: string[];
             } | {
@@ -376,12 +382,18 @@ export interface components {
                 method: string[];
                 model: Record<string, never>;
                 no_loss_figure?: string;
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
+                oed_spec?: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aal, return_period_losses}: the terms applied once per return period the used maps share, every modeled place at its return-period depth; places[] then carry insured and net {aal, losses}. */
+                perspectives?: Record<string, never>;
                 /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
                 places: unknown[];
                 /** @description The portfolio loss at each return period every used map publishes. */
                 return_period_losses?: unknown[];
                 /** @enum {unknown} */
                 sector: "residential" | "commercial" | "industrial";
+                /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
+                terms?: Record<string, never>;
                 unmodeled: Record<string, never>;
                 warnings: string[];
             } | {
@@ -418,6 +430,8 @@ export interface components {
                 lane: "scenario_earthquake";
                 licence: string;
                 model: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aggregate}: the portfolio's insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss. */
+                perspectives?: Record<string, never>;
                 /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
                 places: unknown[];
                 /** @description Which rules of the run are OpenQuake's (file and function named) and which are this service's. */
@@ -426,6 +440,8 @@ export interface components {
                 rupture: Record<string, never>;
                 /** @description The region chosen and why. */
                 tectonic_region: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
+                terms?: Record<string, never>;
                 unmodeled: Record<string, never>;
                 vulnerability: Record<string, never>;
             } | {
@@ -444,9 +460,13 @@ export interface components {
                 lane: "historical_earthquake";
                 licence: string;
                 model: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aggregate}: the portfolio's insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss. */
+                perspectives?: Record<string, never>;
                 places: unknown[];
                 /** @description The ShakeMap read: its snapshot, product and what it holds (a grid, with the basis of its standard deviations; or station data, with the event's origin). */
                 shakemap: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
+                terms?: Record<string, never>;
                 unmodeled: Record<string, never>;
                 vulnerability: Record<string, never>;
             } | {
@@ -462,6 +482,11 @@ export interface components {
                 method: Record<string, never>;
                 model: Record<string, never>;
                 note?: string;
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
+                oed_spec?: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, loss, seasons [{season, loss}], storms [{storm_id, name, season, loss}]}, the terms applied storm by storm. */
+                perspectives?: Record<string, never>;
+                /** @description Per place: its loss over the storms, and with an object's OED terms its insured and net losses. */
                 places: unknown[];
                 /** @description A replay of history: no return periods. */
                 return_periods: null;
@@ -469,6 +494,8 @@ export interface components {
                 seasons: unknown[];
                 /** @description Each storm with its publisher id, dates, peak wind at each place and loss. */
                 storms: unknown[];
+                /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
+                terms?: Record<string, never>;
                 totals: Record<string, never>;
                 warnings: string[];
             } | {
@@ -484,6 +511,12 @@ export interface components {
                 lane: "tropical_cyclone_synthetic";
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
                 model: Record<string, never>;
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
+                oed_spec?: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each lab-metrics/1 with its damage-curve sensitivity, the terms applied event by event. */
+                perspectives?: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
+                terms?: Record<string, never>;
                 /** @description The event set: reference tracks, members, near tracks screened and counted. */
                 tracks: Record<string, never>;
             } | {
@@ -502,12 +535,18 @@ export interface components {
                 licence: string;
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
                 model: Record<string, never>;
+                /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
+                oed_spec?: Record<string, never>;
+                /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each lab-metrics/1, the terms applied rupture by rupture. */
+                perspectives?: Record<string, never>;
                 sample: Record<string, never>;
                 site_model: Record<string, never>;
                 /** @description The source model read: the ESHM20 branch (file, one branch of a weighted tree, the rules applied) or the fallback model fitted on the catalog. */
                 source_model: Record<string, never>;
                 /** @enum {unknown} */
                 source_model_choice: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
+                /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
+                terms?: Record<string, never>;
                 unmodeled: Record<string, never>;
                 vulnerability: Record<string, never>;
             } | {
@@ -639,7 +678,7 @@ export interface components {
                 /** @constant */
                 version: "piwind-1.0.0-r3";
             } | {
-                /** @description {points: [{lat, lon, value}]} or {object_id} (a location's value is its buildings plus contents value); a place no pinned map covers is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value}]} or {object_id} (a location's value is its buildings plus contents value; an object ingested from an OED set has its terms applied for river flood, OED peril ORF, giving perspectives il and ri); a place no pinned map covers is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;
@@ -663,7 +702,7 @@ export interface components {
                 /** @constant */
                 version: "flood-1.0.0-r1";
             } | {
-                /** @description {points: [{lat, lon, value}]} or {object_id}; a place no pinned coastal map covers is unmodeled (with none pinned, every place); points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value}]} or {object_id} (an object ingested from an OED set has its terms applied for storm surge, OED peril WSS, giving perspectives il and ri); a place no pinned coastal map covers is unmodeled (with none pinned, every place); points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;
@@ -705,7 +744,7 @@ export interface components {
                 /** @constant */
                 version: "wildfire-1.0.0-r1";
             } | {
-                /** @description {points: [{lat, lon, value, vs30?}]} (vs30 in m/s, 150 to 1500, default 760) or {object_id} (a location's value is its buildings plus contents value, vs30 760); a place more than 200 km from the rupture is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value, vs30?}]} (vs30 in m/s, 150 to 1500, default 760) or {object_id} (a location's value is its buildings plus contents value, vs30 760; an object ingested from an OED set has its location, account and reinsurance terms applied through the financial module, giving perspectives il and ri); a place more than 200 km from the rupture is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;
@@ -759,7 +798,7 @@ export interface components {
                  * @enum {unknown}
                  */
                 event?: "northridge-1994" | "loma-prieta-1989" | "nisqually-2001" | "south-napa-2014" | "ridgecrest-2019" | "anchorage-2018" | "puerto-rico-2020" | "kaikoura-2016" | "kahramanmaras-2023" | "tohoku-2011";
-                /** @description {points: [{lat, lon, value}]} (up to 2000) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid (or, on stations, farther than 200 km from the rupture) is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value}]} (up to 2000) or {object_id} (a location's value is its buildings plus contents value; an object ingested from an OED set has its location, account and reinsurance terms applied through the financial module, giving perspectives il and ri); a place outside the ShakeMap grid (or, on stations, farther than 200 km from the rupture) is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;
@@ -783,7 +822,7 @@ export interface components {
                  */
                 vulnerability: "rc_frame_mid_rise_moderate_code" | "rc_frame_mid_rise_high_code" | "rc_frame_mid_rise_pre_code" | "demo_non_engineered_concrete" | "demo_wood";
             } | {
-                /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id} (a location's value is its buildings plus contents value); a place beyond 61° latitude or without coordinates is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id} (a location's value is its buildings plus contents value; an object ingested from an OED set has its location, account and reinsurance terms applied through the financial module, giving perspectives il and ri); a place beyond 61° latitude or without coordinates is unmodeled; points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;
@@ -814,7 +853,7 @@ export interface components {
                 /** @constant */
                 version: "h08-1.1.0-r2";
             } | {
-                /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id}; points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value}]} (up to 10000) or {object_id} (an object ingested from an OED set has its location, account and reinsurance terms applied through the financial module, giving perspectives il and ri); points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;
@@ -850,7 +889,7 @@ export interface components {
                  * @enum {unknown}
                  */
                 building_class?: "rc_infilled_frame_low_code_2" | "rc_infilled_frame_moderate_code_4" | "rc_infilled_frame_moderate_code_7" | "rc_infilled_frame_high_code_4" | "rc_wall_moderate_code_6" | "rc_dual_high_code_8" | "brick_masonry_unreinforced_2" | "dressed_stone_masonry_unreinforced_2" | "rubble_stone_masonry_unreinforced_1" | "steel_moment_frame_moderate_code_4" | "wood_frame_moderate_code_2";
-                /** @description {points: [{lat, lon, value}]} (up to 500) or {object_id} (a location's value is its buildings plus contents value); every place at Vs30 800 m/s; on ESHM20's sources a place farther than 200 km from every source of the branch is unmodeled (on the fallback model, one more than 5 km from its 0.05° grid over the catalog's Turkey box); points may name their values' currency (ISO 4217), which the losses are published in */
+                /** @description {points: [{lat, lon, value}]} (up to 500) or {object_id} (a location's value is its buildings plus contents value; an object ingested from an OED set has its location, account and reinsurance terms applied through the financial module, giving perspectives il and ri); every place at Vs30 800 m/s; on ESHM20's sources a place farther than 200 km from every source of the branch is unmodeled (on the fallback model, one more than 5 km from its 0.05° grid over the catalog's Turkey box); points may name their values' currency (ISO 4217), which the losses are published in */
                 exposure: {
                     /** @description ISO 4217 code of the exposure values. */
                     currency?: string;

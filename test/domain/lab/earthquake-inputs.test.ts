@@ -16,25 +16,25 @@ const CASES = [
     model: 'openquake-scenario-eq',
     spec: { rupture: { magnitude: 6.5, lat: 38, lon: 23, depth_km: 10 } },
     points: [{ lat: 38.1, lon: 23.1, value: 1000 }],
-    feeds: ['gem-vulnerability-europe'],
+    feeds: ['gem-vulnerability-europe', 'oed-spec'],
   },
   {
     model: 'openquake-historical-eq',
     spec: { event: 'northridge-1994' },
     points: [{ lat: 34.2, lon: -118.5, value: 1000 }],
-    feeds: ['gem-vulnerability-europe', 'usgs-shakemap-northridge-1994'],
+    feeds: ['gem-vulnerability-europe', 'oed-spec', 'usgs-shakemap-northridge-1994'],
   },
   {
     model: 'openquake-historical-eq',
     spec: { event: 'south-napa-2014' },
     points: [{ lat: 38.3, lon: -122.29, value: 1000 }],
-    feeds: ['gem-vulnerability-europe', 'usgs-shakemap-inputs-south-napa-2014'],
+    feeds: ['gem-vulnerability-europe', 'oed-spec', 'usgs-shakemap-inputs-south-napa-2014'],
   },
   {
     model: 'openquake-historical-eq',
     spec: { event: 'kahramanmaras-2023' },
     points: [{ lat: 37.58, lon: 36.93, value: 1000 }],
-    feeds: ['gem-vulnerability-europe', 'usgs-shakemap-stations-kahramanmaras-2023'],
+    feeds: ['gem-vulnerability-europe', 'oed-spec', 'usgs-shakemap-stations-kahramanmaras-2023'],
   },
 ];
 

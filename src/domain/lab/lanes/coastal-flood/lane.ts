@@ -10,5 +10,5 @@ export const coastalFlood = floodLane({
   label: 'Externally built open coastal flood depth maps (undefended) with the JRC global depth-damage functions (Huizinga et al. 2017), run by this service; distinct from the registry\'s validated models. No coastal map is pinned yet: every place comes back unmodeled.',
   flood: 'coastal',
   maps: 'coastal_flood_maps',
-  exposure: '{points: [{lat, lon, value}]} or {object_id}; a place no pinned coastal map covers is unmodeled (with none pinned, every place)',
+  exposure: '{points: [{lat, lon, value}]} or {object_id} (an object ingested from an OED set has its terms applied for storm surge, OED peril WSS, giving perspectives il and ri); a place no pinned coastal map covers is unmodeled (with none pinned, every place)',
 });

@@ -5,10 +5,10 @@ import { labLane, modelOf } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
 import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { OBJECT_EXPOSURE } from '../places-exposure.js';
+import { OED_SPEC_PIN, PERIL_GROUPS_INPUT } from '../oed-terms.js';
 import { locSummaryRows } from '../../../exports/loc-summary.js';
 import { MAX_LOSS_FACTORS, readLossFactors, runDeterministic, type DeterministicSpec } from './deterministic-loss.js';
 
-const OED_SPEC = { feed_id: 'oed-spec', version: '2026-07-08' } as const;
 
 export const deterministicLoss = labLane({
   id: 'deterministic-loss',
@@ -29,7 +29,7 @@ export const deterministicLoss = labLane({
   },
   caps: { loss_factors_max: MAX_LOSS_FACTORS },
   inputs: {
-    peril_groups: { reader: 'peril-groups', source: { pin: OED_SPEC }, missing: 'The pinned OED specification (its peril groups) is not available here.' },
+    peril_groups: PERIL_GROUPS_INPUT,
   },
 
   normalize(spec, exposure) {
@@ -41,7 +41,7 @@ export const deterministicLoss = labLane({
   },
 
   listing({ peril_groups: found }) {
-    return { pinned_inputs: found ? snapshotListing(found) : unavailable(OED_SPEC) };
+    return { pinned_inputs: found ? snapshotListing(found) : unavailable(OED_SPEC_PIN) };
   },
 
   run({ peril_groups }, spec: DeterministicSpec, { progress }) {

@@ -23,6 +23,7 @@ import { sampleDemonstration, type Box, type CatalogQuake } from './demo-source-
 import { sampleEshm20Sources, type Eshm20SourceKind } from './eshm20-source-sampling.js';
 import type { SourceModel } from './eshm20-sources.js';
 import type { ModeledPlace, RuptureSample, SampledRuptures } from './eshm20-sample.js';
+import { termsPerspectives, type PlaceTerms, type TermsLosses } from '../../engine/place-terms.js';
 
 export const ESHM20_BRANCHES = 20;
 export const ESHM20_YEARS_PER_BRANCH = 500;
@@ -94,6 +95,8 @@ export interface Eshm20Input {
   readonly yearsPerBranch?: number;
   /** Told how many ruptures have their losses, of all, now and then (a job's progress). */
   readonly onRuptures?: (done: number, total: number) => void;
+  /** A stored object's OED terms (engine/place-terms.ts), applied rupture by rupture. */
+  readonly terms?: PlaceTerms | null;
 }
 
 const KM_PER_DEG = 111.19;
@@ -137,6 +140,8 @@ interface RuptureLosses {
   branchLoss: Float64Array;
   branchRuptures: Int32Array;
   reaching: number;
+  /** With terms: the insured and net loss of every event the table lists, in its order. */
+  insured: TermsLosses | null;
 }
 
 /**
@@ -152,7 +157,10 @@ function ruptureLosses(input: Eshm20Input, ruptures: SampledRuptures, gmpes: rea
   // Residuals from their own stream, drawn only for ruptures reaching a place (which ones is fixed by the spec).
   const normal = normalSource(seededRandom(BigInt(seed) * 1_000_003n));
   const vulnerability: Vulnerability = (im) => meanLossRatio(fn, im);
-  const out: RuptureLosses = { table: new EventLossTable(n), branchLoss: new Float64Array(branchCount), branchRuptures: new Int32Array(branchCount), reaching: 0 };
+  const terms = input.terms ?? null;
+  const insured: TermsLosses | null = terms ? { il: [], ri: [], placeIl: new Float64Array(terms.places), placeRi: new Float64Array(terms.places) } : null;
+  const out: RuptureLosses = { table: new EventLossTable(n), branchLoss: new Float64Array(branchCount), branchRuptures: new Int32Array(branchCount), reaching: 0, insured };
+  const objectIndex = new Int32Array(n);
   const reach: RuptureReach = { count: 0, near: new Int32Array(n), mean: new Float64Array(n), tau: new Float64Array(n), phi: new Float64Array(n) };
   const z = new Float64Array(n);
   const lossAt = new Float64Array(n);
@@ -176,6 +184,13 @@ function ruptureLosses(input: Eshm20Input, ruptures: SampledRuptures, gmpes: rea
     }
     const eventLoss = out.table.record(r + 1, ruptures.period[r]!, reach.near, lossAt, count);
     if (eventLoss > 0) out.branchLoss[br]! += eventLoss;
+    if (eventLoss > 0 && terms && insured) {
+      // Each rupture occurs once, in its period: its places' insured and net losses count once.
+      for (let c = 0; c < count; c++) objectIndex[c] = modeled[reach.near[c]!]!.index;
+      const t = terms.event(objectIndex, lossAt, 0, count, insured.placeIl, insured.placeRi);
+      insured.il.push({ event_id: r + 1, loss: t.il });
+      insured.ri.push({ event_id: r + 1, loss: t.ri });
+    }
   }
   input.onRuptures?.(ruptures.count, ruptures.count);
   return out;
@@ -205,20 +220,25 @@ export function runEshm20(input: Eshm20Input): Record<string, unknown> {
   const warnings = [...sample.warnings, `Ground motion: ${BACKBONE_NOTE}.`];
   if (unmodeled.length > 0 && sample.demonstration === undefined) warnings.push(`${unmodeled.length} place${unmodeled.length === 1 ? ' is' : 's are'} unmodeled (no coordinates, or beyond reach of every source).`);
   if (years < 1000 && periods >= 1000) warnings.push(`Each ${1000}-year block spans ${1000 / years} logic-tree branches of ${years} years: the block spread mixes epistemic and sampling variation.`);
+  const lossBasis = 'ground-up structural loss: value × mean loss ratio of the building class\'s vulnerability function at the place\'s sampled ground motion, one field per rupture';
+  const assumptions = [
+    `Sample years: ${branchCount} logic-tree branches sampled by weight (seed ${seed}), each with ${years} years; period p belongs to branch ⌈p / ${years}⌉.`,
+    ...sample.assumptions,
+    'Each rupture is one event with one ground-motion field; events are numbered by their order of sampling.',
+  ];
   const metrics = computeMetrics({
-    perspective: 'gul',
-    lossBasis: 'ground-up structural loss: value × mean loss ratio of the building class\'s vulnerability function at the place\'s sampled ground motion, one field per rupture',
-    periods,
+    perspective: 'gul', lossBasis, periods,
     eventLosses: table.eventLosses,
     occurrences: table.occurrences,
     places: table.places((i) => modeled[i]!.index),
-    assumptions: [
-      `Sample years: ${branchCount} logic-tree branches sampled by weight (seed ${seed}), each with ${years} years; period p belongs to branch ⌈p / ${years}⌉.`,
-      ...sample.assumptions,
-      'Each rupture is one event with one ground-motion field; events are numbered by their order of sampling.',
-    ],
+    assumptions,
     warnings,
   });
+  // The object's places that are modeled, as the ground up lists them.
+  const modeledIndex = new Set(modeled.map((m) => m.index));
+  const perspectives = input.terms && losses.insured
+    ? termsPerspectives(losses.insured, { lossBasis, periods, occurrences: table.occurrences, assumptions, warnings }, (p) => p, (p) => modeledIndex.has(p))
+    : null;
 
   return {
     lane: 'probabilistic_earthquake_europe',
@@ -236,6 +256,7 @@ export function runEshm20(input: Eshm20Input): Record<string, unknown> {
     exposure: { places: input.places.length, modeled: modeled.length, unmodeled: unmodeled.length },
     unmodeled: { count: unmodeled.length, places: unmodeled },
     metrics,
+    ...(input.terms && perspectives ? { terms: input.terms.stated(), perspectives } : {}),
     licence: VULNERABILITY_LICENCE,
   };
 }

@@ -5,6 +5,7 @@
 import { quantileSorted } from '../../../stats/quantiles.js';
 import { meanLossRatio, type VulnerabilityFunction } from './vulnerability.js';
 import { placesOf, type LabLocation } from '../../engine/places.js';
+import type { PlaceTerms } from '../../engine/place-terms.js';
 
 export const PERCENTILES = [0.05, 0.16, 0.5, 0.84, 0.95] as const;
 const PERCENTILE_KEYS = ['p5', 'p16', 'p50', 'p84', 'p95'] as const;
@@ -49,9 +50,45 @@ export function fieldLosses(lnIm: Float64Array, values: readonly number[], field
     };
   });
   if (n === 0) return { places, aggregate: null };
-  const aggSorted = Float64Array.from(aggregate).sort();
-  const aggMean = aggregate.reduce((a, b) => a + b, 0) / fields;
-  return { places, aggregate: { mean: round(aggMean), median: round(quantileSorted(aggSorted, 0.5)), percentiles: percentilesOf(aggSorted), unit: 'the unit of the exposure values' } };
+  return { places, aggregate: aggregateOf(aggregate) };
+}
+
+/** The portfolio's loss over the fields: mean, median and percentiles. */
+function aggregateOf(perField: Float64Array): Record<string, unknown> {
+  const sorted = Float64Array.from(perField).sort();
+  const mean = perField.reduce((a, b) => a + b, 0) / perField.length;
+  return { mean: round(mean), median: round(quantileSorted(sorted, 0.5)), percentiles: percentilesOf(sorted), unit: 'the unit of the exposure values' };
+}
+
+/** An object's OED terms on the fields: each field one call of the module (engine/place-terms.ts). */
+export interface FieldTermsViews {
+  /** il (insured) and ri (net), each the portfolio's loss over the fields as aggregate gives the ground up. */
+  readonly perspectives: { il: { perspective: 'insured'; aggregate: Record<string, unknown> | null }; ri: { perspective: 'net'; aggregate: Record<string, unknown> | null } };
+  /** Per modeled place (their order): its mean insured and net loss over the fields. */
+  readonly places: { insured: number; net: number }[];
+}
+
+/** The terms applied field by field over the modeled places (index: each one's place in the object). */
+export function fieldTerms(terms: PlaceTerms, lnIm: Float64Array, index: readonly number[], values: readonly number[], fields: number, fn: VulnerabilityFunction): FieldTermsViews {
+  const n = values.length;
+  const il = new Float64Array(fields);
+  const ri = new Float64Array(fields);
+  const placeIl = new Float64Array(terms.places);
+  const placeRi = new Float64Array(terms.places);
+  const losses = new Float64Array(n);
+  for (let f = 0; f < fields; f++) {
+    for (let i = 0; i < n; i++) losses[i] = values[i]! * meanLossRatio(fn, Math.exp(lnIm[f * n + i]!));
+    const t = terms.event(index, losses, 0, n, placeIl, placeRi, 1 / fields);
+    il[f] = t.il;
+    ri[f] = t.ri;
+  }
+  return {
+    perspectives: {
+      il: { perspective: 'insured', aggregate: n ? aggregateOf(il) : null },
+      ri: { perspective: 'net', aggregate: n ? aggregateOf(ri) : null },
+    },
+    places: index.map((p) => ({ insured: round(placeIl[p]!), net: round(placeRi[p]!) })),
+  };
 }
 
 /** A place a ground-motion lane values: null coordinates where a stored location has none (unmodeled). */

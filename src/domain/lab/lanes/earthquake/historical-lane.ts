@@ -19,7 +19,8 @@ import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { readPoints, type LabPoint } from '../../engine/places.js';
 import { imtName } from '../../../hazard/gmpe/types.js';
 import { correlationFactor, sampleFields, SPATIAL_CORRELATION } from './fields.js';
-import { fieldLosses, round } from './field-losses.js';
+import { fieldLosses, fieldTerms, round } from './field-losses.js';
+import { PLACE_TERMS_RULE, type PlaceTerms } from '../../engine/place-terms.js';
 import { imtReading, readingBasis, sampleShakeMap, shakeMapExtent, type ImtReading, type ShakeMap } from './shakemap.js';
 import { OPENQUAKE_CONDITIONING_CORRELATION } from './imt-correlation.js';
 import { PLACE_VS30, STATION_CONDITIONING, stationFields } from './station-fields.js';
@@ -107,6 +108,8 @@ export interface HistoricalOptions {
   readonly vulnerabilityData: InputIdentity;
   readonly seed?: number;
   readonly fields?: number;
+  /** A stored object's OED terms (engine/place-terms.ts), applied field by field. */
+  readonly terms?: PlaceTerms | null;
 }
 
 export const CONDITIONING_METHOD = 'ln(ground motion) at a place = the ShakeMap\'s mean there + the ShakeMap\'s standard deviation there x epsilon, epsilon standard normal and correlated between places; the ShakeMap\'s mean and standard deviation are already conditioned on the event\'s recordings, so no further between-event term is drawn (as OpenQuake\'s ShakeMap-based scenario, Silva and Horspool 2019). A place reads the ShakeMap grid point of the cell it lies in.';
@@ -167,6 +170,11 @@ function vulnerabilityWords(spec: HistoricalSpec, fn: VulnerabilityFunction, opt
   };
 }
 
+/** The result's terms and perspectives when an object's OED terms applied. */
+function termsMembers(terms: PlaceTerms | null | undefined, insured: ReturnType<typeof fieldTerms> | null): Record<string, unknown> {
+  return terms && insured ? { terms: { ...terms.stated(), rule: PLACE_TERMS_RULE }, perspectives: insured.perspectives } : {};
+}
+
 /** Runs the event on its stations (no ShakeMap grid pinned). */
 function runOnStations(spec: HistoricalSpec, places: readonly HistoricalPlace[], options: HistoricalOptions & { readonly map: ShakeMapStations }): Record<string, unknown> {
   const fn = curveFunction(spec, options.functions);
@@ -175,6 +183,7 @@ function runOnStations(spec: HistoricalSpec, places: readonly HistoricalPlace[],
   const data = options.map;
   const f = stationFields(data, places, fn.imt, fieldCount, seed);
   const figures = fieldLosses(f.lnIm, f.modeled.map((m) => m.value), fieldCount, fn);
+  const insured = options.terms ? fieldTerms(options.terms, f.lnIm, f.modeled.map((m) => m.index), f.modeled.map((m) => m.value), fieldCount, fn) : null;
   const { feed_id, version, sha256, files_read } = data.identity;
   return {
     lane: 'historical_earthquake',
@@ -197,8 +206,10 @@ function runOnStations(spec: HistoricalSpec, places: readonly HistoricalPlace[],
       gmpe: { median: round(f.perPlace[i]!.gmpe.median), tau: round(f.perPlace[i]!.gmpe.tau), phi: round(f.perPlace[i]!.gmpe.phi) },
       conditioned: { median: round(f.perPlace[i]!.conditioned.median), sigma_ln: round(f.perPlace[i]!.conditioned.sigma) },
       ...figures.places[i]!,
+      ...(insured ? insured.places[i]! : {}),
     })),
     aggregate: figures.aggregate,
+    ...termsMembers(options.terms, insured),
     frequency: 'one event carries no frequency: no exceedance curve and no annual figure',
     unmodeled: { count: f.unmodeled.length, places: f.unmodeled },
     licence: VULNERABILITY_LICENCE,
@@ -211,6 +222,7 @@ export function runHistoricalQuake(spec: HistoricalSpec, places: readonly Histor
   if (isStations(map)) return runOnStations(spec, places, { ...options, map });
   const { fn, reading, fields: fieldCount, seed, modeled, unmodeled, lnIm } = historicalFields(spec, places, { ...options, map });
   const figures = fieldLosses(lnIm, modeled.map((m) => m.value), fieldCount, fn);
+  const insured = options.terms ? fieldTerms(options.terms, lnIm, modeled.map((m) => m.index), modeled.map((m) => m.value), fieldCount, fn) : null;
   const extent = shakeMapExtent(map);
 
   const { feed_id, version, sha256, files_read } = map.identity;
@@ -241,8 +253,10 @@ export function runHistoricalQuake(spec: HistoricalSpec, places: readonly Histor
       index: m.index, lat: m.lat, lon: m.lon, value: m.value,
       shakemap: { median: round(Math.exp(m.mean)), std_ln: round(m.std) },
       ...figures.places[i]!,
+      ...(insured ? insured.places[i]! : {}),
     })),
     aggregate: figures.aggregate,
+    ...termsMembers(options.terms, insured),
     frequency: 'one event carries no frequency: no exceedance curve and no annual figure',
     unmodeled: { count: unmodeled.length, places: unmodeled },
     licence: VULNERABILITY_LICENCE,

@@ -22,7 +22,8 @@ import { correlationFactor, sampleFields, SPATIAL_CORRELATION } from './fields.j
 import { shakingAt, WEIGHTED_TREE_RULE, type BranchMotions } from './ground-motion.js';
 import { branchAt, DEEPEST_HYPOCENTRE_KM, EUROPE_LOGIC_TREE_NOTE, logicTree, type Branch, type TectonicRegion } from './logic-tree.js';
 import { chooseRegion, TECTONIC_REGION_RULE } from './tectonic-regions.js';
-import { fieldLosses, PERCENTILES, round } from './field-losses.js';
+import { fieldLosses, fieldTerms, PERCENTILES, round } from './field-losses.js';
+import { PLACE_TERMS_RULE, type PlaceTerms } from '../../engine/place-terms.js';
 import { placedRupture, placementWords, PLACEMENT_MEMBERS, readPlacement, type RupturePlacement } from './rupture-placement.js';
 import { DEFAULT_VULNERABILITY, VULNERABILITY_CURVES, VULNERABILITY_LICENCE, type InputIdentity, type VulnerabilityCurveId, type VulnerabilityFunction } from './vulnerability.js';
 
@@ -143,6 +144,8 @@ export interface ScenarioOptions {
   readonly vulnerabilityData: InputIdentity;
   readonly seed?: number;
   readonly fields?: number;
+  /** A stored object's OED terms (engine/place-terms.ts), applied field by field. */
+  readonly terms?: PlaceTerms | null;
 }
 
 /** The rupture's plane, placed as its placement members say (rupture-placement.ts). */
@@ -238,12 +241,14 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
   const curveFields = measures.find((m) => m.imt === fn.imt)!.lnIm;
 
   const figures = fieldLosses(curveFields, modeled.map((m) => m.place.value), fieldCount, fn);
+  const insured = options.terms ? fieldTerms(options.terms, curveFields, modeled.map((m) => m.index), modeled.map((m) => m.place.value), fieldCount, fn) : null;
   const placeRows = modeled.map((m, i) => ({
     index: m.index, lat: m.place.lat, lon: m.place.lon, value: m.place.value,
     vs30: m.vs30, vs30_source: m.place.vs30 === undefined ? 'default' : 'given',
     distances_km: { rjb: round(m.d.rjb), rrup: round(m.d.rrup), rx: round(m.d.rx), ry0: round(m.d.ry0), rhypo: round(m.d.rhypo) },
     shaking: Object.fromEntries(measures.map((x) => [imtName(x.imt), shakingAt(i, tree, x.motions, x.lnIm, n, fieldCount)])),
     ...figures.places[i]!,
+    ...(insured ? insured.places[i]! : {}),
   }));
   const inputs = [{ input: 'vulnerability', ...options.vulnerabilityData }];
   return {
@@ -265,6 +270,7 @@ export function runScenarioQuake(spec: ScenarioSpec, places: readonly ScenarioPl
     },
     places: placeRows,
     aggregate: figures.aggregate,
+    ...(options.terms && insured ? { terms: { ...options.terms.stated(), rule: PLACE_TERMS_RULE }, perspectives: insured.perspectives } : {}),
     frequency: 'one event carries no frequency: no exceedance curve and no annual figure',
     unmodeled: { count: unmodeled.length, places: unmodeled },
     licence: VULNERABILITY_LICENCE,

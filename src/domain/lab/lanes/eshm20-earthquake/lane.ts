@@ -9,6 +9,8 @@ import { runSpecRefusal } from '../../engine/spec-refusal.js';
 import { labLane, modelOf, placesSpec } from '../../lane.js';
 import { snapshotListing, unavailable, type PinnedSnapshot } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
+import { exposureTerms } from '../../engine/place-terms.js';
+import { LANE_OED_PERILS, OBJECT_TERMS_WORDS, oedSpecIdentity, PERIL_GROUPS_INPUT, termsResultProperties } from '../oed-terms.js';
 import { DEMO_SOURCE_MODEL } from '../earthquake/demo-source-model.js';
 import { GEM_VULNERABILITY, vulnerabilityFilesListing } from '../earthquake/vulnerability-listing.js';
 import { MINIMUM_MAGNITUDE } from '../earthquake/eshm20-source-sampling.js';
@@ -55,7 +57,7 @@ export const eshm20Earthquake = labLane({
   },
   exposure: {
     schema: PLACES_EXPOSURE,
-    description: `{points: [{lat, lon, value}]} (up to ${ESHM20_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value); every place at Vs30 ${SITE_VS30} m/s; on ESHM20's sources a place farther than ${ESHM20_REACH_KM} km from every source of the branch is unmodeled (on the fallback model, one more than ${DEMO_SOURCE_MODEL.site_reach_km} km from its ${DEMO_SOURCE_MODEL.grid_spacing_deg}° grid over the catalog's Turkey box)`,
+    description: `{points: [{lat, lon, value}]} (up to ${ESHM20_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value; ${OBJECT_TERMS_WORDS}); every place at Vs30 ${SITE_VS30} m/s; on ESHM20's sources a place farther than ${ESHM20_REACH_KM} km from every source of the branch is unmodeled (on the fallback model, one more than ${DEMO_SOURCE_MODEL.site_reach_km} km from its ${DEMO_SOURCE_MODEL.grid_spacing_deg}° grid over the catalog's Turkey box)`,
   },
   notes: {
     sample: `${ESHM20_BRANCHES} logic-tree branches, each drawing its ESHM20 ground-motion branch by weight (and on the fallback model its b-value and Mmax), ${ESHM20_YEARS_PER_BRANCH} sample years each: ${ESHM20_BRANCHES * ESHM20_YEARS_PER_BRANCH} years; seeded, so one spec gives one result`,
@@ -68,6 +70,7 @@ export const eshm20Earthquake = labLane({
   },
   inputs: {
     vulnerability: { reader: 'structural-vulnerability', source: { pin: GEM_VULNERABILITY } },
+    peril_groups: PERIL_GROUPS_INPUT,
     area_sources: { reader: 'source-model', source: { pin: ESHM20_INPUTS.area_sources } },
     fault_sources: { reader: 'source-model', source: { pin: ESHM20_INPUTS.fault_sources } },
     catalog: { reader: 'quake-catalog', source: { pin: ESHM20_INPUTS.catalog } },
@@ -94,7 +97,7 @@ export const eshm20Earthquake = labLane({
     };
   },
 
-  run({ vulnerability, catalog, gmpe_logic_tree: tree, area_sources: area, fault_sources: faults }, spec: { building_class: BuildingClassId; source_model?: SourceModelId; exposure: PlaceExposure }, { progress }) {
+  run({ vulnerability, catalog, gmpe_logic_tree: tree, area_sources: area, fault_sources: faults, peril_groups }, spec: { building_class: BuildingClassId; source_model?: SourceModelId; exposure: PlaceExposure }, { progress }) {
     const places = placesOf(spec.exposure);
     // A stored schedule is counted here, on the job; points were counted on the request.
     if (places.length > ESHM20_PLACES_MAX) return refused(runSpecRefusal([`exposure may hold up to ${ESHM20_PLACES_MAX} places; the object holds ${places.length}`]));
@@ -115,11 +118,12 @@ export const eshm20Earthquake = labLane({
       read[choice === 'eshm20_area_sources' ? 'area_sources' : 'fault_sources'] = { ...fileListing(input.snapshot, pin.file), credit_line: input.snapshot.credit_line ?? null };
     }
     read.gmpe_logic_tree = { ...fileListing(tree.snapshot, ESHM20_INPUTS.gmpe_logic_tree.file), credit_line: tree.snapshot.credit_line ?? null };
+    const terms = exposureTerms(spec.exposure, peril_groups.value, LANE_OED_PERILS.earthquake);
     const result = runEshm20({
-      places, buildingClass: spec.building_class, vulnerability: fn, source, gmpeTree: tree.value,
+      places, buildingClass: spec.building_class, vulnerability: fn, source, gmpeTree: tree.value, terms,
       ...(progress ? { onRuptures: progress } : {}),
     });
-    return ok({ model: { id: this.id, version: this.version, engine: this.engine, label: this.label }, inputs: read, source_model_choice: choice, ...result });
+    return ok({ model: { id: this.id, version: this.version, engine: this.engine, label: this.label }, inputs: read, source_model_choice: choice, ...result, oed_spec: oedSpecIdentity(peril_groups.snapshot) });
   },
 
   progress: (done, total) => `Computed the ground motion and losses of ${done} of ${total} sampled ruptures.`,
@@ -143,6 +147,7 @@ export const eshm20Earthquake = labLane({
       unmodeled: { type: 'object' },
       metrics: { oneOf: [{ $ref: '#/components/schemas/lab-metrics.v1' }, { type: 'null' }] },
       licence: { type: 'string' },
+      ...termsResultProperties('each lab-metrics/1, the terms applied rupture by rupture'),
     },
   },
 });

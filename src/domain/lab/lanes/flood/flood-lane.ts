@@ -17,6 +17,7 @@ import { placesOf, type PlaceExposure } from '../../engine/places.js';
 import { itemGroundUp } from '../../engine/loss-engine.js';
 import { curveFor, damageFraction, FLOOD_SECTORS, type CountryMaxDamage, type DepthDamageCurve, type FloodSector } from './depth-damage.js';
 import { mapExtent, sampleDepths, type DepthMap, type FloodKind, type MapIdentity } from './depth-map.js';
+import { PLACE_TERMS_RULE, type PlaceTerms } from '../../engine/place-terms.js';
 
 export interface FloodSpec {
   readonly sector: FloodSector;
@@ -76,6 +77,51 @@ export interface FloodOptions {
   readonly countries: readonly CountryMaxDamage[];
   /** The pinned JRC tables the curves and maximum damages come from. */
   readonly curveSource: MapIdentity;
+  /** A stored object's OED terms (engine/place-terms.ts), applied return period by return period. */
+  readonly terms?: PlaceTerms | null;
+}
+
+/** One view (insured or net) of the portfolio: its loss at each shared return period and the AAL of those. */
+interface FloodView {
+  perspective: 'insured' | 'net';
+  aal: number | null;
+  return_period_losses: ReturnPeriodLoss[];
+}
+
+/**
+ * The terms on the portfolio's return-period losses: each return period the used maps share is one
+ * event in which every modeled place sees its return-period depth (as return_period_losses takes it),
+ * one call of the module; the AAL by the same trapezoid rule. Each place's insured and net losses at
+ * those return periods, and their AAL, by its index.
+ */
+function floodTerms(terms: PlaceTerms, common: readonly number[], losses: ReadonlyMap<number, ReadonlyMap<number, number>>) {
+  const index = Int32Array.from(losses.keys());
+  const at = new Float64Array(index.length);
+  const views = { il: [] as ReturnPeriodLoss[], ri: [] as ReturnPeriodLoss[] };
+  const places = new Map<number, { il: ReturnPeriodLoss[]; ri: ReturnPeriodLoss[] }>([...losses.keys()].map((i) => [i, { il: [], ri: [] }]));
+  const placeIl = new Float64Array(terms.places);
+  const placeRi = new Float64Array(terms.places);
+  for (const rp of common) {
+    index.forEach((i, k) => { at[k] = losses.get(i)!.get(rp)!; });
+    placeIl.fill(0);
+    placeRi.fill(0);
+    const t = terms.event(index, at, 0, index.length, placeIl, placeRi);
+    views.il.push({ return_period: rp, loss: t.il });
+    views.ri.push({ return_period: rp, loss: t.ri });
+    for (const i of index) {
+      places.get(i)!.il.push({ return_period: rp, loss: placeIl[i]! });
+      places.get(i)!.ri.push({ return_period: rp, loss: placeRi[i]! });
+    }
+  }
+  const aalOf = (rows: ReturnPeriodLoss[]) => (rows.length > 0 ? trapezoidAal(rows.map((r) => r.return_period), rows.map((r) => r.loss)).aal : null);
+  const view = (perspective: FloodView['perspective'], rows: ReturnPeriodLoss[]): FloodView => ({ perspective, aal: aalOf(rows), return_period_losses: rows });
+  return {
+    perspectives: { il: view('insured', views.il), ri: view('net', views.ri) },
+    place: (i: number) => {
+      const p = places.get(i)!;
+      return { insured: { aal: aalOf(p.il), losses: p.il }, net: { aal: aalOf(p.ri), losses: p.ri } };
+    },
+  };
 }
 
 export const FLOOD_UNMODELED_REASONS: Readonly<Record<string, string>> = {
@@ -120,6 +166,8 @@ export function runFlood(spec: FloodSpec, options: FloodOptions): Record<string,
   const byMap = maps.map(() => ({ places: 0, value: 0, losses: [] as number[] }));
   maps.forEach((m, i) => { byMap[i]!.losses = m.return_periods.map(() => 0); });
   const placeRows: Record<string, unknown>[] = [];
+  // Each modeled place's loss by return period (of its map), for the terms.
+  const placeLosses = new Map<number, Map<number, number>>();
   let aal = 0;
   let aalBetween = 0;
   let aalBeyond = 0;
@@ -135,6 +183,7 @@ export function runFlood(spec: FloodSpec, options: FloodOptions): Record<string,
     // Each return period's depth is one event of the loss engine: the curve is the vulnerability.
     const losses = sample.depths.map((d) => itemGroundUp(place.value, (depth) => damageFraction(curve, depth), d));
     const parts = trapezoidAal(map.return_periods, losses);
+    placeLosses.set(place.index, new Map(map.return_periods.map((rp, k) => [rp, losses[k]!])));
     aal += parts.aal;
     aalBetween += parts.between_return_periods;
     aalBeyond += parts.beyond_largest;
@@ -172,6 +221,9 @@ export function runFlood(spec: FloodSpec, options: FloodOptions): Record<string,
   if (usedMaps.length > 1) warnings.push(`Places were modeled on ${usedMaps.length} maps with different return periods: the portfolio losses are given at the ${common.length} return periods they share; by_map gives each map's own.`);
   const reasons: Record<string, string> = {};
   for (const u of unmodeled) reasons[u.reason] = FLOOD_UNMODELED_REASONS[u.reason]!;
+  const insured = options.terms ? floodTerms(options.terms, common, placeLosses) : null;
+  if (insured) for (const row of placeRows) Object.assign(row, insured.place(row.index as number));
+  if (insured && usedMaps.some((m) => m.return_periods.length !== common.length)) warnings.push(`The terms apply at the ${common.length} return periods the used maps share: a place's insured and net AAL are over those, its ground-up AAL over its own map's.`);
   const modeled = placeRows.length;
   const country = (iso: string | null) => options.countries.find((c) => c.iso_a3 !== null && c.iso_a3 === iso);
 
@@ -216,6 +268,7 @@ export function runFlood(spec: FloodSpec, options: FloodOptions): Record<string,
       return [{ feed_id: m.identity.feed_id, places: b.places, value: b.value, aal: trapezoidAal(m.return_periods, b.losses).aal, return_period_losses: m.return_periods.map((rp, k) => ({ return_period: rp, loss: b.losses[k]! })) }];
     }),
     places: placeRows,
+    ...(options.terms && insured ? { terms: { ...options.terms.stated(), rule: PLACE_TERMS_RULE }, perspectives: insured.perspectives } : {}),
     ...(modeled === 0 ? { no_loss_figure: maps.length === 0 ? 'No depth map of this lane is pinned: every place is unmodeled and there is no loss figure.' : places.length === 0 ? 'The exposure holds no place: no loss figure.' : 'No place is modeled (see unmodeled): no loss figure.' } : {}),
     method: methodText(options.flood),
     warnings,

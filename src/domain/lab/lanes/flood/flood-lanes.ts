@@ -8,6 +8,8 @@ import { FLOOD_SECTORS, type FloodSector } from './depth-damage.js';
 import type { FloodKind } from './depth-map.js';
 import { readFloodSector, runFlood } from './flood-lane.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
+import { exposureTerms } from '../../engine/place-terms.js';
+import { LANE_OED_PERILS, oedSpecIdentity, PERIL_GROUPS_INPUT, termsResultProperties } from '../oed-terms.js';
 
 export interface FloodLaneFacts extends Omit<LabModelIdentity, 'lane'> {
   readonly lane: 'river-flood' | 'coastal-flood';
@@ -31,6 +33,7 @@ export function floodLane(facts: FloodLaneFacts) {
     inputs: {
       maps: { reader: 'flood-maps', source: { family: maps } },
       depth_damage: { reader: 'depth-damage-tables', source: { family: 'depth_damage_tables' }, missing: 'The JRC depth-damage tables are not pinned here.' },
+      peril_groups: PERIL_GROUPS_INPUT,
     },
 
     normalize(spec, ex) {
@@ -51,11 +54,13 @@ export function floodLane(facts: FloodLaneFacts) {
 
     run(inputs, spec: { sector: FloodSector; exposure: PlaceExposure }, { progress }) {
       const tables = inputs.depth_damage.value;
-      return ok(wholeRun(placeCount(spec.exposure), progress, () => runFlood({ sector: spec.sector, exposure: spec.exposure }, {
+      const terms = exposureTerms(spec.exposure, inputs.peril_groups.value, flood === 'river' ? LANE_OED_PERILS.river_flood : LANE_OED_PERILS.coastal_flood);
+      const result = wholeRun(placeCount(spec.exposure), progress, () => runFlood({ sector: spec.sector, exposure: spec.exposure }, {
         lane: this.lane as FloodLaneFacts['lane'], flood,
         model: { id: this.id, version: this.version, label: this.label },
-        maps: inputs.maps.value, curves: tables.curves, countries: tables.countries, curveSource: tables.identity,
-      })));
+        maps: inputs.maps.value, curves: tables.curves, countries: tables.countries, curveSource: tables.identity, terms,
+      }));
+      return ok({ ...result, oed_spec: oedSpecIdentity(inputs.peril_groups.snapshot) });
     },
 
     progress: (done, total) => `Modeled ${done} of ${total} places.`,
@@ -79,6 +84,7 @@ export function floodLane(facts: FloodLaneFacts) {
         no_loss_figure: { type: 'string' },
         method: { type: 'array', items: { type: 'string' } },
         warnings: { type: 'array', items: { type: 'string' } },
+        ...termsResultProperties('each {perspective, aal, return_period_losses}: the terms applied once per return period the used maps share, every modeled place at its return-period depth; places[] then carry insured and net {aal, losses}'),
       },
     },
   });

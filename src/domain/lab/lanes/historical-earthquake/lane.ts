@@ -8,6 +8,8 @@ import { labLane, modelOf, wholeRun } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
 import { STATION_REACH_KM } from '../earthquake/station-fields.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
+import { exposureTerms } from '../../engine/place-terms.js';
+import { LANE_OED_PERILS, OBJECT_TERMS_WORDS, oedSpecIdentity, PERIL_GROUPS_INPUT, termsResultProperties } from '../oed-terms.js';
 import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityInput, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
 import {
   HISTORICAL_EVENTS, HISTORICAL_FIELDS, HISTORICAL_PLACES_MAX, missingInput, readHistoricalSpec, runHistoricalQuake, runnableEvents,
@@ -47,7 +49,7 @@ export const historicalEarthquake = labLane({
   },
   exposure: {
     schema: PLACES_EXPOSURE,
-    description: `{points: [{lat, lon, value}]} (up to ${HISTORICAL_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value); a place outside the ShakeMap grid (or, on stations, farther than ${STATION_REACH_KM} km from the rupture) is unmodeled`,
+    description: `{points: [{lat, lon, value}]} (up to ${HISTORICAL_PLACES_MAX}) or {object_id} (a location's value is its buildings plus contents value; ${OBJECT_TERMS_WORDS}); a place outside the ShakeMap grid (or, on stations, farther than ${STATION_REACH_KM} km from the rupture) is unmodeled`,
   },
   notes: {
     ground_motion: `${HISTORICAL_FIELDS} seeded fields conditioned on the event's ShakeMap grid: its mean plus its standard deviation times a standard normal residual correlated between places after Jayaram and Baker (2009); or, for an event with station data and no grid (${HISTORICAL_EVENTS.filter((e) => HISTORICAL_SHAKEMAPS[e]?.holds === 'stations').join(', ')}), conditioned on its stations as OpenQuake's conditioned ground-motion fields are (Engler et al. 2022), the GMPE logic tree of its tectonic region; the result's ground_motion.basis says which`,
@@ -56,6 +58,7 @@ export const historicalEarthquake = labLane({
   inputs: {
     vulnerability: { reader: 'structural-vulnerability', source: { pin: GEM_VULNERABILITY } },
     shakemap: { reader: 'shakemap', source: { pins: HISTORICAL_SHAKEMAPS, pick: (spec: HistoricalRunSpec) => spec.event } },
+    peril_groups: PERIL_GROUPS_INPUT,
   },
 
   normalize(spec, exposure) {
@@ -81,13 +84,15 @@ export const historicalEarthquake = labLane({
     return { pinned_inputs: { events, ...vulnerabilityListing(found.vulnerability) } };
   },
 
-  run({ vulnerability, shakemap }, spec: HistoricalRunSpec, { progress }) {
+  run({ vulnerability, shakemap, peril_groups }, spec: HistoricalRunSpec, { progress }) {
     const places = valuedPlaces(spec.exposure);
+    const terms = exposureTerms(spec.exposure, peril_groups.value, LANE_OED_PERILS.earthquake);
     const result = wholeRun(places.length, progress, () => runHistoricalQuake(spec as unknown as HistoricalSpec, places, {
       map: shakemap.value, functions: vulnerability.value,
       vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
+      terms,
     }));
-    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
+    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result, inputs: [...(result.inputs as unknown[]), { input: 'peril_groups', ...oedSpecIdentity(peril_groups.snapshot) }] });
   },
 
   progress: (done, total) => `Modeled ${done} of ${total} places.`,
@@ -108,6 +113,7 @@ export const historicalEarthquake = labLane({
       unmodeled: { type: 'object' },
       frequency: { type: 'string', description: 'One event: no annual figure.' },
       licence: { type: 'string' },
+      ...termsResultProperties('each {perspective, aggregate}: the portfolio\'s insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss', false),
     },
   },
 });

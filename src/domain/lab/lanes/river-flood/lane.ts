@@ -10,5 +10,5 @@ export const riverFlood = floodLane({
   label: 'Externally built open flood depth maps (pinned river-flood maps, undefended) with the JRC global depth-damage functions (Huizinga et al. 2017), run by this service; distinct from the registry\'s validated models.',
   flood: 'river',
   maps: 'river_flood_maps',
-  exposure: '{points: [{lat, lon, value}]} or {object_id} (a location\'s value is its buildings plus contents value); a place no pinned map covers is unmodeled',
+  exposure: '{points: [{lat, lon, value}]} or {object_id} (a location\'s value is its buildings plus contents value; an object ingested from an OED set has its terms applied for river flood, OED peril ORF, giving perspectives il and ri); a place no pinned map covers is unmodeled',
 });

@@ -5,6 +5,8 @@ import type { LabLocation } from '../../engine/places.js';
 import { valuedPlaces } from '../earthquake/field-losses.js';
 import { labLane, modelOf, wholeRun } from '../../lane.js';
 import { OBJECT_EXPOSURE } from '../places-exposure.js';
+import { exposureTerms } from '../../engine/place-terms.js';
+import { LANE_OED_PERILS, OBJECT_TERMS_WORDS, oedSpecIdentity, PERIL_GROUPS_INPUT, termsResultProperties } from '../oed-terms.js';
 import { DEEPEST_HYPOCENTRE_KM } from '../earthquake/logic-tree.js';
 import { TECTONIC_REGION_RULE } from '../earthquake/tectonic-regions.js';
 import { GEM_VULNERABILITY, VULNERABILITY_MEMBER, vulnerabilityInput, vulnerabilityListing } from '../earthquake/vulnerability-listing.js';
@@ -60,11 +62,12 @@ export const scenarioEarthquake = labLane({
         OBJECT_EXPOSURE,
       ],
     },
-    description: `{points: [{lat, lon, value, vs30?}]} (vs30 in m/s, ${VS30_RANGE[0]} to ${VS30_RANGE[1]}, default ${DEFAULT_VS30}) or {object_id} (a location's value is its buildings plus contents value, vs30 ${DEFAULT_VS30}); a place more than ${SCENARIO_REACH_KM} km from the rupture is unmodeled`,
+    description: `{points: [{lat, lon, value, vs30?}]} (vs30 in m/s, ${VS30_RANGE[0]} to ${VS30_RANGE[1]}, default ${DEFAULT_VS30}) or {object_id} (a location's value is its buildings plus contents value, vs30 ${DEFAULT_VS30}; ${OBJECT_TERMS_WORDS}); a place more than ${SCENARIO_REACH_KM} km from the rupture is unmodeled`,
   },
   caps: { places_max: SCENARIO_PLACES_MAX, reach_km: SCENARIO_REACH_KM, fields: SCENARIO_FIELDS, magnitude: [...MAGNITUDE_RANGE], depth_km_max: DEEPEST_HYPOCENTRE_KM },
   inputs: {
     vulnerability: { reader: 'structural-vulnerability', source: { pin: GEM_VULNERABILITY }, missing: 'The pinned vulnerability functions are not available here.' },
+    peril_groups: PERIL_GROUPS_INPUT,
   },
 
   normalize(spec, exposure) {
@@ -78,13 +81,15 @@ export const scenarioEarthquake = labLane({
     return { pinned_inputs: vulnerabilityListing(found.vulnerability) };
   },
 
-  run({ vulnerability }, spec: Omit<ScenarioSpec, 'exposure'> & { exposure: { points: ScenarioPlace[] } | { locations: LabLocation[] } }, { progress }) {
+  run({ vulnerability, peril_groups }, spec: Omit<ScenarioSpec, 'exposure'> & { exposure: { points: ScenarioPlace[] } | { locations: LabLocation[] } }, { progress }) {
     const places = valuedPlaces(spec.exposure);
+    const terms = exposureTerms(spec.exposure, peril_groups.value, LANE_OED_PERILS.earthquake);
     const result = wholeRun(places.length, progress, () => runScenarioQuake(spec as ScenarioSpec, places, {
       functions: vulnerability.value,
       vulnerabilityData: vulnerabilityInput(vulnerability.snapshot),
+      terms,
     }));
-    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result });
+    return ok({ model: { id: this.id, version: this.version, label: this.label }, ...result, inputs: [...(result.inputs as unknown[]), { input: 'peril_groups', ...oedSpecIdentity(peril_groups.snapshot) }] });
   },
 
   progress: (done, total) => `Modeled ${done} of ${total} places.`,
@@ -106,6 +111,7 @@ export const scenarioEarthquake = labLane({
       unmodeled: { type: 'object' },
       frequency: { type: 'string', description: 'One event: no annual figure.' },
       licence: { type: 'string' },
+      ...termsResultProperties('each {perspective, aggregate}: the portfolio\'s insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss', false),
     },
   },
 });

@@ -4,6 +4,7 @@ import { ok } from '../../../../kernel/result.js';
 import { labLane, modelOf, placesSpec } from '../../lane.js';
 import { snapshotListing } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
+import { OBJECT_TERMS_WORDS, oedSpecIdentity, termsResultProperties } from '../oed-terms.js';
 import { IMPACT_FUNCTION_CHOICES } from '../tropical-cyclone/impact-functions.js';
 import { WINDFIELD_DEFAULTS } from '../tropical-cyclone/holland-2008.js';
 import { BASIN_SCHEMA, CLIMADA_ENGINE, TC_INPUTS, impactFunctionMember, tropicalCycloneListing } from '../tropical-cyclone/inputs.js';
@@ -34,7 +35,7 @@ export const tropicalCycloneHistory = labLane({
   },
   exposure: {
     schema: PLACES_EXPOSURE,
-    description: `{points: [{lat, lon, value}]} (up to ${TC_HISTORY_CAPS.places_max}) or {object_id} (a location's value is its buildings plus contents value); a place beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude or without coordinates is unmodeled`,
+    description: `{points: [{lat, lon, value}]} (up to ${TC_HISTORY_CAPS.places_max}) or {object_id} (a location's value is its buildings plus contents value; ${OBJECT_TERMS_WORDS}); a place beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude or without coordinates is unmodeled`,
   },
   notes: {
     wind_field: `Holland (2008) as CLIMADA v6.1 computes it: tracks on ${WINDFIELD_DEFAULTS.time_step_h}-hour steps (other variables than position linear as numpy's interp), every central pressure of a track estimated when one is missing and a missing radius of maximum wind at each step, as CLIMADA does, translational wind added, intensity threshold ${WINDFIELD_DEFAULTS.intensity_threshold_m_s} m/s, ${WINDFIELD_DEFAULTS.max_dist_eye_km} km from the eye, gradient-to-surface factor ${WINDFIELD_DEFAULTS.gradient_to_surface} (the Holland b clipped to [1, 2.5] × ${WINDFIELD_DEFAULTS.gradient_to_surface}²), air density ${WINDFIELD_DEFAULTS.rho_air_kg_m3} kg/m³; the run's assumptions say which rules are CLIMADA's and which the lab's own`,
@@ -50,13 +51,14 @@ export const tropicalCycloneHistory = labLane({
 
   listing: tropicalCycloneListing,
 
-  run({ tracks, impact_functions }, spec: TcHistorySpec, { progress }) {
-    return runTcHistory({
-      spec, storms: tracks.value.storms, calibration: impact_functions.value,
+  run({ tracks, impact_functions, peril_groups }, spec: TcHistorySpec, { progress }) {
+    const result = runTcHistory({
+      spec, storms: tracks.value.storms, calibration: impact_functions.value, perilGroups: peril_groups.value,
       identities: { tracks: snapshotListing(tracks.snapshot), impact_functions: snapshotListing(impact_functions.snapshot) },
       model: { id: this.id, version: this.version, label: this.label },
       ...(progress ? { onStorms: progress } : {}),
     });
+    return result.ok ? ok({ ...result.value, oed_spec: oedSpecIdentity(peril_groups.snapshot) }) : result;
   },
 
   progress: (done, total) => `Replayed ${done} of ${total} storms.`,
@@ -73,7 +75,8 @@ export const tropicalCycloneHistory = labLane({
       seasons: { type: 'array', description: 'Season totals.' },
       storms: { type: 'array', description: 'Each storm with its publisher id, dates, peak wind at each place and loss.' },
       totals: { type: 'object' },
-      places: { type: 'array' },
+      places: { type: 'array', description: 'Per place: its loss over the storms, and with an object\'s OED terms its insured and net losses.' },
+      ...termsResultProperties('each {perspective, loss, seasons [{season, loss}], storms [{storm_id, name, season, loss}]}, the terms applied storm by storm'),
       return_periods: { type: 'null', description: 'A replay of history: no return periods.' },
       note: { type: 'string' },
       method: { type: 'object' },

@@ -5,6 +5,7 @@ import { ok } from '../../../../kernel/result.js';
 import { labLane, modelOf, placesSpec } from '../../lane.js';
 import { snapshotListing } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
+import { OBJECT_TERMS_WORDS, oedSpecIdentity, termsResultProperties } from '../oed-terms.js';
 import { IMPACT_FUNCTION_CHOICES } from '../tropical-cyclone/impact-functions.js';
 import { WINDFIELD_DEFAULTS } from '../tropical-cyclone/holland-2008.js';
 import { SYNTHETIC_DEFAULTS } from '../tropical-cyclone/synthetic-tracks.js';
@@ -33,7 +34,7 @@ export const tropicalCycloneSynthetic = labLane({
   },
   exposure: {
     schema: PLACES_EXPOSURE,
-    description: `{points: [{lat, lon, value}]} (up to ${TC_SYNTHETIC_CAPS.places_max}) or {object_id}`,
+    description: `{points: [{lat, lon, value}]} (up to ${TC_SYNTHETIC_CAPS.places_max}) or {object_id} (${OBJECT_TERMS_WORDS})`,
   },
   notes: {
     event_set: `the basin's tracks of seasons ${REFERENCE_FROM_SEASON} on, each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk (start shift ±${SYNTHETIC_DEFAULTS.max_shift_ini_deg}°, speed ±${SYNTHETIC_DEFAULTS.max_dspeed_rel * 100}%, direction ±π/360 per hour), each member's wind and pressure decayed over land with CLIMADA's global coefficients, land being inside Natural Earth's 1:10m countries merged into land (CLIMADA's coord_on_land; the land object of world-atlas countries-10m.json) in every basin; sample years draw a Poisson number of storms at the historical rate, seeded`,
@@ -56,10 +57,10 @@ export const tropicalCycloneSynthetic = labLane({
     return syntheticSample({ spec, storms: tracks.value.storms, calibration: impact_functions.value });
   },
 
-  run({ tracks, impact_functions }, spec: TcSyntheticSpec, { progress, land, admitted }) {
+  run({ tracks, impact_functions, peril_groups }, spec: TcSyntheticSpec, { progress, land, admitted }) {
     const mask = land();
     const result = runTcSynthetic({
-      spec, storms: tracks.value.storms, calibration: impact_functions.value, land: mask,
+      spec, storms: tracks.value.storms, calibration: impact_functions.value, land: mask, perilGroups: peril_groups.value,
       ...(admitted ? { sample: admitted as SyntheticSample } : {}),
       ...(progress ? { onTracks: progress } : {}),
     });
@@ -68,6 +69,7 @@ export const tropicalCycloneSynthetic = labLane({
       ...result.value,
       model: { id: this.id, version: this.version, engine: this.engine, label: this.label },
       inputs: { tracks: snapshotListing(tracks.snapshot), impact_functions: snapshotListing(impact_functions.snapshot), land: mask.source },
+      oed_spec: oedSpecIdentity(peril_groups.snapshot),
     });
   },
 
@@ -85,6 +87,7 @@ export const tropicalCycloneSynthetic = labLane({
       exposure: { type: 'object' },
       tracks: { type: 'object', description: 'The event set: reference tracks, members, near tracks screened and counted.' },
       metrics: { oneOf: [{ $ref: '#/components/schemas/lab-metrics.v1' }, { type: 'null' }] },
+      ...termsResultProperties('each lab-metrics/1 with its damage-curve sensitivity, the terms applied event by event'),
     },
   },
 });

@@ -12,6 +12,9 @@ import { placesOf, readPoints, type PlaceExposure } from '../../engine/places.js
 import { equalTimestep, placeIndex, trackWindfield, WIND_FIELD_ASSUMPTIONS, WINDFIELD_DEFAULTS } from './holland-2008.js';
 import { trackOfStorm } from './track.js';
 import { countryAlpha3 } from '../../../country.js';
+import { exposureTerms, impactTerms, PLACE_TERMS_RULE, type TermsLosses } from '../../engine/place-terms.js';
+import type { PerilGroups } from '../../../financial/oed-fields.js';
+import { LANE_OED_PERILS } from '../oed-terms.js';
 import { impactFunctionsFor, IMPACT_FUNCTION_CHOICES, type Calibration, type CurveUse, type ImpactFunctionChoice } from './impact-functions.js';
 
 /** The basins a history run may name, each read from one pinned best-track archive. */
@@ -133,6 +136,18 @@ export interface TcHistoryInput {
   model: { id: string; version: string; label: string };
   /** Told how many storms are done, of all, now and then (a job's progress). */
   onStorms?: (done: number, total: number) => void;
+  /** OED's peril groups: an object's OED terms apply with them. */
+  perilGroups?: PerilGroups;
+}
+
+/** One view (insured or net) of a replay: the totals, each season's and each storm's loss. */
+function replayView(perspective: string, losses: readonly { loss: number }[], replays: readonly StormReplay[], years: readonly number[]) {
+  return {
+    perspective,
+    loss: losses.reduce((a, l) => a + l.loss, 0),
+    seasons: years.map((season) => ({ season, loss: replays.reduce((a, r, e) => (r.season === season ? a + losses[e]!.loss : a), 0) })),
+    storms: replays.map((r, e) => ({ storm_id: r.storm_id, name: r.name, season: r.season, loss: losses[e]!.loss })),
+  };
 }
 
 export interface StormReplay {
@@ -221,6 +236,9 @@ export function runTcHistory(input: TcHistoryInput): Result<Record<string, unkno
       largest_storm: of.filter((r) => r.loss > 0).sort((a, b) => b.loss - a.loss)[0]?.storm_id ?? null,
     };
   });
+  // The object's OED terms, storm by storm.
+  const terms = exposureTerms(spec.exposure, input.perilGroups, LANE_OED_PERILS.tropical_cyclone);
+  const insured: TermsLosses | null = terms ? impactTerms(terms, impact.value) : null;
   const placeLoss = new Float64Array(points.length);
   for (let k = 0; k < m.place.length; k++) placeLoss[m.place[k]!]! += m.loss[k]!;
   const totalValue = points.reduce((a, p) => a + p.value, 0);
@@ -253,10 +271,14 @@ export function runTcHistory(input: TcHistoryInput): Result<Record<string, unkno
     },
     seasons,
     storms: replays,
-    places: points.map((_, i) => ({ index: i, loss: placeLoss[i]!, curve: out.has(i) ? null : curves.curves.find((c) => c.impf_id === curves.impf[i])!.curve, country: countries[i] })),
+    ...(terms && insured ? {
+      terms: terms.stated(),
+      perspectives: { il: replayView('insured', insured.il, replays, spec.hazard.years), ri: replayView('net', insured.ri, replays, spec.hazard.years) },
+    } : {}),
+    places: points.map((_, i) => ({ index: i, loss: placeLoss[i]!, ...(insured ? { insured: insured.placeIl[i]!, net: insured.placeRi[i]! } : {}), curve: out.has(i) ? null : curves.curves.find((c) => c.impf_id === curves.impf[i])!.curve, country: countries[i] })),
     return_periods: null,
     note: 'A season-by-season replay of the storms asked: no frequencies, no return periods.',
-    assumptions: TC_HISTORY_ASSUMPTIONS,
+    assumptions: terms ? [...TC_HISTORY_ASSUMPTIONS, PLACE_TERMS_RULE] : TC_HISTORY_ASSUMPTIONS,
     warnings,
   });
 }

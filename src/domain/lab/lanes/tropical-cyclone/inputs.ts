@@ -4,6 +4,7 @@ import { snapshotListing, unavailable, type FeedPin, type PinnedSnapshot } from 
 import type { SpecMember } from '../../lane.js';
 import { TC_BASINS, type TcBasin } from './history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './impact-functions.js';
+import { PERIL_GROUPS_INPUT } from '../oed-terms.js';
 
 export const TC_TRACK_ARCHIVES: Readonly<Record<TcBasin, FeedPin>> = {
   NA: { feed_id: 'noaa-nhc-hurdat2-atlantic', version: '2024-11-18' },
@@ -18,10 +19,11 @@ export const TC_IMPACT_FUNCTION_TABLES: FeedPin = { feed_id: 'tc-impact-function
 /** The engine whose method the tropical-cyclone lanes re-implement. */
 export const CLIMADA_ENGINE = 'climada';
 
-/** Both lanes' inputs: the basin's best tracks, picked by the spec, and the calibrated impact functions. */
+/** Both lanes' inputs: the basin's best tracks, picked by the spec, the calibrated impact functions, and OED's peril groups (an object's OED terms). */
 export const TC_INPUTS = {
   tracks: { reader: 'track-archive', source: { pins: TC_TRACK_ARCHIVES, pick: (spec: { hazard: { basin: TcBasin } }) => spec.hazard.basin } },
   impact_functions: { reader: 'impact-calibration', source: { pin: TC_IMPACT_FUNCTION_TABLES } },
+  peril_groups: PERIL_GROUPS_INPUT,
 } as const;
 
 const listed = (found: PinnedSnapshot | undefined, pin: FeedPin) => (found ? snapshotListing(found) : unavailable(pin));

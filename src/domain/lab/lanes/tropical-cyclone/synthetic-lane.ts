@@ -10,7 +10,7 @@ import { refusal } from '../../../../kernel/refusal.js';
 import { seededRandom, type SeededRandom } from '../../../stats/random.js';
 import type { Storm } from '../../../hazard/records.js';
 import { impactLosses, MEAN_DAMAGE, type Hazard, type ImpactFunction } from '../../engine/impact.js';
-import { computeMetrics, type EventLoss, type Occurrence } from '../../engine/metrics.js';
+import { computeMetrics, type EventLoss, type LabMetrics, type Occurrence } from '../../engine/metrics.js';
 import { SENSITIVITY_FACTORS, sensitivityBlock } from '../../engine/sensitivity.js';
 import { placesOf, type PlaceExposure } from '../../engine/places.js';
 import { equalTimestep, placeIndex, trackWindfield, WIND_FIELD_ASSUMPTIONS, WINDFIELD_DEFAULTS } from './holland-2008.js';
@@ -21,6 +21,9 @@ import { countryAlpha3 } from '../../../country.js';
 import { impactFunctionsFor, type Calibration, type ImpactFunctionChoice } from './impact-functions.js';
 import { seasonOf, TC_BASINS, TC_HISTORY_CAPS, type TcBasin } from './history-lane.js';
 import { IMPACT_FUNCTION_CHOICES } from './impact-functions.js';
+import { exposureTerms, impactTerms, termsPerspectives } from '../../engine/place-terms.js';
+import type { PerilGroups } from '../../../financial/oed-fields.js';
+import { LANE_OED_PERILS } from '../oed-terms.js';
 
 export const MAX_SAMPLE_YEARS = 10_000;
 /** The first season of the reference period the event set is drawn from. */
@@ -65,6 +68,8 @@ export interface TcSyntheticInput {
   nearTracks?: number;
   /** Told how many near tracks have their winds, of all, now and then (a job's progress). */
   onTracks?: (done: number, total: number) => void;
+  /** OED's peril groups: an object's OED terms apply with them. */
+  perilGroups?: PerilGroups;
 }
 
 function poisson(rng: SeededRandom, lambda: number): number {
@@ -201,28 +206,42 @@ export function runTcSynthetic(input: TcSyntheticInput & { land: LandMask; sampl
   // Screened-out events occur with no loss: they stay in the occurrence table as zero-loss events.
   const nearIds = new Set(near.map((n) => n.id));
   const allLosses = [...eventLosses, ...occurring.filter((id) => !nearIds.has(id)).map((id) => ({ event_id: id, loss: 0 }))];
+  // The object's OED terms, event by event on the same impacts (sensitivity variants too).
+  const terms = exposureTerms(spec.exposure, input.perilGroups, LANE_OED_PERILS.tropical_cyclone);
+  const screened = allLosses.slice(eventLosses.length);
+  const insured = terms ? impactTerms(terms, base.value, occurrences) : null;
+  const withScreened = <T extends { il: EventLoss[]; ri: EventLoss[] }>(t: T): T => ({ ...t, il: [...t.il, ...screened], ri: [...t.ri, ...screened] });
   const variants: { factor: number; eventLosses: EventLoss[] }[] = [];
+  const termVariants: { factor: number; il: EventLoss[]; ri: EventLoss[] }[] = [];
   for (const factor of SENSITIVITY_FACTORS) {
     const scaled = groundUp(curves.functions.map((f) => ({ ...f, mdd: f.mdd.map((m) => Math.min(1, factor * m)) })));
     if (!scaled.ok) return scaled;
-    variants.push({ factor, eventLosses: [...near.map((n, e) => ({ event_id: n.id, loss: scaled.value.at_event[e]! })), ...allLosses.slice(eventLosses.length)] });
+    variants.push({ factor, eventLosses: [...near.map((n, e) => ({ event_id: n.id, loss: scaled.value.at_event[e]! })), ...screened] });
+    if (terms) termVariants.push({ factor, ...withScreened(impactTerms(terms, scaled.value)) });
   }
   const warnings: string[] = [];
   const unmodeled = places.length - modeledCount;
   if (unmodeled > 0) warnings.push(`${unmodeled} place${unmodeled === 1 ? ' is' : 's are'} unmodeled (no coordinates, or beyond ${WINDFIELD_DEFAULTS.max_latitude}° latitude).`);
-  const metrics = computeMetrics({
-    perspective: 'gul', lossBasis: 'mean damage ratio (MDD × PAA) per event and place', periods: years,
-    eventLosses: allLosses, occurrences, places: placeLosses,
-    assumptions: [
+  const lossBasis = 'mean damage ratio (MDD × PAA) per event and place';
+  const assumptions = [
       `Event set: the ${spec.hazard.basin} archive's ${referenceCount} tracks of seasons ${REFERENCE_FROM_SEASON} to ${Math.max(...seasons)} (${refYears} seasons), each with ${SYNTHETIC_DEFAULTS.members} members by CLIMADA's directed random walk (calc_perturbed_trajectories), each member's wind and central pressure decayed over land with CLIMADA's global coefficients (_apply_decay_coeffs).`,
       `Land (CLIMADA's rule, coord_on_land of climada/util/coordinates.py): a track step is on land when it lies inside Natural Earth's 1:10m admin 0 countries merged into land, the same in every basin. Ours: the polygons are the land object of world-atlas ${input.land.source.version}'s ${input.land.source.file} (Natural Earth's vertices quantized to 0.0036° of longitude and 0.0017° of latitude, so a step within a few hundred metres of a coast may fall on the other side), and CLIMADA's random offset back at sea is drawn from a seeded stream per member.`,
       `Sample years: a Poisson number of storms per year at the historical rate ${rate.toFixed(3)} per season, each an event of the set picked uniformly; seed ${seed}.`,
       `Tracks never within ${WINDFIELD_DEFAULTS.max_dist_eye_km} km of the places' box are screened out (no wind, no loss).`,
       ...WIND_FIELD_ASSUMPTIONS,
-    ],
-    warnings,
-  });
-  const sensitivity = { ...sensitivityBlock(years, occurrences, metrics.average_annual_loss.mean, variants), method: 'Every mean damage ratio (MDD × PAA) multiplied by the factor and capped at 1.' };
+  ];
+  const metrics = computeMetrics({ perspective: 'gul', lossBasis, periods: years, eventLosses: allLosses, occurrences, places: placeLosses, assumptions, warnings });
+  const sensitivityMethod = 'Every mean damage ratio (MDD × PAA) multiplied by the factor and capped at 1.';
+  const sensitivity = { ...sensitivityBlock(years, occurrences, metrics.average_annual_loss.mean, variants), method: sensitivityMethod };
+  let perspectives: { il: LabMetrics; ri: LabMetrics } | undefined;
+  if (terms && insured) {
+    const views = termsPerspectives(withScreened(insured), { lossBasis, periods: years, occurrences, assumptions, warnings });
+    const withVariants = (view: LabMetrics, pick: 'il' | 'ri'): LabMetrics => ({
+      ...view,
+      sensitivity: { ...sensitivityBlock(years, occurrences, view.average_annual_loss.mean, termVariants.map((v) => ({ factor: v.factor, eventLosses: v[pick] }))), method: `${sensitivityMethod} The terms then apply to the scaled losses.` },
+    });
+    perspectives = { il: withVariants(views.il, 'il'), ri: withVariants(views.ri, 'ri') };
+  }
   return ok({
     lane: 'tropical_cyclone_synthetic',
     hazard: { basin: spec.hazard.basin, sample_years: years, sample_storms: occurrences.length, reference_seasons: refYears, historical_tracks: referenceCount, event_set: setSize, annual_rate: rate, seed },
@@ -230,5 +249,6 @@ export function runTcSynthetic(input: TcSyntheticInput & { land: LandMask; sampl
     exposure: { places: places.length, modeled: modeledCount, unmodeled },
     impact_function: { choice: spec.impact_function, curves: curves.curves },
     metrics: { ...metrics, sensitivity },
+    ...(terms && perspectives ? { terms: terms.stated(), perspectives } : {}),
   });
 }

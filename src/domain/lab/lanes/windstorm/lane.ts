@@ -7,10 +7,10 @@ import { DAMAGE_GROUP_RULES } from '../../engine/correlation.js';
 import { labLane, modelOf } from '../../lane.js';
 import { snapshotListing, unavailable } from '../../inputs.js';
 import { PLACES_EXPOSURE } from '../places-exposure.js';
+import { PERIL_GROUPS_INPUT } from '../oed-terms.js';
 import { readWindstormSpec, runWindstorm, type WindstormSpec } from '../windstorm-piwind/windstorm-lane.js';
 
 const PIWIND = { feed_id: 'oasis-piwind', version: '2026-07-30' } as const;
-const OED_SPEC = { feed_id: 'oed-spec', version: '2026-07-08' } as const;
 const REINSURANCE_LAYERS_MAX = 3;
 
 const AMOUNT = { type: 'number', minimum: 0 } as const;
@@ -56,7 +56,7 @@ export const windstorm = labLane({
   inputs: {
     model_data: { reader: 'piwind-model', source: { pin: PIWIND }, missing: 'The lab model data is not available here.' },
     // OED's peril groups, to apply an object's OED terms (LocPerilsCovered, PolPerilsCovered...).
-    peril_groups: { reader: 'peril-groups', source: { pin: OED_SPEC }, missing: 'The pinned OED specification (its peril groups) is not available here.' },
+    peril_groups: PERIL_GROUPS_INPUT,
   },
 
   normalize(spec, exposure) {
