@@ -10,7 +10,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { VerifiedFile, VerifiedFiles } from './store.js';
 
-const FORMAT = 'catrisk-feed-verification/1';
+const FORMAT = 'catrisk feed record 1';
 
 /** The record's file for a feeds folder: named by the folder's absolute path, so folders never share one. */
 export function recordPath(recordDir: string, feedsDir: string): string {

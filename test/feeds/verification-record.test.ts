@@ -48,7 +48,7 @@ test('a process trusts the files an earlier one recorded while their identity is
     assert.deepEqual(after.feeds(), ['usgs-comcat-m6-california']);
 
     // A record that is not one (cut short, another format) vouches for nothing.
-    for (const text of ['{"format":"catrisk-feed-verification/1","feeds_dir":', JSON.stringify({ format: 'other', feeds_dir: root, files: {} }), '[]']) {
+    for (const text of ['{"format":"catrisk feed record 1","feeds_dir":', JSON.stringify({ format: 'other', feeds_dir: root, files: {} }), '[]']) {
       await writeFile(recordPath(records, root), text);
       assert.equal((await readVerificationRecord(records, root)).size, 0);
     }
