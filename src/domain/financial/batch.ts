@@ -175,7 +175,7 @@ export class TermsBatch {
   private readonly chainExtras: Float64Array;
   private readonly reached: Uint8Array;
   private readonly accountMark: Uint8Array;
-  private readonly riskMark: Int32Array;
+  private riskShare = new Float64Array(64);
   // Per column: a node's sums, factor and changes of its running amounts.
   private readonly sum: Float64Array;
   private readonly sd: Float64Array;
@@ -214,7 +214,6 @@ export class TermsBatch {
     this.chainExtras = new Float64Array(nChains * 3 * C);
     this.reached = new Uint8Array(C);
     this.accountMark = new Uint8Array(insurance.accounts.length);
-    this.riskMark = new Int32Array(this.ix.maxRisks).fill(-1);
     this.sum = new Float64Array(C);
     this.sd = new Float64Array(C);
     this.so = new Float64Array(C);
@@ -317,6 +316,10 @@ export class TermsBatch {
       const n = tNode[m]!;
       const size = start[n + 1]! - start[n]!;
       const members = tStart[m + 1]! - tStart[m]!;
+      if (size === 1) {
+        this.singleItemNode(profiles[n]!, b, this.bucket[tStart[m]!]!);
+        continue;
+      }
       const even = this.nodeTerms(profiles[n]!, b, this.bucket, tStart[m]!, tStart[m + 1]!);
       if (even && members < size) {
         // Untouched items share the node's change: take them in (zero loss) and allocate over all.
@@ -326,6 +329,28 @@ export class TermsBatch {
       } else this.allocate(b, this.bucket, tStart[m]!, tStart[m + 1]!, 1 / size);
     }
     for (let m = 0; m < t; m++) mark[tNode[m]!] = -1;
+  }
+
+  /** A node of one item (a site coverage): its terms straight on the item's columns. */
+  private singleItemNode(p: Profile, b: Block, slot: number): void {
+    const C = this.columns;
+    const { loss, deductible, overLimit, underLimit } = b;
+    const base = slot * C;
+    for (let c = 0; c < C; c++) {
+      const l = loss[base + c]!;
+      const d = deductible[base + c]!;
+      const o = overLimit[base + c]!;
+      const u = underLimit[base + c]!;
+      if (l === 0 && d === 0 && o === 0 && u === 0) continue;
+      x.deductible = d;
+      x.overLimit = o;
+      x.underLimit = u;
+      const out = applyProfile(p, l, x);
+      loss[base + c] = l > 0 ? out : 0;
+      deductible[base + c] = x.deductible;
+      overLimit[base + c] = x.overLimit;
+      underLimit[base + c] = x.underLimit;
+    }
   }
 
   /**
@@ -452,11 +477,15 @@ export class TermsBatch {
     cb.clear();
     for (let q = this.pairFrom[t]!; q < this.pairFrom[t + 1]!; q++) {
       const s = this.pairSlot[q]!;
-      const cs = cb.take(this.pairLocal[q]!);
-      cb.loss.set(site.loss.subarray(s * C, s * C + C), cs * C);
-      cb.deductible.set(site.deductible.subarray(s * C, s * C + C), cs * C);
-      cb.overLimit.set(site.overLimit.subarray(s * C, s * C + C), cs * C);
-      cb.underLimit.set(site.underLimit.subarray(s * C, s * C + C), cs * C);
+      const to = cb.take(this.pairLocal[q]!) * C;
+      const from = s * C;
+      const { loss, deductible, overLimit, underLimit } = cb;
+      for (let c = 0; c < C; c++) {
+        loss[to + c] = site.loss[from + c]!;
+        deductible[to + c] = site.deductible[from + c]!;
+        overLimit[to + c] = site.overLimit[from + c]!;
+        underLimit[to + c] = site.underLimit[from + c]!;
+      }
     }
     // A column no loss reached gives the policy nothing (its rows 0, nothing handed up).
     const reached = this.reached;
@@ -561,10 +590,9 @@ export class TermsBatch {
     const out = this.out;
     const net = out.deductible;
     const ceded = out.overLimit;
-    const layer = out.underLimit;
     const used = out.n * C;
-    ceded.fill(0, 0, used);
-    const { mark, tNode, tStart, sum, f } = this;
+    if (pass.length > 1) ceded.fill(0, 0, used);
+    const { mark, tNode, tStart, sum } = this;
     const totals = this.sd;
     const g = this.so;
     for (const { contract, risk } of pass) {
@@ -592,6 +620,9 @@ export class TermsBatch {
         const k = risk[out.ids[s]!]!;
         if (k >= 0) bucket[pos[mark[k]!]!++] = s;
       }
+      // Each risk's share ceded per column (riskShare[m × C + c]), then the occurrence's on the total.
+      if (this.riskShare.length < t * C) this.riskShare = new Float64Array(Math.max(t * C, this.riskShare.length * 2));
+      const share = this.riskShare;
       totals.fill(0);
       for (let m = 0; m < t; m++) {
         const terms = contract.risk[tNode[m]!]!;
@@ -600,28 +631,32 @@ export class TermsBatch {
           const b = bucket[q]! * C;
           for (let c = 0; c < C; c++) sum[c]! += net[b + c]!;
         }
+        const at = m * C;
         for (let c = 0; c < C; c++) {
-          const s = sum[c]!;
-          const o = cede(terms, s);
-          f[c] = s > 0 ? o / s : 0;
+          const v = sum[c]!;
+          const o = cede(terms, v);
+          share[at + c] = v > 0 ? o / v : 0;
           totals[c]! += o;
-        }
-        for (let q = tStart[m]!; q < tStart[m + 1]!; q++) {
-          const b = bucket[q]! * C;
-          for (let c = 0; c < C; c++) layer[b + c] = net[b + c]! * f[c]!;
         }
       }
       for (let c = 0; c < C; c++) {
         const total = totals[c]!;
         g[c] = total > 0 ? cede(contract.occurrence, total) / total : 0;
       }
-      for (let q = 0; q < tStart[t]!; q++) {
-        const b = bucket[q]! * C;
-        for (let c = 0; c < C; c++) ceded[b + c]! += layer[b + c]! * g[c]!;
+      // A pass of one contract (the usual case) takes its cession off the net at once.
+      const alone = pass.length === 1;
+      for (let m = 0; m < t; m++) {
+        const at = m * C;
+        for (let c = 0; c < C; c++) share[at + c] = share[at + c]! * g[c]!;
+        for (let q = tStart[m]!; q < tStart[m + 1]!; q++) {
+          const b = bucket[q]! * C;
+          if (alone) for (let c = 0; c < C; c++) net[b + c] = net[b + c]! - net[b + c]! * share[at + c]!;
+          else for (let c = 0; c < C; c++) ceded[b + c]! += net[b + c]! * share[at + c]!;
+        }
       }
       for (let m = 0; m < t; m++) mark[tNode[m]!] = -1;
     }
-    for (let q = 0; q < used; q++) net[q] = net[q]! - ceded[q]!;
+    if (pass.length > 1) for (let q = 0; q < used; q++) net[q] = net[q]! - ceded[q]!;
   }
 }
 

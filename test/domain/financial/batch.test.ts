@@ -5,13 +5,13 @@
 // the test; the figures are checked against the full evaluation (dense-reference.ts) and by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildInsurance } from '../../../src/domain/financial/insurance.js';
+import { buildInsurance, type FmLocation } from '../../../src/domain/financial/insurance.js';
 import { TermsBatch } from '../../../src/domain/financial/batch.js';
 import { computeInsured, insuranceScratch } from './dense-reference.js';
 
 // L1: building 1,000 and contents 1,000. Building: deductible 100, limit 50; site PD: franchise 100;
 // site all: minimum deductible 300. Policy: contents maximum deductible 10.
-const locations = [
+const locations: FmLocation[] = [
   { oed: { PortNumber: 'P', AccNumber: 'A', LocNumber: 'L1', LocDed1Building: 100, LocLimit1Building: 50, LocDed5PD: 100, LocDedCode5PD: 2, LocMinDed6All: 300 }, tiv: [1000, 0, 1000, 0] as [number, number, number, number] },
   { oed: { PortNumber: 'P', AccNumber: 'A', LocNumber: 'L2' }, tiv: [1000, 0, 1000, 0] as [number, number, number, number] },
 ];
