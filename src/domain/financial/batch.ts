@@ -148,13 +148,14 @@ const x: Extras = { deductible: 0, overLimit: 0, underLimit: 0 };
 /**
  * One event's ground-up losses per item in `columns` columns, and the insured and net loss of each
  * output row (policy layer × item) they give. add() the losses, run(), read rows (touched row ids),
- * il and ri ([slot × columns]) or the column totals, then clear() for the next event.
+ * il and ri ([slot × columns]) or the column totals, then clear() for the next event. Columns are
+ * independent: a column is what the whole programme gives for that column's losses alone.
  */
 export class TermsBatch {
   private readonly ix: Index;
   private readonly site: Block;
   private readonly chain: Block;
-  /** Output rows: loss is the insured loss, deductible the net, overLimit the ceded of a pass, underLimit a contract's layer. */
+  /** Output rows: loss holds the insured loss, deductible the net, overLimit what a pass of several contracts cedes. */
   private readonly out: Block;
   // Per touched node of a level: its node, member slots in bucket[start[t] .. start[t + 1]).
   private readonly mark: Int32Array;
@@ -240,7 +241,7 @@ export class TermsBatch {
   /** Net loss per touched row and column: [slot × columns]. */
   get ri(): Float64Array { return this.out.deductible; }
 
-  /** The terms on the losses added since the last clear(). */
+  /** The terms on the losses added since the last clear(); once per clear(), since the levels change the items' losses in place. */
   run(): void {
     const C = this.columns;
     this.out.clear();
