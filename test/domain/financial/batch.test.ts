@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildInsurance, type FmLocation } from '../../../src/domain/financial/insurance.js';
 import { TermsBatch } from '../../../src/domain/financial/batch.js';
-import { computeInsured, insuranceScratch } from './dense-reference.js';
+import { buildReinsurance } from '../../../src/domain/financial/reinsurance.js';
+import { computeInsured, computeNet, insuranceScratch, reinsuranceScratch } from './dense-reference.js';
 
 // L1: building 1,000 and contents 1,000. Building: deductible 100, limit 50; site PD: franchise 100;
 // site all: minimum deductible 300. Policy: contents maximum deductible 10.
@@ -43,4 +44,32 @@ test('a node without loss shares its running amounts with untouched items, as th
   // node (deductible 25 > 10) gives back nothing more than the room left (0): insured 30.
   assert.ok(Math.abs(batch.ilTotal[0]!) <= 1e-9, `insured ${batch.ilTotal[0]}`);
   assert.ok(Math.abs(batch.ilTotal[1]! - 30) <= 1e-9, `insured ${batch.ilTotal[1]}`);
+});
+
+// An event touching one item of a portfolio-wide QS and a per-location XL: the batch groups the one
+// touched row by risk rather than walking every row in the contracts' scope. The event is L2's
+// building at 500 (L2 has no terms of its own; the policy's contents maximum does not reach it).
+test('an event touching a few rows of wide contracts agrees with the full evaluation, and by hand', () => {
+  const ri = buildReinsurance(p, {
+    riInfo: [
+      { ReinsNumber: 1, ReinsType: 'QS', CededPercent: 0.3, RiskLevel: 'SEL', InuringPriority: 1 },
+      { ReinsNumber: 2, ReinsType: 'PR', RiskLevel: 'LOC', RiskAttachment: 200, RiskLimit: 100, InuringPriority: 2 },
+    ],
+    riScope: [{ ReinsNumber: 1, PortNumber: 'P' }, { ReinsNumber: 2, PortNumber: 'P' }],
+    locations, accounts, perilGroups: new Map(),
+  });
+  const gu = new Float64Array(p.itemTiv.length);
+  gu[2] = 500; // L2's building
+  const batch = new TermsBatch(p, ri, 1);
+  batch.add(2, 0, 500);
+  batch.run();
+  const il = new Float64Array(p.rowItem.length);
+  const net = new Float64Array(p.rowItem.length);
+  computeInsured(p, gu, il, insuranceScratch(p));
+  computeNet(ri, il, net, reinsuranceScratch(il.length));
+  assert.equal(batch.rowCount, 1);
+  assert.ok(Math.abs(batch.il[0]! - il[batch.rows[0]!]!) <= 1e-9 && Math.abs(batch.ri[0]! - net[batch.rows[0]!]!) <= 1e-9, `${batch.il[0]} ${batch.ri[0]}`);
+  // By hand: insured 500; the QS cedes 150, leaving 350; the XL takes min(max(350 − 200, 0), 100) = 100; net 250.
+  assert.ok(Math.abs(batch.ilTotal[0]! - 500) <= 1e-9, `insured ${batch.ilTotal[0]}`);
+  assert.ok(Math.abs(batch.riTotal[0]! - 250) <= 1e-9, `net ${batch.riTotal[0]}`);
 });

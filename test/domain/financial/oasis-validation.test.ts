@@ -55,6 +55,22 @@ function agreesWithDense(p: InsuranceProgramme, ri: ReinsuranceProgramme | null)
     if (round === 0) batch.run();
   }
   batch.run();
+  sameAsDense(p, ri, batch, gu);
+  // Events that touch few items (a tenth, then a twentieth), where the batch groups the touched
+  // items by node instead of walking every node of a level.
+  const sparse = [new Float64Array(n), new Float64Array(n)];
+  for (let i = 0; i < n; i++) {
+    if (next() < 0.1) sparse[0]![i] = next() * p.itemTiv[i]!;
+    if (next() < 0.05) sparse[1]![i] = next() * p.itemTiv[i]!;
+  }
+  const few = new TermsBatch(p, ri, 2);
+  for (let c = 0; c < 2; c++) for (let i = 0; i < n; i++) if (sparse[c]![i]! > 0) few.add(i, c, sparse[c]![i]!);
+  few.run();
+  sameAsDense(p, ri, few, sparse);
+}
+
+function sameAsDense(p: InsuranceProgramme, ri: ReinsuranceProgramme | null, batch: TermsBatch, gu: Float64Array[]): void {
+  const C = gu.length;
   const rows = p.rowItem.length;
   const il = new Float64Array(rows);
   const net = new Float64Array(rows);
