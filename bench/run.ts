@@ -1583,17 +1583,30 @@ async function fmBench() {
   for (const f of manifest.files) if (f.name.endsWith('.csv') || f.name.endsWith('.json')) texts[f.name] = readFileSync(join(dir, f.name), 'utf8');
   const model = parsePiwindModel(texts, { occurrenceBin: readFileSync(join(dir, 'occurrence_lt.bin')) });
   const modelData = { feed_id: 'oasis-piwind', version: '2026-07-30', sha256: 'bench' };
-  for (const n of [1_200]) {
-    const exposure = set(n, (i) => 52.734 + ((i * 7919) % 1000) / 1000 * 0.061, (i) => -0.918 + ((i * 104729) % 1000) / 1000 * 0.061);
-    const plain = { locations: exposure.locations.map(({ oed: _oed, ...l }) => l) };
-    const seconds: Record<string, number> = {};
-    for (const [name, ex] of [['ground up', plain], ['OED terms', exposure]] as const) {
-      const t = performance.now();
-      const result = unwrap(runWindstorm(model, { samples: 100, exposure: ex as never }, { modelData, perilGroups }));
-      seconds[name] = (performance.now() - t) / 1000;
-      print({ bench: `windstorm lane, ${n.toLocaleString('en')} locations, samples 100, ${name}`, seconds: Number(seconds[name]!.toFixed(2)), aal: result.metrics?.average_annual_loss.mean, il_aal: result.perspectives?.il.average_annual_loss.mean ?? null, ri_aal: result.perspectives?.ri.average_annual_loss.mean ?? null });
+  // The windstorm lane over the same places: ground up, the object's OED terms (the set above) and
+  // revision r3's spec terms (the lab bench's), at samples 10 and 100; rounds interleaved (each round
+  // runs every variant once), medians of FM_ROUNDS (default 3) rounds.
+  const rounds = Number(process.env.FM_ROUNDS ?? 3);
+  const r3 = { policy: { place_deductible: 5_000, place_limit: 400_000, account_deductible: 1_000_000 }, reinsurance: { quota_share: { ceded_share: 0.2 }, layers: [{ attachment: 2_000_000, limit: 3_000_000 }, { attachment: 5_000_000, limit: 5_000_000 }] } };
+  const n = 1_200;
+  const exposure = set(n, (i) => 52.734 + ((i * 7919) % 1000) / 1000 * 0.061, (i) => -0.918 + ((i * 104729) % 1000) / 1000 * 0.061);
+  const plain = { locations: exposure.locations.map(({ oed: _oed, ...l }) => l) };
+  const variants = [['ground up', { exposure: plain }], ['OED terms', { exposure }], ['r3 terms', { exposure: plain, terms: r3 }]] as const;
+  for (const samples of (process.env.FM_SAMPLES ?? '10,100').split(',').map(Number)) {
+    const seconds: Record<string, number[]> = {};
+    for (let r = 0; r < rounds; r++) {
+      for (const [name, spec] of variants) {
+        const t = performance.now();
+        const result = unwrap(runWindstorm(model, { samples, ...spec } as never, { modelData, perilGroups }));
+        (seconds[name] ??= []).push((performance.now() - t) / 1000);
+        if (r === 0) print({ bench: `windstorm lane, ${n.toLocaleString('en')} locations, samples ${samples}, ${name}: figures`, aal: result.metrics?.average_annual_loss.mean, il_aal: result.perspectives?.il.average_annual_loss.mean ?? null, ri_aal: result.perspectives?.ri.average_annual_loss.mean ?? null });
+      }
     }
-    print({ bench: `windstorm lane, ${n.toLocaleString('en')} locations, samples 100: OED terms vs ground up`, ratio: Number((seconds['OED terms']! / seconds['ground up']!).toFixed(2)) });
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const gu = median(seconds['ground up']!);
+    for (const [name] of variants) {
+      print({ bench: `windstorm lane, ${n.toLocaleString('en')} locations, samples ${samples}, ${name}`, median_seconds: Number(median(seconds[name]!).toFixed(2)), runs: seconds[name]!.map((x) => Number(x.toFixed(2))), vs_ground_up: Number((median(seconds[name]!) / gu).toFixed(2)), load_average: os.loadavg().map((x) => Number(x.toFixed(1))) });
+    }
   }
 }
 

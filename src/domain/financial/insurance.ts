@@ -18,8 +18,8 @@
 // CondPeril, PolPeril, AccPeril); a policy covers only the perils of PolPerilsCovered, so an item of
 // another peril gives it nothing. Each policy works on the site levels' output on its own (oasislmf's
 // layers), so two policies of one account each pay their share of the same loss.
-import { level, lossVectors, applyLevel, type Level, type LevelNode, type LossVectors } from './levels.js';
-import { applyProfile, passesThrough, profile, type Extras, type Profile } from './profile.js';
+import { level, type Level, type LevelNode } from './levels.js';
+import { profile, type Profile } from './profile.js';
 import { expandPerils, num, overlaps, text, type OedRecord, type PerilGroups } from './oed-fields.js';
 
 export const COVERAGE_SUFFIX = ['1Building', '2Other', '3Contents', '4BI'] as const;
@@ -377,103 +377,4 @@ export function buildInsurance(input: InsuranceInput): InsuranceProgramme {
     maxChainItems: chains.reduce((m, c) => Math.max(m, c.items.length), 0),
     warnings: termsNotApplied(input.accounts, input.locations),
   };
-}
-
-/** Working vectors for computeInsured, made once per programme and reused loss after loss. */
-export interface InsuranceScratch {
-  readonly site: LossVectors;
-  readonly chain: LossVectors;
-  /** Per chain: the running amounts its layers hand up, summed over its layers (as oasislmf sums a node's layers). */
-  readonly chainExtras: Float64Array;
-}
-
-export function insuranceScratch(p: InsuranceProgramme): InsuranceScratch {
-  return { site: lossVectors(p.itemTiv.length), chain: lossVectors(p.maxChainItems), chainExtras: new Float64Array(3 * p.chains.length) };
-}
-
-const ex: Extras = { deductible: 0, overLimit: 0, underLimit: 0 };
-
-/**
- * Insured loss per output row (policy layer × item) for ground-up losses per item: the site levels
- * once, then each policy's levels and layers on the site output, then the account level on its
- * policies' layers; each back-allocated to the items.
- */
-export function computeInsured(p: InsuranceProgramme, groundUp: Float64Array, rowsOut: Float64Array, s: InsuranceScratch): void {
-  const site = s.site;
-  site.loss.set(groundUp);
-  site.deductible.fill(0);
-  site.overLimit.fill(0);
-  site.underLimit.fill(0);
-  for (const lv of p.site) applyLevel(lv, site);
-  const c = s.chain;
-  const ce = s.chainExtras;
-  ce.fill(0);
-  for (let ci = 0; ci < p.chains.length; ci++) {
-    const chain = p.chains[ci]!;
-    const m = chain.items.length;
-    let reached = 0;
-    for (let j = 0; j < m; j++) {
-      const i = chain.items[j]!;
-      c.loss[j] = site.loss[i]!;
-      c.deductible[j] = site.deductible[i]!;
-      c.overLimit[j] = site.overLimit[i]!;
-      c.underLimit[j] = site.underLimit[i]!;
-      reached += c.loss[j]! + c.deductible[j]! + c.overLimit[j]!;
-    }
-    // No loss reached the policy (an event that misses its locations): its rows are 0.
-    if (reached === 0) {
-      rowsOut.fill(0, chain.rowStart, chain.rowStart + m * chain.layers.length);
-      continue;
-    }
-    for (const lv of chain.levels) applyLevel(lv, c);
-    let total = 0;
-    let d = 0;
-    let o = 0;
-    let u = 0;
-    for (let j = 0; j < m; j++) {
-      total += c.loss[j]!;
-      d += c.deductible[j]!;
-      o += c.overLimit[j]!;
-      u += c.underLimit[j]!;
-    }
-    for (let k = 0; k < chain.layers.length; k++) {
-      ex.deductible = d;
-      ex.overLimit = o;
-      ex.underLimit = u;
-      const out = applyProfile(chain.layers[k]!.profile, total, ex);
-      ce[3 * ci]! += ex.deductible;
-      ce[3 * ci + 1]! += ex.overLimit;
-      ce[3 * ci + 2]! += ex.underLimit;
-      const f = total > 0 ? out / total : 0;
-      const base = chain.rowStart + k * m;
-      for (let j = 0; j < m; j++) rowsOut[base + j] = c.loss[j]! * f;
-    }
-  }
-  for (const a of p.accounts) accountLevel(p, a, rowsOut, ce);
-}
-
-/** The account's blanket terms on the sum of its policies' layers, the layers' running amounts summed as well. */
-function accountLevel(p: InsuranceProgramme, a: AccountNode, rowsOut: Float64Array, ce: Float64Array): void {
-  if (a.profile === null) return;
-  const pr = a.profile;
-  if (passesThrough(pr)) return;
-  let total = 0;
-  ex.deductible = 0;
-  ex.overLimit = 0;
-  ex.underLimit = 0;
-  for (const ci of a.chains) {
-    const c = p.chains[ci]!;
-    const n = c.items.length * c.layers.length;
-    for (let r = c.rowStart; r < c.rowStart + n; r++) total += rowsOut[r]!;
-    ex.deductible += ce[3 * ci]!;
-    ex.overLimit += ce[3 * ci + 1]!;
-    ex.underLimit += ce[3 * ci + 2]!;
-  }
-  const out = applyProfile(pr, total, ex);
-  const f = total > 0 ? out / total : 0;
-  for (const ci of a.chains) {
-    const c = p.chains[ci]!;
-    const n = c.items.length * c.layers.length;
-    for (let r = c.rowStart; r < c.rowStart + n; r++) rowsOut[r] = rowsOut[r]! * f;
-  }
 }

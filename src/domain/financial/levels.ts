@@ -5,7 +5,7 @@
 // The running amounts (deductible, above limits, room under limits) are split back the same way, so
 // a node of a later level that cuts across this level's nodes (policy coverage after site all) sums
 // what its items carry.
-import { applyProfile, passesThrough, type Extras, type Profile } from './profile.js';
+import { passesThrough, type Profile } from './profile.js';
 
 export interface Level {
   readonly name: string;
@@ -32,58 +32,4 @@ export function level(name: string, nodes: readonly LevelNode[]): Level | null {
     start.push(order.length);
   }
   return { name, order: Int32Array.from(order), start: Int32Array.from(start), profiles: kept.map((n) => n.profile) };
-}
-
-/** Loss and running amounts per item, changed in place by each level. */
-export interface LossVectors {
-  loss: Float64Array;
-  deductible: Float64Array;
-  overLimit: Float64Array;
-  underLimit: Float64Array;
-}
-
-export function lossVectors(n: number): LossVectors {
-  return { loss: new Float64Array(n), deductible: new Float64Array(n), overLimit: new Float64Array(n), underLimit: new Float64Array(n) };
-}
-
-const x: Extras = { deductible: 0, overLimit: 0, underLimit: 0 };
-
-/** Applies every node of a level to the vectors, back-allocating to its items. */
-export function applyLevel(lv: Level, v: LossVectors): void {
-  const { order, start, profiles } = lv;
-  const { loss, deductible, overLimit, underLimit } = v;
-  for (let n = 0; n < profiles.length; n++) {
-    const s0 = start[n]!;
-    const s1 = start[n + 1]!;
-    let sum = 0;
-    let d = 0;
-    let o = 0;
-    let u = 0;
-    for (let s = s0; s < s1; s++) {
-      const i = order[s]!;
-      sum += loss[i]!;
-      d += deductible[i]!;
-      o += overLimit[i]!;
-      u += underLimit[i]!;
-    }
-    // Nothing reached the node: its terms leave nothing to change.
-    if (sum === 0 && d === 0 && o === 0 && u === 0) continue;
-    x.deductible = d;
-    x.overLimit = o;
-    x.underLimit = u;
-    const out = applyProfile(profiles[n]!, sum, x);
-    const f = sum > 0 ? out / sum : 0;
-    const dd = x.deductible - d;
-    const dO = x.overLimit - o;
-    const dU = x.underLimit - u;
-    const even = 1 / (s1 - s0);
-    for (let s = s0; s < s1; s++) {
-      const i = order[s]!;
-      const w = sum > 0 ? loss[i]! / sum : even;
-      loss[i] = loss[i]! * f;
-      deductible[i]! += dd * w;
-      overLimit[i]! += dO * w;
-      underLimit[i]! += dU * w;
-    }
-  }
 }

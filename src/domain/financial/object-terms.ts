@@ -3,8 +3,9 @@
 // net of reinsurance (ri) losses. An object has terms when it came from an OED set (its top-level
 // oed member). Without an account file each account's locations stand under one policy without
 // terms, so their site terms still apply; without ri_info no reinsurance applies.
-import { buildInsurance, computeInsured, insuranceScratch, type FmLocation, type InsuranceProgramme, type InsuranceScratch } from './insurance.js';
-import { buildReinsurance, computeNet, reinsuranceScratch, type ReinsuranceProgramme, type ReinsuranceScratch } from './reinsurance.js';
+import { buildInsurance, type FmLocation, type InsuranceProgramme } from './insurance.js';
+import { buildReinsurance, type ReinsuranceProgramme } from './reinsurance.js';
+import { TermsBatch } from './batch.js';
 import { num, text, type OedRecord, type PerilGroups } from './oed-fields.js';
 
 /** An object's location as the lab hands it: its OED fields and the canonical values read from the schedule. */
@@ -74,26 +75,41 @@ export function objectTerms(
   return { insurance, reinsurance, locations: fm, warnings: [...warnings, ...insurance.warnings, ...(reinsurance?.warnings ?? [])] };
 }
 
-/** Working memory to apply an object's terms loss after loss. */
+/**
+ * An object's terms applied loss after loss. apply() takes one ground-up loss per item (every output
+ * row written); batch() gives the evaluation of many columns (an event's samples) at once over the
+ * items an event touches, which lanes with samples use.
+ */
 export class TermsEvaluator {
   readonly il: Float64Array;
   readonly ri: Float64Array;
-  private readonly s: InsuranceScratch;
-  private readonly rs: ReinsuranceScratch | null;
+  private readonly one: TermsBatch;
 
   constructor(readonly terms: ObjectTerms) {
     const rows = terms.insurance.rowItem.length;
     this.il = new Float64Array(rows);
     this.ri = new Float64Array(rows);
-    this.s = insuranceScratch(terms.insurance);
-    this.rs = terms.reinsurance ? reinsuranceScratch(rows) : null;
+    this.one = this.batch(1);
+  }
+
+  /** A batch over `columns` columns (samples, or samples × factors) for one event at a time. */
+  batch(columns: number): TermsBatch {
+    return new TermsBatch(this.terms.insurance, this.terms.reinsurance, columns);
   }
 
   /** Insured and net loss per output row (policy layer × item) for the items' ground-up losses; net is insured without reinsurance. */
   apply(itemGroundUp: Float64Array): void {
-    computeInsured(this.terms.insurance, itemGroundUp, this.il, this.s);
-    if (this.terms.reinsurance) computeNet(this.terms.reinsurance, this.il, this.ri, this.rs!);
-    else this.ri.set(this.il);
+    const b = this.one;
+    b.clear();
+    for (let i = 0; i < itemGroundUp.length; i++) if (itemGroundUp[i] !== 0) b.add(i, 0, itemGroundUp[i]!);
+    b.run();
+    this.il.fill(0);
+    this.ri.fill(0);
+    const rows = b.rows;
+    for (let s = 0; s < b.rowCount; s++) {
+      this.il[rows[s]!] = b.il[s]!;
+      this.ri[rows[s]!] = b.ri[s]!;
+    }
   }
 
   /** Sums per location of the rows' values (insured or net). */

@@ -47,7 +47,7 @@ interface Terms {
   readonly placed: number;
 }
 
-function cede(t: Terms, loss: number): number {
+export function cede(t: Terms, loss: number): number {
   const x = loss * t.ceded - t.attachment;
   if (!(x > 0)) return 0;
   return (x < t.limit ? x : t.limit) * t.placed;
@@ -226,45 +226,4 @@ export function buildReinsurance(p: InsuranceProgramme, input: ReinsuranceInput)
     }
   }
   return { passes, warnings };
-}
-
-export interface ReinsuranceScratch {
-  readonly ceded: Float64Array;
-  readonly layer: Float64Array;
-}
-
-export function reinsuranceScratch(rows: number): ReinsuranceScratch {
-  return { ceded: new Float64Array(rows), layer: new Float64Array(rows) };
-}
-
-/** Net of reinsurance per output row, from the insured loss per row: every pass on the net of the one before. */
-export function computeNet(ri: ReinsuranceProgramme, insured: Float64Array, netOut: Float64Array, s: ReinsuranceScratch): void {
-  netOut.set(insured);
-  const { ceded, layer } = s;
-  for (const pass of ri.passes) {
-    ceded.fill(0);
-    for (const c of pass.contracts) {
-      let total = 0;
-      for (let k = 0; k < c.risk.length; k++) {
-        const s0 = c.start[k]!;
-        const s1 = c.start[k + 1]!;
-        let sum = 0;
-        for (let q = s0; q < s1; q++) sum += netOut[c.order[q]!]!;
-        const out = cede(c.risk[k]!, sum);
-        const f = sum > 0 ? out / sum : 0;
-        for (let q = s0; q < s1; q++) {
-          const r = c.order[q]!;
-          layer[r] = netOut[r]! * f;
-        }
-        total += out;
-      }
-      const occ = cede(c.occurrence, total);
-      const g = total > 0 ? occ / total : 0;
-      for (let q = 0; q < c.order.length; q++) {
-        const r = c.order[q]!;
-        ceded[r]! += layer[r]! * g;
-      }
-    }
-    for (let r = 0; r < netOut.length; r++) netOut[r] = netOut[r]! - ceded[r]!;
-  }
 }

@@ -10,8 +10,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { buildInsurance, computeInsured, insuranceScratch } from '../../../src/domain/financial/insurance.js';
-import { buildReinsurance, computeNet, reinsuranceScratch } from '../../../src/domain/financial/reinsurance.js';
+import { buildInsurance, type InsuranceProgramme } from '../../../src/domain/financial/insurance.js';
+import { buildReinsurance, type ReinsuranceProgramme } from '../../../src/domain/financial/reinsurance.js';
+import { TermsBatch } from '../../../src/domain/financial/batch.js';
+import { computeInsured, computeNet, insuranceScratch, reinsuranceScratch } from './dense-reference.js';
 import type { OedRecord } from '../../../src/domain/financial/oed-fields.js';
 
 type Row = Record<string, string>;
@@ -27,6 +29,77 @@ for (const r of csv(readFileSync(new URL('../../../feeds/oed-spec/2026-07-08/Per
   PERIL_GROUPS.set(r['PerilsCovered']!, list);
 }
 
+/**
+ * The batch (columns side by side, only the items each column touches) against the full evaluation
+ * one column at a time (dense-reference.ts), every output row to 1e-9 relative. Columns, made here:
+ * every item at 40% of its TIV; a pseudo-random half of the items at pseudo-random fractions; a
+ * third at small fractions, where deductibles take whole nodes' losses (minimum deductibles then
+ * move running amounts on nodes without loss); and one empty column.
+ */
+function agreesWithDense(p: InsuranceProgramme, ri: ReinsuranceProgramme | null): void {
+  const C = 4;
+  const n = p.itemTiv.length;
+  let seed = 12345;
+  const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const gu = Array.from({ length: C }, () => new Float64Array(n));
+  for (let i = 0; i < n; i++) {
+    gu[0]![i] = 0.4 * p.itemTiv[i]!;
+    if (next() < 0.5) gu[1]![i] = next() * p.itemTiv[i]!;
+    if (next() < 0.33) gu[2]![i] = 0.002 * next() * p.itemTiv[i]!;
+  }
+  const batch = new TermsBatch(p, ri, C);
+  // Added twice over two events: the second run must not see the first's losses.
+  for (const round of [0, 1]) {
+    batch.clear();
+    for (let c = 0; c < C; c++) for (let i = 0; i < n; i++) if (gu[c]![i]! > 0) batch.add(i, c, gu[c]![i]! * (round === 0 ? 0.5 : 1));
+    if (round === 0) batch.run();
+  }
+  batch.run();
+  sameAsDense(p, ri, batch, gu);
+  // Events that touch few items (a tenth, then a twentieth), where the batch groups the touched
+  // items by node instead of walking every node of a level.
+  const sparse = [new Float64Array(n), new Float64Array(n)];
+  for (let i = 0; i < n; i++) {
+    if (next() < 0.1) sparse[0]![i] = next() * p.itemTiv[i]!;
+    if (next() < 0.05) sparse[1]![i] = next() * p.itemTiv[i]!;
+  }
+  const few = new TermsBatch(p, ri, 2);
+  for (let c = 0; c < 2; c++) for (let i = 0; i < n; i++) if (sparse[c]![i]! > 0) few.add(i, c, sparse[c]![i]!);
+  few.run();
+  sameAsDense(p, ri, few, sparse);
+}
+
+function sameAsDense(p: InsuranceProgramme, ri: ReinsuranceProgramme | null, batch: TermsBatch, gu: Float64Array[]): void {
+  const C = gu.length;
+  const rows = p.rowItem.length;
+  const il = new Float64Array(rows);
+  const net = new Float64Array(rows);
+  const s = insuranceScratch(p);
+  const rs = reinsuranceScratch(rows);
+  for (let c = 0; c < C; c++) {
+    computeInsured(p, gu[c]!, il, s);
+    if (ri) computeNet(ri, il, net, rs);
+    else net.set(il);
+    const got = new Float64Array(rows);
+    const gotNet = new Float64Array(rows);
+    for (let q = 0; q < batch.rowCount; q++) {
+      got[batch.rows[q]!] = batch.il[q * C + c]!;
+      gotNet[batch.rows[q]!] = batch.ri[q * C + c]!;
+    }
+    let tIl = 0;
+    let tNet = 0;
+    for (let r = 0; r < rows; r++) {
+      const tol = (v: number) => 1e-9 * Math.max(1, Math.abs(v));
+      assert.ok(Math.abs(got[r]! - il[r]!) <= tol(il[r]!), `column ${c} row ${r}: insured ${got[r]} vs full evaluation ${il[r]}`);
+      assert.ok(Math.abs(gotNet[r]! - net[r]!) <= tol(net[r]!), `column ${c} row ${r}: net ${gotNet[r]} vs full evaluation ${net[r]}`);
+      tIl += il[r]!;
+      tNet += net[r]!;
+    }
+    assert.ok(Math.abs(batch.ilTotal[c]! - tIl) <= 1e-9 * Math.max(1, tIl));
+    assert.ok(Math.abs(batch.riTotal[c]! - tNet) <= 1e-9 * Math.max(1, tNet));
+  }
+}
+
 interface Case { location: string; account: string; ri_info?: string; ri_scope?: string; loc_summary: string; loss_factors?: string }
 
 function check(c: Case): number {
@@ -36,14 +109,22 @@ function check(c: Case): number {
   const p = buildInsurance({ locations, accounts, perilGroups: PERIL_GROUPS });
   const ri = c.ri_info ? buildReinsurance(p, { riInfo: csv(c.ri_info).map(record), riScope: csv(c.ri_scope!).map(record), locations, accounts, perilGroups: PERIL_GROUPS }) : null;
   const factors = c.loss_factors ? csv(c.loss_factors).map((r) => Number(r.loss_factor)) : [1];
+  // Every loss factor a column of one batch, as a lane runs an event's samples.
+  const batch = new TermsBatch(p, ri, factors.length);
+  factors.forEach((factor, fi) => p.itemTiv.forEach((t, i) => batch.add(i, fi, t * factor)));
+  batch.run();
+  agreesWithDense(p, ri);
   const il = new Float64Array(p.rowItem.length);
   const net = new Float64Array(p.rowItem.length);
-  const s = insuranceScratch(p);
-  const rs = reinsuranceScratch(net.length);
   let compared = 0;
-  factors.forEach((factor, fi) => {
-    computeInsured(p, p.itemTiv.map((t) => t * factor), il, s);
-    if (ri) computeNet(ri, il, net, rs);
+  factors.forEach((_, fi) => {
+    il.fill(0);
+    net.fill(0);
+    for (let s = 0; s < batch.rowCount; s++) {
+      il[batch.rows[s]!] = batch.il[s * factors.length + fi]!;
+      net[batch.rows[s]!] = ri ? batch.ri[s * factors.length + fi]! : il[batch.rows[s]!]!;
+    }
+    const factor = factors[fi]!;
     const byLoc = new Map<string, { il: number; ri: number }>();
     for (let r = 0; r < il.length; r++) {
       const l = locs[p.itemLocation[p.rowItem[r]!]!]!;

@@ -100,3 +100,42 @@ test('terms with an object that has OED terms are refused', () => {
     assert.equal(r.refusal.code, 'invalid_request');
   }
 });
+
+// A richer OED set for the twelve places, written here for the test: two accounts, a building
+// deductible % of TIV, blanket site terms, a policy deductible with a minimum in two layers with
+// participations, an account deductible, then a QS on the portfolio, a per-risk XL by location and
+// a CXL. PINNED holds the insured and net AAL (samples 20) and two places' shares that the dense
+// evaluation (every item of the programme, one sample at a time: the module before it ran samples
+// together over the items an event touches, commit 09ac481) gave for this run; the batch
+// evaluation must give them to 1e-9 relative.
+function richOed() {
+  const locations = places.map((l, n) => ({
+    ...l,
+    oed: {
+      PortNumber: 'P', AccNumber: `A${n % 2}`, LocNumber: l.ref!, LocPerilsCovered: 'WW1', BuildingTIV: l.buildings_value!, ContentsTIV: l.contents_value!,
+      LocDed1Building: 0.01, LocDedType1Building: 2, LocDed6All: 1_000, LocLimit6All: 150_000,
+    },
+  }));
+  const accounts = ['A0', 'A1'].flatMap((acc) => [
+    { PortNumber: 'P', AccNumber: acc, PolNumber: '1', LayerNumber: 1, PolDed6All: 4_000, PolMinDed6All: 6_000, LayerLimit: 60_000, LayerParticipation: 0.5, AccDed6All: 1_500 },
+    { PortNumber: 'P', AccNumber: acc, PolNumber: '1', LayerNumber: 2, PolDed6All: 4_000, PolMinDed6All: 6_000, LayerAttachment: 60_000, LayerLimit: 200_000, LayerParticipation: 0.3, AccDed6All: 1_500 },
+  ]);
+  const ri_info = [
+    { ReinsNumber: 1, ReinsType: 'QS', CededPercent: 0.2, RiskLevel: 'SEL', InuringPriority: 1, PlacedPercent: 1 },
+    { ReinsNumber: 2, ReinsType: 'PR', RiskLevel: 'LOC', RiskAttachment: 2_000, RiskLimit: 10_000, InuringPriority: 2, PlacedPercent: 1 },
+    { ReinsNumber: 3, ReinsType: 'CXL', OccAttachment: 5_000, OccLimit: 30_000, InuringPriority: 3, PlacedPercent: 0.9 },
+  ];
+  const ri_scope = ri_info.map((r) => ({ ReinsNumber: r.ReinsNumber, PortNumber: 'P' }));
+  return { locations, oed: { accounts, ri_info, ri_scope } };
+}
+
+test('a richer OED set gives the figures of the dense evaluation', () => {
+  const r = unwrap(runWindstorm(model, { samples: 20, exposure: richOed() }, { modelData: identity, perilGroups: PERIL_GROUPS }));
+  const got = {
+    il: r.perspectives!.il.average_annual_loss.mean, ri: r.perspectives!.ri.average_annual_loss.mean,
+    il0: r.perspectives!.il.places[0]!.aal, ri5: r.perspectives!.ri.places[5]!.aal,
+  };
+  const PINNED = { il: 50174.45407079711, ri: 12175.903903479104, il0: 5430.737372326056, ri5: 848.6016014254878 };
+  assert.ok(PINNED.il < r.metrics!.average_annual_loss.mean && PINNED.ri < PINNED.il, 'the terms bind');
+  for (const k of Object.keys(PINNED) as (keyof typeof PINNED)[]) near(got[k], PINNED[k], k);
+});

@@ -76,31 +76,39 @@ export function runDeterministic(spec: DeterministicSpec, perilGroups: PerilGrou
   const policies = p.chains.map((c) => ({ PortNumber: c.portNumber, AccNumber: c.accNumber, PolNumber: c.polNumber, losses: zeros(nF, hasRi) }));
   const accounts = p.accounts.map((a) => ({ PortNumber: a.portNumber, AccNumber: a.accNumber, losses: zeros(nF, hasRi) }));
   const portfolio = zeros(nF, hasRi);
-  const gu = new Float64Array(p.itemTiv.length);
-  // Ground up per chain: each policy's items, whatever it pays.
+  // Every loss factor a column of one batch: the terms run once over all of them.
+  const batch = evaluator.batch(nF);
   factors.forEach((factor, f) => {
-    for (let i = 0; i < gu.length; i++) gu[i] = p.itemTiv[i]! * factor;
-    evaluator.apply(gu);
-    for (let i = 0; i < gu.length; i++) {
-      add(locRows[p.itemLocation[i]!]!.losses[f]!, gu[i]!, 0, 0);
-      add(portfolio[f]!, gu[i]!, 0, 0);
-    }
-    for (let r = 0; r < p.rowItem.length; r++) {
-      const il = evaluator.il[r]!;
-      const ri = evaluator.ri[r]!;
-      const c = p.rowChain[r]!;
-      add(locRows[p.itemLocation[p.rowItem[r]!]!]!.losses[f]!, 0, il, ri);
+    for (let i = 0; i < p.itemTiv.length; i++) if (p.itemTiv[i]! * factor !== 0) batch.add(i, f, p.itemTiv[i]! * factor);
+  });
+  batch.run();
+  for (let s = 0; s < batch.rowCount; s++) {
+    const r = batch.rows[s]!;
+    const c = p.rowChain[r]!;
+    const loc = locRows[p.itemLocation[p.rowItem[r]!]!]!;
+    for (let f = 0; f < nF; f++) {
+      const il = batch.il[s * nF + f]!;
+      const ri = hasRi ? batch.ri[s * nF + f]! : il;
+      add(loc.losses[f]!, 0, il, ri);
       add(policies[c]!.losses[f]!, 0, il, ri);
       add(accounts[p.chains[c]!.account]!.losses[f]!, 0, il, ri);
       add(portfolio[f]!, 0, il, ri);
     }
+  }
+  // Ground up per location, per chain (each policy's items, whatever it pays) and per account.
+  factors.forEach((factor, f) => {
+    for (let i = 0; i < p.itemTiv.length; i++) {
+      const g = p.itemTiv[i]! * factor;
+      add(locRows[p.itemLocation[i]!]!.losses[f]!, g, 0, 0);
+      add(portfolio[f]!, g, 0, 0);
+    }
     p.chains.forEach((c, ci) => {
-      for (const i of c.items) policies[ci]!.losses[f]!.loss_gul += gu[i]!;
+      for (const i of c.items) policies[ci]!.losses[f]!.loss_gul += p.itemTiv[i]! * factor;
     });
     p.accounts.forEach((a, ai) => {
       const seen = new Set<number>();
       for (const ci of a.chains) for (const i of p.chains[ci]!.items) seen.add(i);
-      for (const i of seen) accounts[ai]!.losses[f]!.loss_gul += gu[i]!;
+      for (const i of seen) accounts[ai]!.losses[f]!.loss_gul += p.itemTiv[i]! * factor;
     });
   });
   return ok({
