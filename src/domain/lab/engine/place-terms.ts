@@ -11,6 +11,7 @@
 // and its loss is not insured.
 import { objectTerms, TermsEvaluator, type OedSetRecords } from '../../financial/object-terms.js';
 import type { PerilGroups } from '../../financial/oed-fields.js';
+import type { TermsBatch } from '../../financial/batch.js';
 import type { LabLocation } from './places.js';
 import type { Impact } from './impact.js';
 import { computeMetrics, type EventLoss, type LabMetrics, type MetricsInput, type Occurrence } from './metrics.js';
@@ -31,10 +32,7 @@ export class PlaceTerms {
   /** The module's items of each place (−1 padded to two: building then contents). */
   private readonly items: Int32Array;
   private readonly share: Float64Array;
-  private readonly gu: Float64Array;
-  private readonly byLoc: Float64Array;
-  private readonly byLocNet: Float64Array;
-  private readonly touched: number[] = [];
+  private readonly batch: TermsBatch;
 
   private constructor(private readonly evaluator: TermsEvaluator, readonly places: number, readonly perils: readonly string[]) {
     const p = evaluator.terms.insurance;
@@ -53,9 +51,7 @@ export class PlaceTerms {
       const valued = l.tiv[0] + l.tiv[2];
       for (let s = 0; s < 2; s++) if (valued > 0 && this.items[place * 2 + s]! >= 0) this.share[place * 2 + s] = tivs[place * 2 + s]! / valued;
     });
-    this.gu = new Float64Array(p.itemTiv.length);
-    this.byLoc = new Float64Array(places);
-    this.byLocNet = new Float64Array(places);
+    this.batch = evaluator.batch(1);
   }
 
   /** The terms of an object's OED set for the lane's perils (OED codes); null without a set. */
@@ -79,7 +75,10 @@ export class PlaceTerms {
    * and net loss into them.
    */
   event(places: ArrayLike<number>, losses: ArrayLike<number>, from: number, to: number, placeIl?: Float64Array, placeRi?: Float64Array, weight = 1): EventTerms {
-    const gu = this.gu;
+    // One column of the module's batch, over the items the event reaches only (an event of a
+    // cyclone or a flood touches a few places of many).
+    const b = this.batch;
+    let touched = false;
     for (let k = from; k < to; k++) {
       const place = places[k]!;
       const loss = losses[k]!;
@@ -87,26 +86,23 @@ export class PlaceTerms {
       for (let s = 0; s < 2; s++) {
         const item = this.items[place * 2 + s]!;
         if (item < 0) continue;
-        gu[item] = loss * this.share[place * 2 + s]!;
-        this.touched.push(item);
+        b.add(item, 0, loss * this.share[place * 2 + s]!);
+        touched = true;
       }
     }
-    if (this.touched.length === 0) return { il: 0, ri: 0 };
-    const ev = this.evaluator;
-    ev.apply(gu);
-    let il = 0;
-    let ri = 0;
-    for (let r = 0; r < ev.il.length; r++) { il += ev.il[r]!; ri += ev.ri[r]!; }
+    if (!touched) return { il: 0, ri: 0 };
+    b.run();
+    const il = b.ilTotal[0]!;
+    const ri = b.riTotal[0]!;
     if (placeIl && placeRi) {
-      ev.byLocation(ev.il, this.byLoc);
-      ev.byLocation(ev.ri, this.byLocNet);
-      for (let l = 0; l < this.places; l++) {
-        placeIl[l]! += weight * this.byLoc[l]!;
-        placeRi[l]! += weight * this.byLocNet[l]!;
+      const p = this.evaluator.terms.insurance;
+      for (let r = 0; r < b.rowCount; r++) {
+        const l = p.itemLocation[p.rowItem[b.rows[r]!]!]!;
+        placeIl[l]! += weight * b.il[r]!;
+        placeRi[l]! += weight * b.ri[r]!;
       }
     }
-    for (const item of this.touched) gu[item] = 0;
-    this.touched.length = 0;
+    b.clear();
     return { il, ri };
   }
 
