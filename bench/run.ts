@@ -1,5 +1,6 @@
 // npm run bench [http|feeds|ingest ...]: prints figures for BENCHMARKS.md. Benchmarks, never timed tests.
 import os from 'node:os';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -1611,7 +1612,198 @@ async function fmBench() {
 }
 
 
-const benches: Record<string, () => Promise<void>> = { tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, 'http-engines': httpEnginesBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench, fm: fmBench };
+
+/**
+ * A schedule of short rows (coordinates and one value; with `refs`, a location id too): the most
+ * locations per byte a schedule carries, for the big-objects bench.
+ */
+function shortSchedule(rows: number, refs: boolean): string {
+  const out: string[] = [refs ? 'Location ID,Latitude,Longitude,TIV' : 'Latitude,Longitude,TIV'];
+  for (let i = 0; i < rows; i += 1) {
+    const lat = (25 + ((i * 7919) % 2000) / 100).toFixed(3);
+    const lon = (-120 + ((i * 104729) % 4000) / 100).toFixed(3);
+    out.push(`${refs ? `${i},` : ''}${lat},${lon},${100000 + (i % 900) * 1000}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+/**
+ * GET /health asked back to back from a process of its own (so the bench's own reading never
+ * delays it), every 5 ms on one kept-alive connection; `stop` answers the worst latency seen, and
+ * how many were asked.
+ */
+function healthProbe(api: string): { stop(): Promise<{ worst_ms: number; p99_ms: number; probes: number; errors: number }> } {
+  const script = `
+    const http = require('node:http');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const times = []; let errors = 0; let stopping = false;
+    const once = () => new Promise((resolve) => {
+      const t = process.hrtime.bigint();
+      const req = http.get(process.argv[1] + '/health', { agent, headers: { 'user-agent': 'catrisk-bench/1.0' } }, (res) => {
+        res.resume(); res.on('end', () => { times.push(Number(process.hrtime.bigint() - t) / 1e6); resolve(); });
+      });
+      req.on('error', () => { errors += 1; resolve(); });
+    });
+    (async () => { while (!stopping) { await once(); await new Promise((r) => setTimeout(r, 5)); } })();
+    process.stdin.on('data', () => {});
+    process.stdin.on('end', () => {
+      stopping = true;
+      times.sort((a, b) => a - b);
+      console.log(JSON.stringify({ worst_ms: Number((times.at(-1) ?? 0).toFixed(1)), p99_ms: Number((times[Math.floor(times.length * 0.99)] ?? 0).toFixed(1)), probes: times.length, errors }));
+      process.exit(0);
+    });`;
+  const child = spawn(process.execPath, ['-e', script, api], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += String(d); });
+  return {
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.stdin!.end();
+      await exited;
+      return JSON.parse(out.trim()) as { worst_ms: number; p99_ms: number; probes: number; errors: number };
+    },
+  };
+}
+
+function rssMb(pid: number): number {
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
+}
+
+/** Posts a schedule and waits for its ingest: the object's path, the wall seconds. */
+async function ingestSchedule(api: string, headers: Record<string, string>, text: string): Promise<{ path: string; seconds: number }> {
+  const t = performance.now();
+  const form = new FormData();
+  form.append('file', new Blob([text], { type: 'text/csv' }), 'bench.csv');
+  form.append('currency', 'USD');
+  const accepted = await fetch(`${api}/ingest`, { method: 'POST', headers, body: form });
+  if (accepted.status !== 202) throw new Error(`POST /ingest answered ${accepted.status}: ${await accepted.text()}`);
+  const result = await jobResult(api, headers, accepted.headers.get('location')!, 'ingest', 50) as { objects: Array<{ links: { self: string } }> };
+  return { path: result.objects[0]!.links.self, seconds: (performance.now() - t) / 1000 };
+}
+
+/**
+ * Issue 33: a 1,000,000-location object PATCHed, read and priced, a 32 MB schedule of short rows
+ * ingested, and the river-flood lane over 10,000 places, each with /health's worst latency while it
+ * runs and the serve process's memory. BENCH_MAIN names the built entry (default dist/main.js), so
+ * the same bench runs a build of the code before; DATABASE_URL=postgres selects a scratch database.
+ */
+async function bigObjectsBench() {
+  const main = process.env.BENCH_MAIN ?? 'dist/main.js';
+  const onPostgres = process.env.BENCH_ENGINE === 'postgres';
+  const { createScratchDatabase } = await import('../test/support/postgres.js');
+  const scratch = onPostgres ? await createScratchDatabase() : undefined;
+  // One state directory for every service the bench starts: a restart reads the same objects.
+  const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-bench-big-'));
+  const env: Record<string, string> = { CATRISK_JOB_POLL_MS: '20', CATRISK_STATE_DIR: stateDir, ...(scratch ? { DATABASE_URL: scratch.url } : {}) };
+  const engine = onPostgres ? 'postgres' : 'sqlite';
+  const label = { engine, build: main, load: os.loadavg().map((l) => Number(l.toFixed(2))) };
+  try {
+    // BENCH_SKIP_MILLION=1 runs only the second part (the 943,000-row ingest and the flood run).
+    if (!process.env.BENCH_SKIP_MILLION) await millionLocations(main, env, label);
+    await ingestAndFlood(main, env, label);
+  } finally {
+    await scratch?.drop();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** The 1M-location object ingested, restarted on, PATCHed twice, read whole and priced. */
+async function millionLocations(main: string, env: Record<string, string>, label: Record<string, unknown>) {
+  {
+    const { ACCEPTANCE_BODIES } = await import('../test/support/acceptance.js');
+    // The 1M-location object: 29.4 MB of CSV.
+    let svc = await startBuiltService(env, main);
+    let api = svc.urls.api!;
+    const key = await signup(api);
+    const headers = { 'user-agent': USER_AGENT, authorization: `Bearer ${key}` };
+    const million = shortSchedule(1_000_000, true);
+    let probe = healthProbe(api);
+    const ingested = await ingestSchedule(api, headers, million);
+    print({ bench: 'ingest of 1,000,000 short rows', ...label, csv_mb: Number((Buffer.byteLength(million) / 1e6).toFixed(1)), wall_s: Number(ingested.seconds.toFixed(2)), health: await probe.stop(), peak_rss_mb: peakRssMb(svc.child.pid!), rss_after_mb: rssMb(svc.child.pid!) });
+    const path = ingested.path;
+    // A fresh process: the figures below are the PATCH's, GET's and price's alone.
+    await svc.stop();
+    svc = await startBuiltService(env, main);
+    api = svc.urls.api!;
+    const terms = ACCEPTANCE_BODIES.earthquake as Record<string, unknown>;
+    const json = { ...headers, 'content-type': 'application/json' };
+    for (const [i, body] of [terms, { financial_structure: { currency: 'USD', limit: 20000000, attachment: 0 } }].entries()) {
+      probe = healthProbe(api);
+      const t = performance.now();
+      const answer = await fetch(`${api}${path}`, { method: 'PATCH', headers: json, body: JSON.stringify(body) });
+      const headersMs = performance.now() - t;
+      let bytes = 0;
+      for await (const chunk of answer.body!) bytes += (chunk as Uint8Array).byteLength;
+      print({ bench: `PATCH of the 1M-location object (${i === 0 ? 'peril, trigger, terms, period' : 'financial_structure'})`, ...label, status: answer.status, answered_ms: Math.round(headersMs), whole_body_ms: Math.round(performance.now() - t), body_mb: Number((bytes / 1e6).toFixed(1)), health: await probe.stop(), peak_rss_mb: peakRssMb(svc.child.pid!) });
+    }
+    probe = healthProbe(api);
+    let t = performance.now();
+    const read = await fetch(`${api}${path}`, { headers });
+    let bytes = 0;
+    for await (const chunk of read.body!) bytes += (chunk as Uint8Array).byteLength;
+    print({ bench: 'GET of the 1M-location object, read whole', ...label, status: read.status, wall_ms: Math.round(performance.now() - t), body_mb: Number((bytes / 1e6).toFixed(1)), health: await probe.stop(), peak_rss_mb: peakRssMb(svc.child.pid!) });
+    probe = healthProbe(api);
+    t = performance.now();
+    const priced = await fetch(`${api}${path}/price`, { method: 'POST', headers: json, body: '{}' });
+    let outcome = 'succeeded';
+    try {
+      await jobResult(api, headers, priced.headers.get('location')!, 'price', 20);
+    } catch (error) {
+      outcome = (error as Error).message.slice(0, 200);
+    }
+    print({ bench: 'price run of the 1M-location object', ...label, outcome, wall_ms: Math.round(performance.now() - t), health: await probe.stop(), peak_rss_mb: peakRssMb(svc.child.pid!), rss_after_mb: rssMb(svc.child.pid!) });
+    await svc.stop();
+  }
+}
+
+/** The 943,000-row schedule ingested and the river-flood lab run, on a fresh process. */
+async function ingestAndFlood(main: string, env: Record<string, string>, label: Record<string, unknown>) {
+  {
+    // The 32 MB schedule of 943,000 short rows, each with an id: a fresh process, so its peak is the ingest's.
+    const rows = shortSchedule(943_000, true);
+    const svc = await startBuiltService(env, main);
+    const api = svc.urls.api!;
+    let probe: ReturnType<typeof healthProbe>;
+    let t: number;
+    const key2 = await signup(api);
+    const headers2 = { 'user-agent': USER_AGENT, authorization: `Bearer ${key2}` };
+    const idle = rssMb(svc.child.pid!);
+    probe = healthProbe(api);
+    const second = await ingestSchedule(api, headers2, rows);
+    const health = await probe.stop();
+    await new Promise((r) => setTimeout(r, 5000));
+    print({ bench: 'ingest of 943,000 short rows', ...label, csv_mb: Number((Buffer.byteLength(rows) / 1e6).toFixed(1)), wall_s: Number(second.seconds.toFixed(2)), health, rss_idle_mb: idle, peak_rss_mb: peakRssMb(svc.child.pid!), rss_5s_after_mb: rssMb(svc.child.pid!) });
+
+    // The river-flood lane over 10,000 places (the flood bench's places), submitted on the lab host.
+    const lab = svc.urls.lab!;
+    const points = Array.from({ length: 10_000 }, (_, i) => {
+      const u = ((i * 7919) % 1000) / 1000;
+      const v = ((i * 104729) % 1000) / 1000;
+      return i % 2 === 0 ? { lat: 13.672 + u * 0.031, lon: -89.251 + v * 0.088, value: 100_000 } : { lat: 10.9 + u * 1.9, lon: 41.77 + v * 2.1, value: 100_000 };
+    });
+    probe = healthProbe(api);
+    t = performance.now();
+    const submitted = await fetch(`${lab}/runs`, { method: 'POST', headers: { ...headers2, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'river-flood', sector: 'residential', exposure: { points } }) });
+    const run = await submitted.json() as { id?: string; links?: { job?: string } };
+    const submittedMs = performance.now() - t;
+    // The job is polled (a small document), then the run read once with its result.
+    let flood = `answered ${submitted.status}`;
+    if (run.links?.job) {
+      try {
+        await jobResult(api, headers2, new URL(run.links.job).pathname, 'river-flood', 50);
+        flood = 'succeeded';
+      } catch (error) {
+        flood = (error as Error).message.slice(0, 200);
+      }
+    }
+    const ranMs = performance.now() - t;
+    const document = await (await fetch(`${lab}/runs/${run.id}`, { headers: headers2 })).text();
+    print({ bench: 'river-flood lab run over 10,000 places', ...label, outcome: flood, submitted_ms: Math.round(submittedMs), ran_ms: Math.round(ranMs), wall_ms: Math.round(performance.now() - t), run_document_mb: Number((document.length / 1e6).toFixed(2)), health: await probe.stop() });
+    await svc.stop();
+  }
+}
+
+const benches: Record<string, () => Promise<void>> = { 'big-objects': bigObjectsBench, tc: tcBench, 'tc-service': tcServiceBench, mcp: mcpBench, coding: codingBench, lists: listsBench, http: httpBench, 'http-engines': httpEnginesBench, feeds: feedsBench, ingest: ingestBench, backtests: backtestsBench, price: priceBench, lab: labBench, flood: floodBench, quake: quakeBench, 'quake-historical': quakeHistoricalBench, 'quake-stations': quakeStationsBench, esrm20: esrm20Bench, objects: objectsBench, database: databaseBench, models: modelsBench, packages: packagesBench, 'step-linear': stepLinearBench, accumulation: accumulationBench, eshm20: eshm20Bench, monitoring: monitoringBench, 'grid-outage': gridOutageBench, 'climada-impact': climadaImpactBench, 'oq-scenario-risk': oqScenarioRiskBench, fm: fmBench };
 const chosen = process.argv.slice(2);
 print({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version } });
 for (const name of chosen.length > 0 ? chosen : Object.keys(benches)) await benches[name]!();

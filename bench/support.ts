@@ -13,9 +13,10 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-export async function startBuiltService(env: Record<string, string> = {}): Promise<BenchService> {
+/** `main`: the built entry to run (a build of earlier code, for before and after side by side). */
+export async function startBuiltService(env: Record<string, string> = {}, main = 'dist/main.js'): Promise<BenchService> {
   const stateDir = mkdtempSync(join(tmpdir(), 'catrisk-bench-'));
-  const child = spawn(process.execPath, ['dist/main.js', 'serve'], {
+  const child = spawn(process.execPath, [main, 'serve'], {
     env: {
       ...process.env,
       CATRISK_API_PORT: '0', CATRISK_DOCS_PORT: '0', CATRISK_MCP_PORT: '0', CATRISK_DATA_PORT: '0', CATRISK_LAB_PORT: '0',

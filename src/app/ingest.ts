@@ -4,9 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { MessagePort } from 'node:worker_threads';
 import type { ReadScheduleInput } from './read-schedule.js';
-import { canonicalJson, contentAddress } from '../kernel/canonical-json.js';
-import { riskObjectJsonHead } from '../domain/risk-object/from-ingest.js';
-import type { StagedChunks } from '../store/objects.js';
+import { contentAddress } from '../kernel/canonical-json.js';
+import type { StagedLocations } from '../store/objects.js';
 import type { OedPart } from '../domain/exposure/oed-set.js';
 import { ok, refused, type Result } from '../kernel/result.js';
 import { refusal, refusals } from '../kernel/refusal.js';
@@ -169,7 +168,7 @@ export async function ingestJob(
   const count = new ProgressCount();
   // The thread posts each finished block of the locations' JSON; it is stored while the read goes
   // on, and the object's row is written with the rest at the end (insertStaged).
-  const staged = deps.objects.stage(objectId, riskObjectJsonHead(currency, canonicalJson));
+  const staged = deps.objects.stage(objectId);
   const channel = new MessageChannel();
   const arrived = blocksArriving(channel.port1, staged);
   const input: ReadScheduleInput = {
@@ -187,9 +186,9 @@ export async function ingestJob(
     if (!read.ok) return read;
     // The posts cross on a port of their own: the last may come after the task's answer.
     await arrived(read.value.streamed);
-    // The thread wrote the document into shared memory; the store takes those blocks as they are.
+    // The thread wrote the locations into shared memory; the store takes those blocks as they are.
     const { status, peril, locations, digest } = read.value;
-    await deps.objects.insertStaged(job.accountId, objectId, { status, peril, locations, source: fileName, digest }, read.value.document, staged, read.value.streamed);
+    await deps.objects.insertStaged(job.accountId, objectId, { status, peril, locations, source: fileName, digest }, read.value.skeleton, read.value.locationBlocks, staged, read.value.streamed);
     written = true;
   } finally {
     channel.port1.close();
@@ -220,7 +219,7 @@ async function oedPartsOf(
 }
 
 /** Hands each block posted on `port` to `staged`; the function answers once `n` have come (or the port closed). */
-function blocksArriving(port: MessagePort, staged: StagedChunks): (n: number) => Promise<void> {
+function blocksArriving(port: MessagePort, staged: StagedLocations): (n: number) => Promise<void> {
   let closed = false;
   let wake = (): void => {};
   port.on('message', (block: Uint8Array) => {

@@ -4,7 +4,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { riskObjectViolations } from '../schemas.js';
 import { applyPatch } from '../domain/risk-object/patch.js';
 import { LocationScanner, type LocationMark } from '../domain/risk-object/location-scan.js';
-import { ObjectScanner, type ObjectSkeleton } from '../domain/risk-object/object-scan.js';
+import { ObjectScanner } from '../domain/risk-object/object-scan.js';
 import { ObjectBusy, type Change, type ObjectHead, type RiskObjectDocument } from '../store/objects.js';
 import type { ScheduleLocation } from '../domain/exposure/types.js';
 import { ok, refused, type Result } from '../kernel/result.js';
@@ -127,24 +127,28 @@ export async function* locationBatches(deps: Pick<AppDeps, 'objects'>, id: strin
 }
 
 /**
- * One version of an object without its locations (peril, region, currency, source fidelity...),
- * read from the stored bytes in one pass with the locations counted, never held.
+ * One version of an object without its locations (peril, region, currency, source fidelity...): its
+ * stored skeleton, read without touching the locations. Throws when that version was superseded
+ * twice since its head was read, as reading its bytes would.
  */
-export async function objectSkeleton(deps: Pick<AppDeps, 'objects'>, id: string, head: ObjectHead): Promise<ObjectSkeleton> {
-  const scanner = new ObjectScanner();
-  for await (const chunk of deps.objects.bytes(id, head)) scanner.feed(chunk);
-  return scanner.skeleton();
+export async function objectSkeleton(deps: Pick<AppDeps, 'objects'>, id: string, head: ObjectHead): Promise<{ document: Record<string, unknown> }> {
+  const document = await deps.objects.versionSkeleton(id, head.version);
+  if (!document) throw new Error(`object ${id} version ${head.version} was superseded while being read`);
+  return { document };
 }
 
 /**
- * PATCH /objects/{id}: applied to the stored object under compare-and-set, so a concurrent write
- * makes it read and apply again and no PATCH answered is lost. With `ifMatch` (entity tags, '*'
- * for any), the version the patch is applied to must be one named: else 412.
+ * PATCH /objects/{id}: applied to the stored object's skeleton under compare-and-set, so a
+ * concurrent write makes it read and apply again and no PATCH answered is lost; the locations are
+ * never read or written (the blocks a PATCH writes are checked against their own schemas, none of
+ * which names a location). With `ifMatch` (entity tags, '*' for any), the version the patch is
+ * applied to must be one named: else 412. The answer is the version written (or read, when nothing
+ * moved): its canonical bytes, streamed from the store as GET /objects/{id} serves them.
  */
 export async function patchObject(
   deps: Pick<AppDeps, 'objects' | 'now'>,
   input: { accountId: string; id: string; patch: unknown; ifMatch: readonly string[] | undefined },
-): Promise<Result<WrittenObject>> {
+): Promise<Result<StoredObject>> {
   const { id, ifMatch } = input;
   const at = deps.now().toISOString();
   const written = await updateObject(deps, id, input.accountId, (object, version): Change<Result<RiskObjectDocument>> => {
@@ -159,7 +163,8 @@ export async function patchObject(
   if (!written.ok) return written;
   if (!written.value) return refused(refusals.notFound(`No object ${id} for this key`));
   if (!written.value.value.ok) return written.value.value;
-  return ok({ object: written.value.value.value, version: written.value.version });
+  const head = { version: written.value.version, size: written.value.size };
+  return ok({ ...head, bytes: () => deps.objects.bytes(id, head) });
 }
 
 /** ObjectStore.update, with a store too busy to write answered as a retryable 503. */

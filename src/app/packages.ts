@@ -28,7 +28,8 @@ export async function requestPackage(
   input: { accountId: string; objectId: string; body: PackageRequest | null | undefined },
 ): Promise<Result<QueuedJob>> {
   const { accountId, objectId: id } = input;
-  const object = await deps.objects.get(id, accountId);
+  // The gaps name terms and runs, never a location: the skeleton is read.
+  const object = (await deps.objects.skeleton(id, accountId))?.document;
   if (!object) return refused(refusals.notFound(`No object ${id} for this key`));
   const gaps = packageGaps(object);
   if (gaps.length > 0) return refused(unpackageable(id, gaps));

@@ -54,7 +54,8 @@ export async function priceJob(
   job: { id: string; accountId: string; input: { object_id: string; window: Window } },
 ): Promise<Result<unknown>> {
   const { object_id: objectId, window } = job.input;
-  const priced = await deps.objects.get(objectId, job.accountId);
+  // A price reads the terms: the skeleton, never the locations (a 1M-location object's are 200 MB).
+  const priced = (await deps.objects.skeleton(objectId, job.accountId))?.document;
   if (!priced) return refused(refusal(404, 'not_found', `Object ${objectId} no longer exists.`));
   const input: PriceTaskInput = { objectId, terms: termsOf(priced), window, feedsDir: deps.config.feedsDir };
   const computed = await deps.compute('price', input);

@@ -13,7 +13,7 @@ import type { OedReference } from '../domain/exposure/oed-reference.js';
 import type { OedFields, ScheduleRead, SourceFidelity } from '../domain/exposure/types.js';
 import type { LocationsText } from '../domain/exposure/location-json.js';
 import type { BlockAllocator } from '../domain/exposure/utf8-blocks.js';
-import { riskObjectJsonBlocks, type IngestProvenance } from '../domain/risk-object/from-ingest.js';
+import { riskObjectParts, type IngestProvenance } from '../domain/risk-object/from-ingest.js';
 import { oedReference } from '../feeds/oed.js';
 import type { FeedStore } from '../feeds/store.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -39,14 +39,16 @@ export interface ReadScheduleInput {
 
 export interface ReadScheduleOutput {
   status: string;
-  /** The document's canonical JSON, UTF-8, in blocks to be written in order (most in shared memory). */
-  document: Uint8Array[];
+  /** The document's skeleton (domain/risk-object/stored-parts.ts): its canonical JSON without the locations, and where they go. */
+  skeleton: { bytes: Uint8Array; slot: number };
+  /** The locations array's canonical JSON, UTF-8, in blocks to be written in order (in shared memory). */
+  locationBlocks: readonly Uint8Array[];
   /** The object's location digest (domain/accumulation/digest.ts). */
   digest: Uint8Array;
   locations: number;
   /**
-   * How many blocks posted to `blocks` are the document's blocks after its first, unchanged: all
-   * posted when no location was pending, else none.
+   * How many blocks posted to `blocks` are the first of locationBlocks, unchanged: all posted when
+   * no location was pending, else none.
    */
   streamed: number;
   /** peril.code of the object, when the schedule named one. */
@@ -80,12 +82,13 @@ export async function readScheduleTask(input: ReadScheduleInput, store: FeedStor
   if (!read.ok) return read;
   const withSet = withOedSet(read.value, input.oedParts ?? {}, oed);
   if (!withSet.ok) return withSet;
-  const document = riskObjectJsonBlocks(withSet.value, input.provenance, canonicalJson);
-  // The digest's object members from the document's own text: its first and last blocks hold all
-  // but the locations.
-  const decoder = new TextDecoder();
-  const members = JSON.parse(`${decoder.decode(document[0])}[]${decoder.decode(document.at(-1))}`) as Record<string, unknown>;
-  return ok({ status: 'draft', document, digest: locations.writer.finish(members), streamed: list.pending ? 0 : posted, locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null });
+  const parts = riskObjectParts(withSet.value, input.provenance, canonicalJson);
+  // The digest's object members from the skeleton's own text: all but the locations.
+  const members = JSON.parse(new TextDecoder().decode(parts.skeleton.bytes)) as Record<string, unknown>;
+  return ok({
+    status: 'draft', skeleton: parts.skeleton, locationBlocks: parts.locations, digest: locations.writer.finish(members),
+    streamed: list.pending ? 0 : posted, locations: read.value.exposure.locations.count, peril: read.value.peril?.code ?? null,
+  });
 }
 
 /**

@@ -22,7 +22,8 @@ export async function cutStructure(
   input: { accountId: string; objectId: string; body: unknown },
 ): Promise<Result<StructureDocument & { links: { self: string } }>> {
   const { accountId, objectId: id } = input;
-  const object = await deps.objects.get(id, accountId);
+  // The terms only: the skeleton, never the locations.
+  const object = (await deps.objects.skeleton(id, accountId))?.document;
   if (!object) return refused(refusals.notFound(`No object ${id} for this key`));
   const body = (input.body ?? {}) as Record<string, unknown>;
   if (typeof body !== 'object' || Array.isArray(body)) {

@@ -1,9 +1,10 @@
 // One migration set for SQLite and PostgreSQL, applied at start. Portable types only.
 import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './database.js';
-import { writeObjectChunks } from './object-chunks.js';
+import { ChunkCutter, writeObjectChunks } from './object-chunks.js';
 import { backtestSummary, perilCode } from '../domain/list-summaries.js';
 import { ObjectSummaryScanner } from '../domain/risk-object/summary-scan.js';
+import { ObjectScanner } from '../domain/risk-object/object-scan.js';
 import { DigestScanner } from '../domain/accumulation/digest.js';
 import { seal, type SealKey } from '../domain/sealing.js';
 
@@ -500,6 +501,75 @@ export const MIGRATIONS: readonly MigrationRecord[] = [
         .addPrimaryKeyConstraint('lab_input_owners_pk', ['input_id', 'account_id'])
         .execute();
       await db.schema.createIndex('lab_input_owners_list').on('lab_input_owners').columns(['account_id', 'created_at', 'input_id']).execute();
+    },
+  },
+  {
+    version: 22, name: '0022_object_locations_apart',
+    async up(db: Kysely<any>, { dialect }: MigrationContext) {
+      // An object's terms and its locations stored apart: a skeleton per version (the document with
+      // exposure.locations written []), and the locations array once per object (exposure is
+      // read-only, so every version holds the same), so a write of terms never reads or rewrites
+      // the locations. Each object's current version is cut here from its chunks, scanned a chunk
+      // at a time (the locations' chunks written as they are found, never held whole); the version
+      // before it was kept only for reads streaming at a write, and none is under way at start.
+      const blob = dialect === 'postgres' ? sql`bytea` : sql`blob`;
+      await db.schema.createTable('object_skeletons')
+        .addColumn('object_id', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('bytes', blob, (c) => c.notNull())
+        .addColumn('slot', 'bigint', (c) => c.notNull())
+        .addColumn('digest_version', 'integer')
+        .addPrimaryKeyConstraint('object_skeletons_pk', ['object_id', 'version'])
+        .execute();
+      await db.schema.createTable('object_locations')
+        .addColumn('object_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('bytes', blob, (c) => c.notNull())
+        .addPrimaryKeyConstraint('object_locations_pk', ['object_id', 'seq'])
+        .execute();
+      for (const { id, version } of await db.selectFrom('objects').select(['id', 'version']).orderBy('id').execute()) {
+        const cutter = new ChunkCutter();
+        const pending: Uint8Array[] = [];
+        // The locations' stored bytes are the array with its brackets; the scanner hands what lies between.
+        let opened = false;
+        const open = () => {
+          if (!opened) pending.push(...cutter.push(Buffer.from('[')));
+          opened = true;
+        };
+        const scanner = new ObjectScanner(undefined, (bytes) => {
+          open();
+          pending.push(...cutter.push(bytes));
+        });
+        let seq = 0;
+        const flush = async () => {
+          for (const piece of pending.splice(0)) {
+            await db.insertInto('object_locations').values({ object_id: id, seq, bytes: piece }).execute();
+            seq += 1;
+          }
+        };
+        let found = false;
+        for (let s = 0; ; s += 1) {
+          const chunk = await db.selectFrom('object_chunks').select('bytes')
+            .where('object_id', '=', id).where('version', '=', version).where('seq', '=', s).executeTakeFirst();
+          if (!chunk) break;
+          found = true;
+          const bytes = chunk.bytes as Uint8Array;
+          scanner.feed(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+          await flush();
+        }
+        if (!found) continue;
+        const skeleton = scanner.skeletonBytes();
+        if (skeleton.slot >= 0) {
+          open();
+          pending.push(...cutter.push(Buffer.from(']')), ...cutter.end());
+          await flush();
+        }
+        const digest = await db.selectFrom('object_digests').select('version').where('object_id', '=', id).where('version', '=', version).executeTakeFirst();
+        await db.insertInto('object_skeletons').values({ object_id: id, version, bytes: skeleton.bytes, slot: skeleton.slot, digest_version: digest ? version : null }).execute();
+      }
+      await db.deleteFrom('object_digests').where((eb) => eb.not(eb.exists(eb.selectFrom('object_skeletons').select('object_skeletons.version')
+        .whereRef('object_skeletons.object_id', '=', 'object_digests.object_id').whereRef('object_skeletons.digest_version', '=', 'object_digests.version')))).execute();
+      await db.schema.dropTable('object_chunks').execute();
     },
   },
 ];

@@ -1,17 +1,32 @@
-// An object's canonical JSON bytes, stored per version in chunks of at most CHUNK_BYTES, so a large
-// object is written and served a chunk at a time instead of as one value.
+// An object's locations array (its canonical JSON bytes, brackets included), stored once per object
+// in chunks of at most CHUNK_BYTES, so a large object is written and served a chunk at a time
+// instead of as one value. The rest of the object, its skeleton, is stored per version apart
+// (store/objects.ts).
 import type { Kysely } from 'kysely';
 
 export const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * Writes one version's bytes, given whole or as pieces to be read in order; every chunk but the
- * last is exactly CHUNK_BYTES (offsets map to chunks). One statement, one chunk-sized value each.
+ * Writes one version's whole document into object_chunks, the table objects were stored in before
+ * migration 0022 split them: for the migrations before it (and tests building such a database).
  */
 export async function writeObjectChunks(db: Kysely<any>, objectId: string, version: number, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
   let seq = 0;
   for (const chunk of chunksOf(bytes instanceof Uint8Array ? [bytes] : bytes)) {
     await db.insertInto('object_chunks').values({ object_id: objectId, version, seq, bytes: chunk }).execute();
+    seq += 1;
+  }
+}
+
+/**
+ * Writes an object's locations array, given whole or as pieces to be read in order, from chunk
+ * `from` on (the chunks before it already stored); every chunk but the last is exactly CHUNK_BYTES
+ * (offsets map to chunks). One statement, one chunk-sized value each.
+ */
+export async function writeLocationChunks(db: Kysely<any>, objectId: string, bytes: Uint8Array | readonly Uint8Array[], from = 0): Promise<void> {
+  let seq = from;
+  for (const chunk of chunksOf(bytes instanceof Uint8Array ? [bytes] : bytes)) {
+    await db.insertInto('object_locations').values({ object_id: objectId, seq, bytes: chunk }).execute();
     seq += 1;
   }
 }

@@ -79,7 +79,7 @@ export interface ObjectsTable {
   status: string;
   /** Bumped by every write; the compare-and-set token and the ETag. */
   version: number;
-  /** Length in bytes of the current version's canonical JSON (its chunks in object_chunks). */
+  /** Length in bytes of the current version's canonical JSON (its skeleton with its locations put in). */
   size: number;
   created_at: string;
   updated_at: string;
@@ -89,9 +89,23 @@ export interface ObjectsTable {
   source: string | null;
 }
 
-export interface ObjectChunksTable {
+/**
+ * One version of an object without its locations: canonical JSON of the document with
+ * exposure.locations written [] (migration 0022).
+ */
+export interface ObjectSkeletonsTable {
   object_id: string;
   version: number;
+  bytes: Uint8Array;
+  /** Where the locations' [] stands in bytes (its '['); -1 when the document has no locations array. */
+  slot: number;
+  /** The version whose object_digests row is this version's (a write that moves no header member shares it); null: none made yet. */
+  digest_version: number | null;
+}
+
+/** An object's locations array, canonical JSON with its brackets, in chunks: stored once, as exposure never changes. */
+export interface ObjectLocationsTable {
+  object_id: string;
   seq: number;
   bytes: Uint8Array;
 }
@@ -321,7 +335,8 @@ export interface Tables {
   backtests: BacktestsTable;
   uploads: UploadsTable;
   objects: ObjectsTable;
-  object_chunks: ObjectChunksTable;
+  object_skeletons: ObjectSkeletonsTable;
+  object_locations: ObjectLocationsTable;
   object_digests: ObjectDigestsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

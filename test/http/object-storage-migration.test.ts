@@ -51,11 +51,15 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const usage = await db.selectFrom('usage').select(['id', 'unit']).orderBy('id').execute();
       assert.deepEqual(usage, [{ id: 'u2', unit: 'model_run' }, { id: 'u4', unit: 'object' }], 'the earliest record of each unit is kept');
       // A version write keeps the previous version readable and removes older ones.
-      const v2 = await objects.replaceIf('acct_1', { ...SMALL, status: 'draft', note: 2 } as never, 1);
-      const v3 = await objects.replaceIf('acct_1', { ...SMALL, status: 'draft', note: 3 } as never, 2);
+      // A write is of the skeleton (the locations stored apart are never written again).
+      const skeleton = { ...SMALL, exposure: { locations: [] } };
+      const v2 = await objects.replaceIf('acct_1', { ...skeleton, status: 'draft', note: 2 } as never, 1);
+      const v3 = await objects.replaceIf('acct_1', { ...skeleton, status: 'draft', note: 3 } as never, 2);
       assert.deepEqual([v2, v3], [2, 3]);
-      assert.equal(await objects.replaceIf('acct_1', SMALL, 2), undefined, 'a stale version never writes');
-      const versions = await db.selectFrom('object_chunks').select('version').distinct().where('object_id', '=', SMALL.id).orderBy('version').execute();
+      assert.equal(await objects.replaceIf('acct_1', skeleton, 2), undefined, 'a stale version never writes');
+      assert.deepEqual((await objects.read(SMALL.id, 'acct_1'))?.document, { ...SMALL, note: 3 });
+      await assert.rejects(objects.replaceIf('acct_1', SMALL, 3), /carries locations/);
+      const versions = await db.selectFrom('object_skeletons').select('version').where('object_id', '=', SMALL.id).orderBy('version').execute();
       assert.deepEqual(versions.map((r) => Number(r.version)), [2, 3]);
     } finally {
       await database.close();

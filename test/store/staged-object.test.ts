@@ -1,7 +1,7 @@
-// An ingested object whose chunks are stored while the schedule is still being read (StagedChunks,
-// insertStaged) is stored byte for byte as the same document written whole at the end (insertJson);
-// a staging that does not hold the document's beginning is replaced by the whole write, and one
-// discarded leaves no chunk behind. The schedule is the tests' generated one (hand-made, not real
+// An ingested object whose locations' chunks are stored while the schedule is still being read
+// (StagedLocations, insertStaged) is stored byte for byte as the same document written whole at the
+// end (insertParts); a staging that does not hold the locations' beginning is replaced by the whole
+// write, and one discarded leaves no chunk behind. The schedule is the tests' generated one (hand-made, not real
 // exposure), read here in this thread by the ingest's own task.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -9,13 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readScheduleTask, type ReadScheduleOutput } from '../../src/app/read-schedule.js';
-import { riskObjectJsonHead } from '../../src/domain/risk-object/from-ingest.js';
-import { canonicalJson } from '../../src/kernel/canonical-json.js';
 import { unwrap } from '../../src/kernel/result.js';
 import { openDatabase } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrations.js';
 import { CHUNK_BYTES } from '../../src/store/object-chunks.js';
-import { ObjectStore, type StagedChunks } from '../../src/store/objects.js';
+import { ObjectStore, type StagedLocations } from '../../src/store/objects.js';
 import { AccountStore } from '../../src/store/accounts.js';
 import { eachDialect, type DialectName } from '../support/service.js';
 import { createScratchDatabase } from '../support/postgres.js';
@@ -36,7 +34,7 @@ async function withStore(dialect: DialectName, body: (objects: ObjectStore, chun
   const database = openDatabase({ stateDir, databaseUrl: scratch?.url });
   try {
     await migrate(database.db, database.dialect);
-    const chunkRows = async (id: string) => (await database.db.selectFrom('object_chunks').select('seq').where('object_id', '=', id).execute()).length;
+    const chunkRows = async (id: string) => (await database.db.selectFrom('object_locations').select('seq').where('object_id', '=', id).execute()).length;
     const { account } = await new AccountStore(database.db).signup({});
     await body(new ObjectStore(database.db), chunkRows, account.id);
   } finally {
@@ -47,7 +45,7 @@ async function withStore(dialect: DialectName, body: (objects: ObjectStore, chun
 }
 
 /** The ingest task run here, its blocks handed to `staged` as the job does (undefined: none posted). */
-async function read(id: string, currency: string | null, staged?: StagedChunks): Promise<ReadScheduleOutput> {
+async function read(id: string, currency: string | null, staged?: StagedLocations): Promise<ReadScheduleOutput> {
   const channel = new MessageChannel();
   let closed = false;
   channel.port1.on('message', (block: Uint8Array) => staged?.add(block));
@@ -73,6 +71,9 @@ async function storedBytes(objects: ObjectStore, id: string, accountId: string):
   return bytes;
 }
 
+/** The document's bytes as the two parts make it: the skeleton with the locations put in its []. */
+const documentBlocks = (out: ReadScheduleOutput) => [out.skeleton.bytes.subarray(0, out.skeleton.slot), ...out.locationBlocks, out.skeleton.bytes.subarray(out.skeleton.slot + 2)];
+const arrayBytes = (out: ReadScheduleOutput) => out.locationBlocks.reduce((n, b) => n + b.byteLength, 0);
 const summary = (out: ReadScheduleOutput) => ({ status: out.status, peril: out.peril, locations: out.locations, source: 'schedule.csv', digest: out.digest });
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -82,11 +83,11 @@ eachDialect('an object staged while its schedule is read is stored byte for byte
       const wholeId = `obj_whole_${pass}`;
       const stagedId = `obj_stage_${pass}`;
       const whole = await read(wholeId, currency);
-      assert.ok(await objects.insertJson(acct, wholeId, summary(whole), whole.document));
+      assert.ok(await objects.insertParts(acct, wholeId, summary(whole), whole.skeleton, whole.locationBlocks));
       const expected = await storedBytes(objects, wholeId, acct);
       assert.ok(expected.byteLength > 10 * CHUNK_BYTES, `${expected.byteLength} bytes`);
 
-      const staged = objects.stage(stagedId, riskObjectJsonHead(currency, canonicalJson));
+      const staged = objects.stage(stagedId);
       const out = await read(stagedId, currency, staged);
       if (currency === null) {
         // Without a declared currency each location's is settled at the end: nothing is final
@@ -94,37 +95,38 @@ eachDialect('an object staged while its schedule is read is stored byte for byte
         assert.equal(out.streamed, 0);
       } else {
         assert.ok(out.streamed > 5, `${out.streamed} blocks posted while reading`);
-        assert.ok(await staged.holds(out.document, out.streamed), 'the staging holds the document\'s beginning');
+        assert.ok(await staged.holds(out.streamed), 'the staging holds the locations\' beginning');
       }
-      assert.ok(await objects.insertStaged(acct, stagedId, summary(out), out.document, staged, out.streamed));
+      assert.ok(await objects.insertStaged(acct, stagedId, summary(out), out.skeleton, out.locationBlocks, staged, out.streamed));
       const got = await storedBytes(objects, stagedId, acct);
       // The ids (of one length) are the only difference between the two documents.
       assert.equal(sha(Buffer.from(got.toString('utf8').replaceAll(stagedId, wholeId), 'utf8')), sha(expected), `currency ${currency}`);
-      assert.equal(await chunkRows(stagedId), Math.ceil(got.byteLength / CHUNK_BYTES));
+      assert.equal(await chunkRows(stagedId), Math.ceil(arrayBytes(out) / CHUNK_BYTES));
       // A job run again after writing the object stages nothing and writes nothing.
-      const again = objects.stage(stagedId, riskObjectJsonHead(currency, canonicalJson));
+      const again = objects.stage(stagedId);
       const rerun = await read(stagedId, currency, again);
-      assert.equal(await objects.insertStaged(acct, stagedId, summary(rerun), rerun.document, again, rerun.streamed), false);
+      assert.equal(await objects.insertStaged(acct, stagedId, summary(rerun), rerun.skeleton, rerun.locationBlocks, again, rerun.streamed), false);
       assert.ok((await storedBytes(objects, stagedId, acct)).equals(got));
-      assert.equal(await chunkRows(stagedId), Math.ceil(got.byteLength / CHUNK_BYTES));
+      assert.equal(await chunkRows(stagedId), Math.ceil(arrayBytes(out) / CHUNK_BYTES));
     }
   });
 });
 
-eachDialect('a staging that does not begin the document is replaced by the whole write; a discarded one leaves no chunk', async (dialect) => {
+eachDialect('a staging that does not hold the locations\' beginning is replaced by the whole write; a discarded one leaves no chunk', async (dialect) => {
   await withStore(dialect, async (objects, chunkRows, acct) => {
     const whole = await read('obj_x', 'USD');
-    const expected = Buffer.concat(whole.document);
-    // Staged with another currency's first bytes: every staged chunk is off by the difference.
-    const staged = objects.stage('obj_x', riskObjectJsonHead('EURO', canonicalJson));
+    const expected = Buffer.concat(documentBlocks(whole));
+    // A staging handed a piece that is not of this document first: it holds not.
+    const staged = objects.stage('obj_x');
+    staged.add(new TextEncoder().encode('[{"ref":"stray"},'));
     const out = await read('obj_x', 'USD', staged);
     assert.ok(out.streamed > 5);
-    assert.equal(await staged.holds(out.document, out.streamed), false);
-    assert.ok(await objects.insertStaged(acct, 'obj_x', summary(out), out.document, staged, out.streamed));
+    assert.equal(await staged.holds(out.streamed), false);
+    assert.ok(await objects.insertStaged(acct, 'obj_x', summary(out), out.skeleton, out.locationBlocks, staged, out.streamed));
     assert.equal(sha(await storedBytes(objects, 'obj_x', acct)), sha(expected));
-    assert.equal(await chunkRows('obj_x'), Math.ceil(expected.byteLength / CHUNK_BYTES));
+    assert.equal(await chunkRows('obj_x'), Math.ceil(arrayBytes(out) / CHUNK_BYTES));
 
-    const dropped = objects.stage('obj_y', riskObjectJsonHead('USD', canonicalJson));
+    const dropped = objects.stage('obj_y');
     await read('obj_y', 'USD', dropped);
     await dropped.discard();
     assert.equal(await chunkRows('obj_y'), 0);

@@ -167,12 +167,8 @@ export class DigestWriter {
   /** The digest, given the object's members (a document whose locations may be left out). */
   finish(document: Record<string, unknown>): Uint8Array {
     checkEndianness();
-    const peril = record(document.peril);
-    const currency = record(document.exposure)?.currency;
     const header: DigestHeader = {
-      peril: perilCode(document),
-      ...(peril && peril.region !== undefined ? { region: peril.region } : {}),
-      currency: typeof currency === 'string' ? currency : null,
+      ...headerMembers(document),
       currencies: [...this.currencies.keys()],
       big: this.big.sort((a, b) => a[0] - b[0]),
     };
@@ -278,6 +274,47 @@ export function withCells(bytes: Uint8Array): Uint8Array | undefined {
   fixed.setUint32(16, cells.size, true);
   writeCells(out, at, cells.keys(), cell);
   out.set(bytes.subarray(before.currency, before.end), at.currency);
+  return out;
+}
+
+/** The members a digest's header takes from its document (the rest of it is its locations'). */
+function headerMembers(document: Record<string, unknown>): Pick<DigestHeader, 'peril' | 'region' | 'currency'> {
+  const peril = record(document.peril);
+  const currency = record(document.exposure)?.currency;
+  return {
+    peril: perilCode(document),
+    ...(peril && peril.region !== undefined ? { region: peril.region } : {}),
+    currency: typeof currency === 'string' ? currency : null,
+  };
+}
+
+/** Whether a digest made for `before` would need its header written anew for `after` (same locations). */
+export function digestMembersMoved(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
+  return canonicalJson(headerMembers(before)) !== canonicalJson(headerMembers(after));
+}
+
+/**
+ * A stored digest for a document whose locations are those the digest was made from (a write of
+ * other members): the same bytes when the header's members (peril code, region, exposure currency)
+ * did not move, else the header written anew and the arrays copied as they are; the same bytes a
+ * DigestWriter fed the document would make, cells included when the digest had them.
+ */
+export function digestWithMembers(bytes: Uint8Array, document: Record<string, unknown>): Uint8Array {
+  checkEndianness();
+  const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerBytes = words.getUint32(8, true);
+  const old = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + FIXED, headerBytes).toString('utf8')) as DigestHeader;
+  const members = headerMembers(document);
+  const header: DigestHeader = { ...members, currencies: old.currencies, big: old.big };
+  const json = Buffer.from(canonicalJson(header), 'utf8');
+  if (json.equals(Buffer.from(bytes.buffer, bytes.byteOffset + FIXED, headerBytes))) return bytes;
+  const arraysFrom = pad8(FIXED + headerBytes);
+  const arraysTo = pad8(FIXED + json.byteLength);
+  const out = new Uint8Array(arraysTo + bytes.byteLength - arraysFrom);
+  out.set(bytes.subarray(0, FIXED));
+  new DataView(out.buffer).setUint32(8, json.byteLength, true);
+  out.set(json, FIXED);
+  out.set(bytes.subarray(arraysFrom), arraysTo);
   return out;
 }
 

@@ -31,32 +31,26 @@ export function riskObjectFromSchedule<L>(read: ScheduleRead<L>, p: IngestProven
 }
 
 /**
- * The risk object's canonical JSON as UTF-8, in blocks to be written in order, when its locations
- * are already canonical JSON bytes: the rest of the object is written by `canonical` with an empty
- * locations array, and the locations' bytes go where that array is. "exposure" sorts first among
- * the object's members, and "locations" follows only "currency" (a three-letter code) inside it,
- * so the first '"locations":[]' is it.
+ * The risk object as its two stored parts (domain/risk-object/stored-parts.ts) when its locations
+ * are already canonical JSON bytes: the skeleton, the rest of the object written by `canonical`
+ * with an empty locations array, and the locations' blocks, which go where that array is. "exposure"
+ * sorts first among the object's members, and "locations" follows only "currency" (a three-letter
+ * code) inside it, so the first '"locations":[]' is it.
  */
-export function riskObjectJsonBlocks(read: ScheduleRead<LocationsText>, p: IngestProvenance, canonical: (value: unknown) => string): Uint8Array[] {
+export function riskObjectParts(read: ScheduleRead<LocationsText>, p: IngestProvenance, canonical: (value: unknown) => string): { skeleton: { bytes: Uint8Array; slot: number }; locations: readonly Uint8Array[] } {
   const shell = riskObjectFromSchedule({ ...read, exposure: { ...read.exposure, locations: [] } }, p);
   const text = canonical(shell);
   const at = text.indexOf('"locations":[]');
   if (!text.startsWith('{"exposure":{') || at < 0) throw new Error('canonical risk object without its locations member');
-  const head = '"locations":';
-  const encoder = new TextEncoder();
-  return [encoder.encode(text.slice(0, at + head.length)), ...read.exposure.locations.blocks, encoder.encode(text.slice(at + head.length + 2))];
+  const bytes = new TextEncoder().encode(text);
+  // The member names before the array are ASCII: its index in the text is its index in the bytes.
+  return { skeleton: { bytes, slot: at + '"locations":'.length }, locations: read.exposure.locations.blocks };
 }
 
-/**
- * The first block riskObjectJsonBlocks writes when the exposure's currency is `currency` (the
- * declared one, as the reader normalises it): known before the schedule is read, so the bytes after
- * it can be stored as they are written. Only a guess: an exposure whose currency comes from the file
- * has another head, which the caller finds by comparing.
- */
-export function riskObjectJsonHead(currency: string | null | undefined, canonical: (value: unknown) => string): Uint8Array {
-  const code = currency?.trim().toUpperCase();
-  const text = canonical({ exposure: { ...(code ? { currency: code } : {}), locations: [] } });
-  return new TextEncoder().encode(text.slice(0, text.indexOf('"locations":[]') + '"locations":'.length));
+/** The risk object's canonical JSON as UTF-8, in blocks to be written in order: the parts joined. */
+export function riskObjectJsonBlocks(read: ScheduleRead<LocationsText>, p: IngestProvenance, canonical: (value: unknown) => string): Uint8Array[] {
+  const { skeleton, locations } = riskObjectParts(read, p, canonical);
+  return [skeleton.bytes.subarray(0, skeleton.slot), ...locations, skeleton.bytes.subarray(skeleton.slot + 2)];
 }
 
 /** The same, as one string. */

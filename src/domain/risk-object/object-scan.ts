@@ -33,8 +33,16 @@ export class ObjectScanner {
   /** A location has begun since the last comma at the array's own level. */
   private open = false;
 
-  /** `onLocations` is handed each run of whole locations, parsed; without it they are only counted. */
-  constructor(private readonly onLocations?: (locations: unknown[]) => void) {}
+  /** Bytes of the skeleton kept so far. */
+  private keptBytes = 0;
+  /** Where the locations array's '[' stands in the skeleton's bytes; -1 until (or unless) found. */
+  private slotAt = -1;
+
+  /**
+   * `onLocations` is handed each run of whole locations, parsed; without it they are only counted.
+   * `onArrayBytes` is handed the array's own bytes between its brackets, unparsed, in order.
+   */
+  constructor(private readonly onLocations?: (locations: unknown[]) => void, private readonly onArrayBytes?: (bytes: Buffer) => void) {}
 
   feed(chunk: Buffer): void {
     let keptFrom = 0;
@@ -52,11 +60,17 @@ export class ObjectScanner {
       const b = chunk[i]!;
       i += 1;
       if (this.path.step(b) === LOCATIONS.length && b === OPEN_ARRAY && this.path.at(LOCATIONS)) {
-        this.kept.push(Buffer.from(chunk.subarray(keptFrom, i)));
+        this.keep(chunk.subarray(keptFrom, i));
+        this.slotAt = this.keptBytes - 1;
         this.inArray = true;
       }
     }
-    if (!this.inArray) this.kept.push(Buffer.from(chunk.subarray(keptFrom)));
+    if (!this.inArray) this.keep(chunk.subarray(keptFrom));
+  }
+
+  private keep(bytes: Buffer): void {
+    this.kept.push(Buffer.from(bytes));
+    this.keptBytes += bytes.byteLength;
   }
 
   /**
@@ -104,6 +118,7 @@ export class ObjectScanner {
     this.escape = escape;
     this.open = open;
     this.count = count;
+    if (this.onArrayBytes && (closed >= 0 ? closed : chunk.length) > from) this.onArrayBytes(chunk.subarray(from, closed >= 0 ? closed : chunk.length));
     if (closed >= 0) {
       this.handOn(chunk.subarray(from, closed));
       this.pending = [];
@@ -123,6 +138,14 @@ export class ObjectScanner {
     if (!this.onLocations) return;
     const parsed = JSON.parse(Buffer.concat([OPEN, ...this.pending, tail, CLOSE]).toString('utf8')) as unknown[];
     if (parsed.length > 0) this.onLocations(parsed);
+  }
+
+  /**
+   * The skeleton as canonical bytes (the document with its locations array written []) and where
+   * that array's '[' stands in them (-1: the document has no exposure.locations array).
+   */
+  skeletonBytes(): { bytes: Buffer; slot: number } {
+    return { bytes: Buffer.concat(this.kept), slot: this.slotAt };
   }
 
   skeleton(): ObjectSkeleton {

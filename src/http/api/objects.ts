@@ -72,7 +72,10 @@ export function objectRoutes(app: FastifyInstance, services: Services) {
     // Weak tags never match If-Match's strong comparison.
     const ifMatch = entityTags(request.headers['if-match']);
     const written = answer(await patchObject(services, { accountId, id, patch: request.body, ifMatch }));
-    return reply.header('etag', entityTag(written.version)).send(written.object);
+    // The version written, its stored bytes streamed as GET /objects/{id} streams them: a PATCH of a
+    // large object never parses or serializes its locations.
+    return reply.header('etag', entityTag(written.version)).type('application/json; charset=utf-8').header('content-length', written.size)
+      .send(Readable.from(written.bytes(), { objectMode: false }));
   });
 }
 
