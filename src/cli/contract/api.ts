@@ -1126,6 +1126,368 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * Backtest artifact
+         * @description A structure's terms replayed year by year over one pinned snapshot (src/domain/backtest/artifact.ts): history, not a forecast. Money is in the structure's currency, rounded to cents. Open where the design adds members of its own (a year's, an occurrence's, the selection's): those named here are checked.
+         */
+        "backtest.v0": {
+            /** @description Payout and rate on line by year, and their average over the years counted. */
+            burning_cost: {
+                average_rate_on_line: number | null;
+                basis: string;
+                by_year: {
+                    payout: number | null;
+                    rate_on_line: number | null;
+                    year: number;
+                }[];
+            };
+            /** @description The rules the replay applied, in words. */
+            conventions: {
+                annual_aggregate: string;
+                occurrence_rule: string;
+                partial_year_rule: string;
+                payout_rule: string;
+                statistics: string;
+                term_rule: string;
+                time_basis: string;
+                /** @description The index's unit and the currency, with a note on the record's units. */
+                units: {
+                    currency: string;
+                    index: string;
+                    note: string;
+                };
+                window_rule: string;
+            };
+            currency: string;
+            data_coverage: components["schemas"]["backtest.v0"]["$defs"]["data_coverage"];
+            /** @description The replay engine. */
+            engine: {
+                /** @constant */
+                name: "catrisk-backtest";
+                version: string;
+            };
+            /** @description The exact snapshot read. */
+            feed: {
+                feed_id: string;
+                sha256: string;
+                version: string;
+            };
+            /** @description The artifact's content address (its structure, feed, window and engine). Every stored artifact and answer has it; the replay before storage has not. */
+            id?: string;
+            /** @constant */
+            kind: "backtest";
+            /** @description Every stored artifact and answer has them: the artifact, and its chart. */
+            links?: {
+                chart?: string;
+                self: string;
+            };
+            selection: components["schemas"]["backtest.v0"]["$defs"]["selection"];
+            /** @description History, not a forecast: what the replay shows and does not. */
+            statement: string;
+            statistics: components["schemas"]["backtest.v0"]["$defs"]["statistics"];
+            structure: components["schemas"]["backtest.v0"]["$defs"]["structure"];
+            /** @description The calendar years replayed. */
+            window: {
+                /** @description Both years defaulted to the period of record. */
+                defaulted: boolean;
+                defaulted_members: ("from_year" | "to_year")[];
+                from_year: number;
+                to_year: number;
+            };
+            /** @description Every year of the window, in order. */
+            years: components["schemas"]["backtest.v0"]["$defs"]["year"][];
+            $defs: {
+                /** @description A latitude/longitude box, in degrees. */
+                box: {
+                    max_latitude: number;
+                    max_longitude: number;
+                    min_latitude: number;
+                    min_longitude: number;
+                };
+                /** @description The peril's region as the structure states it: a box, or a track gate's polygon. */
+                region: {
+                    /** @description A polygon's rings as GeoJSON writes them ([longitude, latitude] pairs). */
+                    coordinates?: number[][][];
+                    max_latitude?: number;
+                    max_longitude?: number;
+                    min_latitude?: number;
+                    min_longitude?: number;
+                    /** @enum {unknown} */
+                    type: "box" | "polygon";
+                };
+                /** @description The payout function as replayed: a ladder of levels, or linear / step-and-linear between attachment and exhaustion; basis says which values are paid. */
+                payout: {
+                    attachment?: number;
+                    /** @description per_occurrence, per_event or term_maximum. */
+                    basis: string;
+                    exhaustion?: number;
+                    /** @enum {unknown} */
+                    function: "ladder" | "linear" | "step_linear";
+                    levels?: {
+                        at_least: number;
+                        fraction: number;
+                    }[];
+                    /** @description step_linear: the fraction paid at the attachment. */
+                    step?: number;
+                };
+                /** @description The structure's terms as replayed (the checked terms, with the index unit and the annual cap resolved). */
+                structure: {
+                    /** @description Money terms, in the structure's currency. */
+                    financial_structure: {
+                        /** @description The annual cap applied: annual_limit, or the limit when none is stated. */
+                        annual_cap: number;
+                        annual_limit: number | null;
+                        attachment: number;
+                        currency: string;
+                        limit: number;
+                    };
+                    /** @description The peril and its region. */
+                    peril: {
+                        code: string;
+                        region?: components["schemas"]["backtest.v0"]["$defs"]["region"];
+                    };
+                    /** @description The period of cover whose term is replayed each year. */
+                    period: {
+                        /** @description YYYY-MM-DD */
+                        end: string;
+                        /** @description YYYY-MM-DD */
+                        start: string;
+                    };
+                    /** @description The trigger as replayed. */
+                    trigger: {
+                        /** @description How far occurrences are clustered, or values aggregated (ISO 8601 duration). */
+                        aggregation_window?: {
+                            duration: string;
+                        };
+                        data_sources: {
+                            feed_id: string;
+                            version: string;
+                        }[];
+                        /** @enum {unknown} */
+                        design: "cat_in_a_box" | "index_series" | "state_event" | "track_gate";
+                        /** @description What is measured, in which unit (members beyond variable and unit are stated only when the terms state them). */
+                        measurement: {
+                            aggregation?: string;
+                            cause?: string;
+                            element?: string;
+                            max_depth_km?: number;
+                            min_duration_hours?: number;
+                            state?: string;
+                            unit: string;
+                            variable: string;
+                        };
+                        payout: components["schemas"]["backtest.v0"]["$defs"]["payout"];
+                        type: string;
+                    };
+                };
+                /** @description An occurrence the design read in the year's term, reaching the payout's lowest level, and what it pays before the annual aggregate. Members beyond value, unit and payout depend on the design (a catalogue's event, a track's gate crossing, a series' window, an outage). */
+                occurrence: {
+                    area?: string;
+                    category?: number | null;
+                    cause?: string | null;
+                    /** @description The customers cell as the publisher wrote it. */
+                    customers_as_published?: number | string | null;
+                    /** @description YYYY-MM-DD */
+                    date?: string;
+                    depth_km?: number | null;
+                    duration_hours?: number | null;
+                    event_count?: number;
+                    event_id?: string;
+                    event_ids?: string[];
+                    event_type?: string | null;
+                    first_event_id?: string;
+                    /** @description Start of the occurrence (a time, or a date). */
+                    from?: string;
+                    interpolated?: boolean;
+                    latitude?: number;
+                    longitude?: number;
+                    name?: string | null;
+                    nerc_region?: string | null;
+                    /** @description limit × fraction, before the annual aggregate. */
+                    payout: number;
+                    /** @description Restoration as published, in local time. */
+                    restored_local?: string | null;
+                    /** @description Where the row sits in the publisher's file. */
+                    source?: {
+                        file: string;
+                        row?: number;
+                        sheet?: string | null;
+                    };
+                    /** @description Start as published, in local time. */
+                    start_local?: string | null;
+                    state?: string;
+                    states_named?: string[];
+                    /** @description ISO 8601 UTC, or null where the publisher gives a date only. */
+                    time?: string | null;
+                    /** @description End of the occurrence (a time, or a date). */
+                    to?: string;
+                    unit: string;
+                    /** @description The value the payout reads, in unit. */
+                    value: number;
+                    wind_kt?: number;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description A year of the window: its term, its record, and what it paid. */
+                year: {
+                    days_covered?: number;
+                    /** @description Sum of the occurrence payouts before the annual aggregate; null when the year has no complete record. */
+                    gross_payout: number | null;
+                    /** @description A daily series: days of the term with no value. */
+                    missing_days?: number;
+                    /** @description A missing year: why the record lacks it. */
+                    no_record_reason?: string;
+                    occurrences: components["schemas"]["backtest.v0"]["$defs"]["occurrence"][];
+                    partial_reason?: string;
+                    /** @description Net of the annual aggregate; null when the year has no complete record. */
+                    payout: number | null;
+                    /** @description A partial year: what its days would have paid (not counted). */
+                    payout_on_partial_record?: number | null;
+                    rate_on_line: number | null;
+                    /** @enum {unknown} */
+                    record: "complete" | "partial" | "missing";
+                    /** @description The year's term (the period's dates in that year). */
+                    term: {
+                        /** @description YYYY-MM-DD */
+                        from: string;
+                        /** @description YYYY-MM-DD */
+                        to: string;
+                    };
+                    term_days?: number;
+                    term_maximum?: {
+                        /** @description YYYY-MM-DD */
+                        date: string;
+                        /** @description YYYY-MM-DD */
+                        from: string;
+                        /** @description YYYY-MM-DD */
+                        to: string;
+                        unit: string;
+                        value: number;
+                    } | null;
+                    windows_computed?: number;
+                    windows_in_term?: number;
+                    year: number;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description Over the n years with a complete record; null where n is too small. */
+                statistics: {
+                    attachment_probability: number | null;
+                    exhaustion_probability: number | null;
+                    largest_year: {
+                        payout: number;
+                        year: number;
+                    } | null;
+                    mean_annual_payout: number | null;
+                    occurrences_per_year: number | null;
+                    payment_frequency: number | null;
+                    standard_deviation: number | null;
+                    standard_error: number | null;
+                    total_payout: number;
+                    trigger_probability: number | null;
+                    /** @description n: years counted. */
+                    years: number;
+                    years_paying: number;
+                };
+                /** @description What the record covers of the window: years counted, missing and partial, and for a daily series its missing days and the observations the quality rule left out. */
+                data_coverage: {
+                    excluded_observations?: ({
+                        /** @description YYYY-MM-DD */
+                        date: string;
+                        reason: string;
+                        value?: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    manifest_years_missing: number[];
+                    missing_days_by_year: {
+                        missing_days: number;
+                        term_days: number;
+                        windows_computed: number;
+                        windows_in_term: number;
+                        year: number;
+                    }[];
+                    note: string;
+                    /** @description The partial-year rule. */
+                    partial_year_rule: {
+                        max_missing_share: number;
+                        text: string;
+                    };
+                    partial_years: {
+                        days_covered: number;
+                        missing_share: number;
+                        payout_on_partial_record: number | null;
+                        term_days: number;
+                        year: number;
+                    }[];
+                    /** @description The feed's period of record. */
+                    period_of_record: {
+                        from: string | null;
+                        to: string | null;
+                    };
+                    /** @description The data-quality rule and the publishers' flags read. */
+                    quality_rule?: {
+                        publisher_flags: string[];
+                        text: string;
+                    };
+                    years_counted: number;
+                    years_in_window: number;
+                    years_missing: number[];
+                    years_missing_detail: {
+                        reason: string;
+                        year: number;
+                    }[];
+                    years_with_record: number;
+                    years_without_events: number[];
+                    zero_payout_years: number[];
+                };
+                /** @description How the design selected from the snapshot: counts read and left out by reason, the box or gate, the lowest level paid; the members depend on the design. */
+                selection: {
+                    box?: components["schemas"]["backtest.v0"]["$defs"]["box"];
+                    cause?: string | null;
+                    days_in_series?: number;
+                    element?: string | null;
+                    events_in_record?: number;
+                    events_in_snapshot?: number;
+                    /** @description Counts by reason. */
+                    excluded?: {
+                        [key: string]: number;
+                    };
+                    factor?: number;
+                    /** @description YYYY-MM-DD */
+                    first_day?: string;
+                    gate?: components["schemas"]["backtest.v0"]["$defs"]["region"];
+                    /** @description YYYY-MM-DD */
+                    last_day?: string;
+                    max_depth_km?: number | null;
+                    min_duration_hours?: number | null;
+                    /** @description The payout's lowest level. */
+                    minimum_value?: number;
+                    native_unit?: string;
+                    occurrences_in_record?: number;
+                    occurrences_in_snapshot?: number;
+                    qualifying_rows?: number;
+                    /** @description Counts by reason. */
+                    record_counts?: {
+                        [key: string]: number;
+                    };
+                    source_id?: string;
+                    state?: string | null;
+                    storm_years_crossing_gate?: number;
+                    storm_years_reaching_lowest_level?: number;
+                    storms_in_archive?: number;
+                    unit?: string;
+                    variable?: string;
+                    years_not_read?: {
+                        file: string;
+                        reason: string;
+                        year: number;
+                    }[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
          * Error envelope (error.v0)
          * @description Every response with status 400 or above, from every host, carries this body and no other members at either level.
          */
@@ -1506,8 +1868,24 @@ export interface components {
              * @enum {unknown}
              */
             status?: "draft" | "priced";
-            /** @description Written by a price run; read-only. */
-            technical_premium?: Record<string, never>;
+            /** @description Written by a price run; read-only: the premium, its rate on line and multiple of the expected loss, the price document it came from (price_id), the model and the snapshot priced over. */
+            technical_premium?: {
+                amount?: number;
+                currency?: string;
+                feed?: {
+                    feed_id?: string;
+                    sha256?: string;
+                    version?: string;
+                };
+                model?: {
+                    name?: string;
+                    version?: string;
+                };
+                multiple_of_expected_loss?: number;
+                price_id?: string;
+                rate_on_line?: number;
+                statement?: string;
+            };
             trigger?: components["schemas"]["risk-object.v0"]["$defs"]["trigger"];
             $defs: {
                 /** @description An OED field's value: a number for a field OED types as a number (int, tinyint, smallint, bigint, bit, float, decimal), else the text as written. */
@@ -2260,7 +2638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["backtest.v0"];
                     "text/csv": string;
                 };
             };
@@ -9036,15 +9414,15 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         created_at: string;
-                        financial_structure?: Record<string, never>;
+                        financial_structure?: components["schemas"]["risk-object.v0"]["financial_structure"];
                         id: string;
                         links: {
                             [key: string]: string;
                         };
                         object_id: string;
-                        period?: Record<string, never>;
+                        period?: components["schemas"]["risk-object.v0"]["period"];
                         schema_version: string;
-                        trigger?: Record<string, never>;
+                        trigger?: components["schemas"]["risk-object.v0"]["trigger"];
                         varied: string[];
                     };
                 };
@@ -10469,15 +10847,15 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         created_at: string;
-                        financial_structure?: Record<string, never>;
+                        financial_structure?: components["schemas"]["risk-object.v0"]["financial_structure"];
                         id: string;
                         links: {
                             [key: string]: string;
                         };
                         object_id: string;
-                        period?: Record<string, never>;
+                        period?: components["schemas"]["risk-object.v0"]["period"];
                         schema_version: string;
-                        trigger?: Record<string, never>;
+                        trigger?: components["schemas"]["risk-object.v0"]["trigger"];
                         varied: string[];
                     };
                 };
