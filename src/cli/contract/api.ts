@@ -1683,8 +1683,10 @@ export interface components {
                 fraction: number;
                 sentence: string;
             };
-            /** @description The verb's result, once succeeded. */
-            result?: unknown;
+            /** @description The verb's result, once succeeded: for price the technical price (price.v0), for backtest the artifact (backtest.v0); another verb's result is its own document. */
+            result?: components["schemas"]["price.v0"] | components["schemas"]["backtest.v0"] | {
+                [key: string]: unknown;
+            };
             schema_version: string;
             /** Format: date-time */
             started_at: string | null;
@@ -1707,7 +1709,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             verb: string;
-        };
+        } & (unknown & unknown);
         /** A pricing model composed from the four primitives (POST /models) */
         "model.v0": {
             description?: string;
@@ -1846,6 +1848,240 @@ export interface components {
             /** @description default: one more than the highest whole-number version of the name */
             version?: string;
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        /**
+         * Technical price
+         * @description A price job's result (POST /objects/{id}/price; src/domain/pricing/technical-price.ts, src/app/price.ts): a technical price of the object's terms over the pinned record, never a quote. Money is in the structure's currency, rounded to cents.
+         */
+        "price.v0": {
+            assumptions: string[];
+            /** @description The backtest the price replayed. */
+            backtest: {
+                id: string;
+                links: components["schemas"]["backtest.v0"]["links"];
+            };
+            /** @description Bühlmann credibility: the burn and the fitted view blended. */
+            blend: {
+                burn_expected_loss: number;
+                burn_standard_deviation: number | null;
+                expected_loss: number;
+                fitted_expected_loss: number | null;
+                fitted_standard_deviation: number | null;
+                k: number;
+                n: number;
+                rule: string;
+                sigma: number;
+                sigma_rule: string;
+                z: number;
+            };
+            currency: string;
+            /** @description The data-quality rule, the publishers' flags and the observations it left out. */
+            data_quality: {
+                excluded_observations: components["schemas"]["backtest.v0"]["$defs"]["data_coverage"]["excluded_observations"]["items"][];
+                publisher_flags: string[];
+                rule: string;
+            };
+            /** @description The exact snapshot read. */
+            feed: {
+                feed_id: string;
+                sha256: string;
+                version: string;
+            };
+            fitted_view: components["schemas"]["price.v0"]["$defs"]["fitted_view"];
+            /** @description The backtest's statistics over the same window. */
+            historical_burn: {
+                basis: string;
+                mean: number;
+                partial_years: components["schemas"]["backtest.v0"]["$defs"]["data_coverage"]["partial_years"]["items"][];
+                standard_deviation: number | null;
+                standard_error: number | null;
+                years_excluded: {
+                    reason: string;
+                    year: number;
+                }[];
+                years_paying: number;
+                years_used: number;
+            };
+            /** @description The price's content address (object, inputs, model). */
+            id: string;
+            /** @description What was priced: the structure as replayed, the window, the snapshot, the backtest engine and the pricing parameters. */
+            inputs: {
+                /** @description A name and version. */
+                backtest_engine: {
+                    name: string;
+                    version: string;
+                };
+                /** @description The exact snapshot read. */
+                feed: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
+                /** @description The pricing parameters applied. */
+                parameters: {
+                    bootstrap_replicates: number;
+                    bootstrap_seed: number;
+                    credibility_k: number;
+                    expense_share: number;
+                    minimum_rate_on_line: number;
+                    risk_load_lambda: number;
+                    simulation_seed: number;
+                    simulation_years: number;
+                };
+                structure: components["schemas"]["backtest.v0"]["$defs"]["structure"];
+                /** @description The calendar years priced. */
+                window: {
+                    from_year: number;
+                    to_year: number;
+                };
+            };
+            /** @constant */
+            kind: "technical_price";
+            loads: {
+                /** @description In the structure's currency, cents. */
+                amount: number;
+                basis: string;
+                /** @enum {unknown} */
+                name: "risk_load" | "expense_load" | "minimum_rate_on_line";
+                parameter: number;
+                parameter_name: string;
+            }[];
+            /** @description A name and version. */
+            model: {
+                name: string;
+                version: string;
+            };
+            multiple_of_expected_loss: number;
+            object_id: string;
+            /** @description The record a price needs. */
+            record_needed: {
+                counted_years: number;
+                minimum_counted_years: number;
+                rule: string;
+            };
+            /** @description A technical price, not a quote. */
+            statement: string;
+            /** @description The premium. */
+            technical_premium: {
+                amount: number;
+                currency: string;
+                formula: string;
+                rate_on_line: number;
+                rounding: string;
+            };
+            $defs: {
+                /** @description A fitted (or stated) parameter of the view. */
+                parameter: {
+                    name: string;
+                    note: string | null;
+                    /** @description null where none is defined (a stated constant, or a count). */
+                    standard_error: number | null;
+                    unit: string | null;
+                    value: number | null;
+                };
+                /** @description The view fitted to the record where the sample supports it (DOMAIN.md "Fitted views"); its figures are null when it is not available. */
+                fitted_view: {
+                    annual_terms: {
+                        annual_cap: number;
+                        attachment: number;
+                        description: string;
+                        /** @enum {unknown} */
+                        method: "closed_form" | "exact_distribution" | "numerical_integration" | "simulation";
+                        simulation: {
+                            generator: string;
+                            seed: number;
+                            standard_error_of_mean: number;
+                            years: number;
+                        } | null;
+                    } | null;
+                    available: boolean;
+                    description: string;
+                    /** @enum {unknown} */
+                    design: "cat_in_a_box" | "index_series" | "state_event" | "track_gate";
+                    /** @description After the annual cap and annual aggregate attachment; in cents. */
+                    expected_annual_payout: number | null;
+                    expected_annual_payout_before_annual_terms: number | null;
+                    goodness_of_fit: ({
+                        anderson_darling?: number;
+                        anderson_darling_note?: string;
+                        /** @description The GEV alternative's parameters. */
+                        gev_alternative?: {
+                            location: number;
+                            scale: number;
+                            shape: number;
+                        };
+                        /** @description The Gumbel alternative's parameters. */
+                        gumbel_alternative?: {
+                            location: number;
+                            scale: number;
+                            shape: number;
+                        };
+                        kolmogorov_smirnov_binned?: number;
+                        kolmogorov_smirnov_note?: string;
+                        observed_values?: number[];
+                        observed_vs_fitted?: ({
+                            fitted_annual_exceedance_probability?: number;
+                            fitted_annual_rate?: number;
+                            fitted_count?: number;
+                            level?: number;
+                            magnitude?: number;
+                            observed_annual_rate?: number;
+                            observed_count?: number;
+                            observed_share_of_years_at_or_above?: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Poisson dispersion of the annual counts. */
+                        poisson_dispersion?: {
+                            chi_square: number;
+                            degrees_of_freedom: number;
+                            dispersion_index: number;
+                            mean_count: number;
+                            p_value: number;
+                            test: string;
+                            years: number;
+                        };
+                        probability_plot_correlation?: number;
+                        probability_plot_note?: string;
+                        severity?: string;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    /** @description gutenberg_richter_poisson, poisson_empirical_severity or extreme_value_term_maxima. */
+                    method: string;
+                    notes: string[];
+                    parameters: components["schemas"]["price.v0"]["$defs"]["parameter"][];
+                    /** @description Why the view is not available. */
+                    reason: string | null;
+                    /** @description What the fit read: counts, years, exposure; the members depend on the method. */
+                    sample: {
+                        complete_years?: number;
+                        declustering?: string;
+                        earthquakes_selected?: number;
+                        /** @description Counts by reason. */
+                        excluded?: {
+                            [key: string]: number;
+                        };
+                        exposure_rule?: string;
+                        exposure_years?: number;
+                        magnitude_floor?: number;
+                        minimum_value?: number;
+                        occurrences_in_covered_terms?: number;
+                        partial_years?: number[];
+                        qualifying_occurrences?: number;
+                        rows_selected?: number;
+                        rule?: string;
+                        state?: string;
+                        storm_years_crossing_gate_in_covered_years?: number;
+                        term_maxima?: number;
+                        unit?: string;
+                        years_used?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    standard_deviation_annual_payout: number | null;
+                };
+            };
+        };
         /**
          * Canonical risk object
          * @description The canonical risk object of catrisk, schema 0.1.0. Open: members named here are checked; the trigger's measurement and payout carry the members each trigger kind documents. Money is a decimal string with the ISO 4217 minor unit of its currency (two places when none is known) in exposure and a number in the structure's currency in financial_structure.
