@@ -1175,11 +1175,7 @@ export interface components {
             id?: string;
             /** @constant */
             kind: "backtest";
-            /** @description Every stored artifact and answer has them: the artifact, and its chart. */
-            links?: {
-                chart?: string;
-                self: string;
-            };
+            links?: components["schemas"]["backtest.v0"]["$defs"]["links"];
             selection: components["schemas"]["backtest.v0"]["$defs"]["selection"];
             /** @description History, not a forecast: what the replay shows and does not. */
             statement: string;
@@ -1390,14 +1386,7 @@ export interface components {
                 };
                 /** @description What the record covers of the window: years counted, missing and partial, and for a daily series its missing days and the observations the quality rule left out. */
                 data_coverage: {
-                    excluded_observations?: ({
-                        /** @description YYYY-MM-DD */
-                        date: string;
-                        reason: string;
-                        value?: number | null;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    excluded_observations?: components["schemas"]["backtest.v0"]["$defs"]["excluded_observation"][];
                     manifest_years_missing: number[];
                     missing_days_by_year: {
                         missing_days: number;
@@ -1412,13 +1401,7 @@ export interface components {
                         max_missing_share: number;
                         text: string;
                     };
-                    partial_years: {
-                        days_covered: number;
-                        missing_share: number;
-                        payout_on_partial_record: number | null;
-                        term_days: number;
-                        year: number;
-                    }[];
+                    partial_years: components["schemas"]["backtest.v0"]["$defs"]["partial_year"][];
                     /** @description The feed's period of record. */
                     period_of_record: {
                         from: string | null;
@@ -1484,6 +1467,28 @@ export interface components {
                     }[];
                 } & {
                     [key: string]: unknown;
+                };
+                /** @description A partial year, shown and left out of n. */
+                partial_year: {
+                    days_covered: number;
+                    missing_share: number;
+                    payout_on_partial_record: number | null;
+                    term_days: number;
+                    year: number;
+                };
+                /** @description A daily value the quality rule left out. */
+                excluded_observation: {
+                    /** @description YYYY-MM-DD */
+                    date: string;
+                    reason: string;
+                    value?: number | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description Every stored artifact and answer has them: the artifact, and its chart. */
+                links: {
+                    chart?: string;
+                    self: string;
                 };
             };
         };
@@ -1857,7 +1862,7 @@ export interface components {
             /** @description The backtest the price replayed. */
             backtest: {
                 id: string;
-                links: components["schemas"]["backtest.v0"]["links"];
+                links: components["schemas"]["backtest.v0"]["$defs"]["links"];
             };
             /** @description Bühlmann credibility: the burn and the fitted view blended. */
             blend: {
@@ -1876,7 +1881,7 @@ export interface components {
             currency: string;
             /** @description The data-quality rule, the publishers' flags and the observations it left out. */
             data_quality: {
-                excluded_observations: components["schemas"]["backtest.v0"]["$defs"]["data_coverage"]["excluded_observations"]["items"][];
+                excluded_observations: components["schemas"]["backtest.v0"]["$defs"]["excluded_observation"][];
                 publisher_flags: string[];
                 rule: string;
             };
@@ -1891,7 +1896,7 @@ export interface components {
             historical_burn: {
                 basis: string;
                 mean: number;
-                partial_years: components["schemas"]["backtest.v0"]["$defs"]["data_coverage"]["partial_years"]["items"][];
+                partial_years: components["schemas"]["backtest.v0"]["$defs"]["partial_year"][];
                 standard_deviation: number | null;
                 standard_error: number | null;
                 years_excluded: {
@@ -6610,7 +6615,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: Record<string, never>;
-                        composition: Record<string, never>;
+                        /** @description The composition: the feed, measurement, transforms, payout function and each primitive's parameters. */
+                        composition: {
+                            feed: components["schemas"]["model.v0"]["feed"];
+                            measurement: components["schemas"]["model.v0"]["measurement"];
+                            parameters: components["schemas"]["model.v0"]["parameters"];
+                            payout_function: components["schemas"]["model.v0"]["payout_function"];
+                            transforms: components["schemas"]["model.v0"]["transforms"];
+                        };
                         /** Format: date-time */
                         created_at?: string;
                         id: string;
@@ -6637,7 +6649,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: Record<string, never>;
-                        composition: Record<string, never>;
+                        /** @description The composition: the feed, measurement, transforms, payout function and each primitive's parameters. */
+                        composition: {
+                            feed: components["schemas"]["model.v0"]["feed"];
+                            measurement: components["schemas"]["model.v0"]["measurement"];
+                            parameters: components["schemas"]["model.v0"]["parameters"];
+                            payout_function: components["schemas"]["model.v0"]["payout_function"];
+                            transforms: components["schemas"]["model.v0"]["transforms"];
+                        };
                         /** Format: date-time */
                         created_at?: string;
                         id: string;
@@ -6783,7 +6802,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: Record<string, never>;
-                        composition: Record<string, never>;
+                        /** @description The composition: the feed, measurement, transforms, payout function and each primitive's parameters. */
+                        composition: {
+                            feed: components["schemas"]["model.v0"]["feed"];
+                            measurement: components["schemas"]["model.v0"]["measurement"];
+                            parameters: components["schemas"]["model.v0"]["parameters"];
+                            payout_function: components["schemas"]["model.v0"]["payout_function"];
+                            transforms: components["schemas"]["model.v0"]["transforms"];
+                        };
                         /** Format: date-time */
                         created_at?: string;
                         id: string;

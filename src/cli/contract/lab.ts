@@ -320,19 +320,47 @@ export interface components {
                 mean_damage: Record<string, never> | null;
                 /** @description Ground-up lab-metrics/1; null when no place is modeled. */
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description The pinned PiWind snapshot read, its periods, events and footprint. */
                 model_data: Record<string, never>;
                 no_loss_figure?: string;
                 /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms. */
-                perspectives?: Record<string, never> | null;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                } | null;
                 /** @description Samples, seed, loss basis, allocation rule and damage correlation. */
                 run: Record<string, never>;
                 terms?: Record<string, never>;
                 terms_summary?: Record<string, never> | null;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description The portfolio's average annual loss (null when no place is modeled). */
@@ -349,7 +377,17 @@ export interface components {
                 /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
                 maps_read: unknown[];
                 method: string[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 no_loss_figure?: string;
                 /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
                 places: unknown[];
@@ -357,7 +395,18 @@ export interface components {
                 return_period_losses?: unknown[];
                 /** @enum {unknown} */
                 sector: "residential" | "commercial" | "industrial";
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description The portfolio's average annual loss (null when no place is modeled). */
@@ -374,7 +423,17 @@ export interface components {
                 /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
                 maps_read: unknown[];
                 method: string[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 no_loss_figure?: string;
                 /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
                 places: unknown[];
@@ -382,7 +441,18 @@ export interface components {
                 return_period_losses?: unknown[];
                 /** @enum {unknown} */
                 sector: "residential" | "commercial" | "industrial";
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description No average annual loss: the lane estimates burn probability only. */
@@ -398,10 +468,31 @@ export interface components {
                 /** @description Each mapped-fire list read, with its version and digest. */
                 maps_read: unknown[];
                 method: string[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 no_aal: string;
                 places: unknown[];
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description The portfolio's loss over the fields (null when no place is modeled). */
@@ -417,7 +508,17 @@ export interface components {
                 /** @constant */
                 lane: "scenario_earthquake";
                 licence: string;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
                 places: unknown[];
                 /** @description Which rules of the run are OpenQuake's (file and function named) and which are this service's. */
@@ -426,7 +527,18 @@ export interface components {
                 rupture: Record<string, never>;
                 /** @description The region chosen and why. */
                 tectonic_region: Record<string, never>;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 vulnerability: Record<string, never>;
             } | {
                 aggregate: Record<string, never> | null;
@@ -443,11 +555,32 @@ export interface components {
                 /** @constant */
                 lane: "historical_earthquake";
                 licence: string;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 places: unknown[];
                 /** @description The ShakeMap read: its snapshot, product and what it holds (a grid, with the basis of its standard deviations; or station data, with the event's origin). */
                 shakemap: Record<string, never>;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 vulnerability: Record<string, never>;
             } | {
                 assumptions: string[];
@@ -460,7 +593,17 @@ export interface components {
                 /** @constant */
                 lane: "tropical_cyclone_history";
                 method: Record<string, never>;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 note?: string;
                 places: unknown[];
                 /** @description A replay of history: no return periods. */
@@ -483,7 +626,17 @@ export interface components {
                 /** @constant */
                 lane: "tropical_cyclone_synthetic";
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description The event set: reference tracks, members, near tracks screened and counted. */
                 tracks: Record<string, never>;
             } | {
@@ -501,14 +654,35 @@ export interface components {
                 lane: "probabilistic_earthquake_europe";
                 licence: string;
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 sample: Record<string, never>;
                 site_model: Record<string, never>;
                 /** @description The source model read: the ESHM20 branch (file, one branch of a weighted tree, the rules applied) or the fallback model fitted on the catalog. */
                 source_model: Record<string, never>;
                 /** @enum {unknown} */
                 source_model_choice: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 vulnerability: Record<string, never>;
             } | {
                 aai_agg: number;
@@ -535,7 +709,17 @@ export interface components {
                 intensity_unit?: string;
                 /** @constant */
                 lane: "climada-impact";
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description Σ value over exposures with value > 0 and a centroid (Impact.tot_value). */
                 tot_value: number;
                 unit?: string;
@@ -557,7 +741,17 @@ export interface components {
                 /** @constant */
                 lane: "openquake_scenario_risk";
                 loss_types: unknown[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description event_id, loss, loss_type for every event with a loss, by loss type then ascending loss. */
                 risk_by_event: unknown[];
                 /** @description Which of OpenQuake's rules each step follows (file and function named). */
@@ -575,9 +769,23 @@ export interface components {
                 /** @description Per location (object order): PortNumber, AccNumber, LocNumber and losses [{loss_gul, loss_il, loss_ri}] per factor; loss_ri null without reinsurance. */
                 locations: unknown[];
                 loss_factors: number[];
-                model?: Record<string, never>;
+                /** @description The model run. */
+                model?: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description The pinned OED specification read for its peril groups. */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description Per policy (PortNumber, AccNumber, PolNumber): losses per factor. */
                 policies: unknown[];
                 /** @description The whole object: losses per factor. */
