@@ -7149,12 +7149,28 @@ export interface operations {
                                     unit: string;
                                     value: number | null;
                                     /** @description A daily index: the window (first and last day) of the term maximum. */
-                                    window: Record<string, never> | null;
+                                    window: {
+                                        from: string;
+                                        to: string;
+                                    } | null;
                                 };
                                 /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                                level?: Record<string, never> | null;
+                                level?: {
+                                    at_least: number;
+                                    of: number;
+                                    reached: number;
+                                } | null;
                                 /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                                occurrences?: Record<string, never>[];
+                                occurrences?: {
+                                    date: string;
+                                    event_id: string | null;
+                                    event_ids?: string[];
+                                    name?: string | null;
+                                    /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                    payout_fraction: number;
+                                    time: string | null;
+                                    value: number;
+                                }[];
                                 /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                                 payout_fraction?: number | null;
                                 reason?: string | null;
@@ -7322,12 +7338,28 @@ export interface operations {
                                 unit: string;
                                 value: number | null;
                                 /** @description A daily index: the window (first and last day) of the term maximum. */
-                                window: Record<string, never> | null;
+                                window: {
+                                    from: string;
+                                    to: string;
+                                } | null;
                             };
                             /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                            level?: Record<string, never> | null;
+                            level?: {
+                                at_least: number;
+                                of: number;
+                                reached: number;
+                            } | null;
                             /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                            occurrences?: Record<string, never>[];
+                            occurrences?: {
+                                date: string;
+                                event_id: string | null;
+                                event_ids?: string[];
+                                name?: string | null;
+                                /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                payout_fraction: number;
+                                time: string | null;
+                                value: number;
+                            }[];
                             /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                             payout_fraction?: number | null;
                             reason?: string | null;
@@ -7502,12 +7534,28 @@ export interface operations {
                                 unit: string;
                                 value: number | null;
                                 /** @description A daily index: the window (first and last day) of the term maximum. */
-                                window: Record<string, never> | null;
+                                window: {
+                                    from: string;
+                                    to: string;
+                                } | null;
                             };
                             /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                            level?: Record<string, never> | null;
+                            level?: {
+                                at_least: number;
+                                of: number;
+                                reached: number;
+                            } | null;
                             /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                            occurrences?: Record<string, never>[];
+                            occurrences?: {
+                                date: string;
+                                event_id: string | null;
+                                event_ids?: string[];
+                                name?: string | null;
+                                /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                payout_fraction: number;
+                                time: string | null;
+                                value: number;
+                            }[];
                             /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                             payout_fraction?: number | null;
                             reason?: string | null;
@@ -11433,12 +11481,28 @@ export interface operations {
                                 unit: string;
                                 value: number | null;
                                 /** @description A daily index: the window (first and last day) of the term maximum. */
-                                window: Record<string, never> | null;
+                                window: {
+                                    from: string;
+                                    to: string;
+                                } | null;
                             };
                             /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                            level?: Record<string, never> | null;
+                            level?: {
+                                at_least: number;
+                                of: number;
+                                reached: number;
+                            } | null;
                             /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                            occurrences?: Record<string, never>[];
+                            occurrences?: {
+                                date: string;
+                                event_id: string | null;
+                                event_ids?: string[];
+                                name?: string | null;
+                                /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                payout_fraction: number;
+                                time: string | null;
+                                value: number;
+                            }[];
                             /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                             payout_fraction?: number | null;
                             reason?: string | null;
