@@ -5182,7 +5182,11 @@ export interface operations {
                             }[];
                         }[];
                         note: string;
-                        refused: Record<string, never>[];
+                        refused: {
+                            feed_id: string;
+                            reason: string;
+                            version: string;
+                        }[];
                         schema_version: string;
                     };
                 };
@@ -11662,7 +11666,21 @@ export interface operations {
                             used: number;
                         };
                         billable_units: number;
-                        final_invoice?: Record<string, never>;
+                        /** @description Once cancelled: the invoice settling every unit recorded before cancellation (test mode: no money is taken). */
+                        final_invoice?: {
+                            billable_units: number;
+                            included_units: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            note: string;
+                            test_mode: boolean;
+                            /** @description Units recorded. */
+                            units: {
+                                model_runs: number;
+                                objects: number;
+                                total: number;
+                            };
+                        };
                         /** @enum {unknown} */
                         metering: "on" | "stopped";
                         payment: string;
@@ -11799,7 +11817,21 @@ export interface operations {
                             used: number;
                         };
                         billable_units: number;
-                        final_invoice?: Record<string, never>;
+                        /** @description Once cancelled: the invoice settling every unit recorded before cancellation (test mode: no money is taken). */
+                        final_invoice?: {
+                            billable_units: number;
+                            included_units: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            note: string;
+                            test_mode: boolean;
+                            /** @description Units recorded. */
+                            units: {
+                                model_runs: number;
+                                objects: number;
+                                total: number;
+                            };
+                        };
                         /** @enum {unknown} */
                         metering: "on" | "stopped";
                         payment: string;
