@@ -1201,8 +1201,8 @@ export interface components {
                 };
                 /** @description The peril's region as the structure states it: a box, or a track gate's polygon. */
                 region: {
-                    /** @description A polygon's rings as GeoJSON writes them ([longitude, latitude] pairs). */
-                    coordinates?: number[][][];
+                    /** @description A polygon's ring: vertices as [longitude, latitude], GeoJSON order (the ring closes itself). */
+                    coordinates?: number[][];
                     max_latitude?: number;
                     max_longitude?: number;
                     min_latitude?: number;
@@ -2593,12 +2593,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        concentration: Record<string, never>;
-                        countries: Record<string, never>[];
+                        /** @description Concentration in H3 cells, per currency. */
+                        concentration: {
+                            by_currency: {
+                                cells: number;
+                                currency: string | null;
+                                hhi: number | null;
+                                largest_cell: {
+                                    cell: string;
+                                    share: number;
+                                    value: string;
+                                } | null;
+                                top_cells: {
+                                    cell: string;
+                                    /** @description The cell's centre. */
+                                    center: {
+                                        latitude: number;
+                                        longitude: number;
+                                    };
+                                    locations: number;
+                                    objects: {
+                                        locations: number;
+                                        object_id: string;
+                                        value: string;
+                                    }[];
+                                    share: number;
+                                    value: string;
+                                }[];
+                                total: string;
+                            }[];
+                            cell_area_km2_average: number;
+                            h3_resolution: number;
+                            method: string;
+                        };
+                        countries: {
+                            country: string | null;
+                            locations: number;
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
                         notes: string[];
-                        objects: Record<string, never>[];
-                        perils: Record<string, never>[];
-                        regions: Record<string, never>[];
+                        objects: {
+                            currency: string | null;
+                            id: string;
+                            links: {
+                                [key: string]: string;
+                            };
+                            located_locations: number;
+                            locations: number;
+                            peril: string | null;
+                            unvalued_locations: number;
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
+                        perils: {
+                            located_locations: number;
+                            locations: number;
+                            objects: string[];
+                            peril: string | null;
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
+                        regions: {
+                            declared_by: {
+                                object_id: string;
+                                peril: string | null;
+                            }[];
+                            locations: number;
+                            objects: {
+                                locations: number;
+                                object_id: string;
+                                values: {
+                                    currency: string | null;
+                                    total: string;
+                                }[];
+                            }[];
+                            region: components["schemas"]["risk-object.v0"]["$defs"]["peril"]["region"];
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
                         schema_version: string;
                         /** @description Over every object named. */
                         totals: {

@@ -1,6 +1,6 @@
 // The backtest artifact's published schema (schemas/backtest.v0.json, the contract's answer to
 // GET /backtests/{id}) against real artifacts: each trigger design replayed over its pinned snapshot
-// (a catalogue box, a daily series, a track gate, a state's outage events, and hail with an annual
+// (a catalogue box, a daily series, a track gate as a box and as a polygon, a state's outage events, and hail with an annual
 // aggregate), so the schema cannot drift from what artifact.ts writes. A member the code adds or
 // drops without the schema fails here.
 import assert from 'node:assert/strict';
@@ -17,7 +17,12 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
 
-const CASES: Record<string, unknown> = { ...ACCEPTANCE_BODIES, denver_hail: DENVER_HAIL, florida_outage: FLORIDA_OUTAGE };
+/** The tropical-cyclone body with its gate drawn as a polygon (the same square as its box). */
+const POLYGON_GATE = {
+  ...(ACCEPTANCE_BODIES.tropical_cyclone as object),
+  peril: { code: 'tropical_cyclone', region: { type: 'polygon', coordinates: [[-81, 25], [-79.5, 25], [-79.5, 26.5], [-81, 26.5], [-81, 25]] } },
+};
+const CASES: Record<string, unknown> = { ...ACCEPTANCE_BODIES, tropical_cyclone_polygon: POLYGON_GATE, denver_hail: DENVER_HAIL, florida_outage: FLORIDA_OUTAGE };
 const seen = new Set<string>();
 
 for (const [name, terms] of Object.entries(CASES)) {
