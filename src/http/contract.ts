@@ -201,10 +201,14 @@ function finished(generated: Operation, host: ContractHostName, path: string): O
   return out;
 }
 
-/** A published schema as a component: its own $defs referenced where it now sits. */
+/** Where a published schema refers to another by its $id (price.v0 to backtest.v0's $defs). */
+const PUBLISHED_ID = /"https:\/\/catrisk\.dev\/schemas\/([^"#/]+)\.json#/g;
+
+/** A published schema as a component: its own $defs, and the other published schemas it names, referenced where they now sit. */
 function component(name: string, schema: unknown): JsonSchema {
   const { $id: _id, $schema: _dialect, ...rest } = schema as JsonSchema;
-  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"#/components/schemas/${name}/$defs/`)) as JsonSchema;
+  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"#/components/schemas/${name}/$defs/`)
+    .replace(PUBLISHED_ID, '"#/components/schemas/$1')) as JsonSchema;
 }
 
 /** The published schemas a document refers to, and those they refer to in turn. */

@@ -243,6 +243,8 @@ test('a client generated from the contracts calls every operation, and every ans
   await me.api.GET('/backtests/{id}/chart.png', { params: { path: backtestPath }, parseAs: 'arrayBuffer' });
   const pricing = got(await me.api.POST('/objects/{id}/price', { params: { path }, body: {} }));
   assert.equal((await finished(me, pricing.id)).status, 'succeeded');
+  // Priced: the object now holds its technical_premium, read against the object's schema.
+  await me.api.GET('/objects/{id}', { params: { path } });
   const packing = got(await me.api.POST('/objects/{id}/package', { params: { path }, body: {} }));
   const packed = await finished(me, packing.id);
   assert.equal(packed.status, 'succeeded', JSON.stringify(packed.error));

@@ -1126,6 +1126,373 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * Backtest artifact
+         * @description A structure's terms replayed year by year over one pinned snapshot (src/domain/backtest/artifact.ts): history, not a forecast. Money is in the structure's currency, rounded to cents. Open where the design adds members of its own (a year's, an occurrence's, the selection's): those named here are checked.
+         */
+        "backtest.v0": {
+            /** @description Payout and rate on line by year, and their average over the years counted. */
+            burning_cost: {
+                average_rate_on_line: number | null;
+                basis: string;
+                by_year: {
+                    payout: number | null;
+                    rate_on_line: number | null;
+                    year: number;
+                }[];
+            };
+            /** @description The rules the replay applied, in words. */
+            conventions: {
+                annual_aggregate: string;
+                occurrence_rule: string;
+                partial_year_rule: string;
+                payout_rule: string;
+                statistics: string;
+                term_rule: string;
+                time_basis: string;
+                /** @description The index's unit and the currency, with a note on the record's units. */
+                units: {
+                    currency: string;
+                    index: string;
+                    note: string;
+                };
+                window_rule: string;
+            };
+            currency: string;
+            data_coverage: components["schemas"]["backtest.v0"]["$defs"]["data_coverage"];
+            /** @description The replay engine. */
+            engine: {
+                /** @constant */
+                name: "catrisk-backtest";
+                version: string;
+            };
+            /** @description The exact snapshot read. */
+            feed: {
+                feed_id: string;
+                sha256: string;
+                version: string;
+            };
+            /** @description The artifact's content address (its structure, feed, window and engine). Every stored artifact and answer has it; the replay before storage has not. */
+            id?: string;
+            /** @constant */
+            kind: "backtest";
+            links?: components["schemas"]["backtest.v0"]["$defs"]["links"];
+            selection: components["schemas"]["backtest.v0"]["$defs"]["selection"];
+            /** @description History, not a forecast: what the replay shows and does not. */
+            statement: string;
+            statistics: components["schemas"]["backtest.v0"]["$defs"]["statistics"];
+            structure: components["schemas"]["backtest.v0"]["$defs"]["structure"];
+            /** @description The calendar years replayed. */
+            window: {
+                /** @description Both years defaulted to the period of record. */
+                defaulted: boolean;
+                defaulted_members: ("from_year" | "to_year")[];
+                from_year: number;
+                to_year: number;
+            };
+            /** @description Every year of the window, in order. */
+            years: components["schemas"]["backtest.v0"]["$defs"]["year"][];
+            $defs: {
+                /** @description A latitude/longitude box, in degrees. */
+                box: {
+                    max_latitude: number;
+                    max_longitude: number;
+                    min_latitude: number;
+                    min_longitude: number;
+                };
+                /** @description The peril's region as the structure states it: a box, or a track gate's polygon. */
+                region: {
+                    /** @description A polygon's ring: vertices as [longitude, latitude], GeoJSON order (the ring closes itself). */
+                    coordinates?: number[][];
+                    max_latitude?: number;
+                    max_longitude?: number;
+                    min_latitude?: number;
+                    min_longitude?: number;
+                    /** @enum {unknown} */
+                    type: "box" | "polygon";
+                };
+                /** @description The payout function as replayed: a ladder of levels, or linear / step-and-linear between attachment and exhaustion; basis says which values are paid. */
+                payout: {
+                    attachment?: number;
+                    /** @description per_occurrence, per_event or term_maximum. */
+                    basis: string;
+                    exhaustion?: number;
+                    /** @enum {unknown} */
+                    function: "ladder" | "linear" | "step_linear";
+                    levels?: {
+                        at_least: number;
+                        fraction: number;
+                    }[];
+                    /** @description step_linear: the fraction paid at the attachment. */
+                    step?: number;
+                };
+                /** @description The structure's terms as replayed (the checked terms, with the index unit and the annual cap resolved). */
+                structure: {
+                    /** @description Money terms, in the structure's currency. */
+                    financial_structure: {
+                        /** @description The annual cap applied: annual_limit, or the limit when none is stated. */
+                        annual_cap: number;
+                        annual_limit: number | null;
+                        attachment: number;
+                        currency: string;
+                        limit: number;
+                    };
+                    /** @description The peril and its region. */
+                    peril: {
+                        code: string;
+                        region?: components["schemas"]["backtest.v0"]["$defs"]["region"];
+                    };
+                    /** @description The period of cover whose term is replayed each year. */
+                    period: {
+                        /** @description YYYY-MM-DD */
+                        end: string;
+                        /** @description YYYY-MM-DD */
+                        start: string;
+                    };
+                    /** @description The trigger as replayed. */
+                    trigger: {
+                        /** @description How far occurrences are clustered, or values aggregated (ISO 8601 duration). */
+                        aggregation_window?: {
+                            duration: string;
+                        };
+                        data_sources: {
+                            feed_id: string;
+                            version: string;
+                        }[];
+                        /** @enum {unknown} */
+                        design: "cat_in_a_box" | "index_series" | "state_event" | "track_gate";
+                        /** @description What is measured, in which unit (members beyond variable and unit are stated only when the terms state them). */
+                        measurement: {
+                            aggregation?: string;
+                            cause?: string;
+                            element?: string;
+                            max_depth_km?: number;
+                            min_duration_hours?: number;
+                            state?: string;
+                            unit: string;
+                            variable: string;
+                        };
+                        payout: components["schemas"]["backtest.v0"]["$defs"]["payout"];
+                        type: string;
+                    };
+                };
+                /** @description An occurrence the design read in the year's term, reaching the payout's lowest level, and what it pays before the annual aggregate. Members beyond value, unit and payout depend on the design (a catalogue's event, a track's gate crossing, a series' window, an outage). */
+                occurrence: {
+                    area?: string;
+                    category?: number | null;
+                    cause?: string | null;
+                    /** @description The customers cell as the publisher wrote it. */
+                    customers_as_published?: number | string | null;
+                    /** @description YYYY-MM-DD */
+                    date?: string;
+                    depth_km?: number | null;
+                    duration_hours?: number | null;
+                    event_count?: number;
+                    event_id?: string;
+                    event_ids?: string[];
+                    event_type?: string | null;
+                    first_event_id?: string;
+                    /** @description Start of the occurrence (a time, or a date). */
+                    from?: string;
+                    interpolated?: boolean;
+                    latitude?: number;
+                    longitude?: number;
+                    name?: string | null;
+                    nerc_region?: string | null;
+                    /** @description limit × fraction, before the annual aggregate. */
+                    payout: number;
+                    /** @description Restoration as published, in local time. */
+                    restored_local?: string | null;
+                    /** @description Where the row sits in the publisher's file. */
+                    source?: {
+                        file: string;
+                        row?: number;
+                        sheet?: string | null;
+                    };
+                    /** @description Start as published, in local time. */
+                    start_local?: string | null;
+                    state?: string;
+                    states_named?: string[];
+                    /** @description ISO 8601 UTC, or null where the publisher gives a date only. */
+                    time?: string | null;
+                    /** @description End of the occurrence (a time, or a date). */
+                    to?: string;
+                    unit: string;
+                    /** @description The value the payout reads, in unit. */
+                    value: number;
+                    wind_kt?: number;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description A year of the window: its term, its record, and what it paid. */
+                year: {
+                    days_covered?: number;
+                    /** @description Sum of the occurrence payouts before the annual aggregate; null when the year has no complete record. */
+                    gross_payout: number | null;
+                    /** @description A daily series: days of the term with no value. */
+                    missing_days?: number;
+                    /** @description A missing year: why the record lacks it. */
+                    no_record_reason?: string;
+                    occurrences: components["schemas"]["backtest.v0"]["$defs"]["occurrence"][];
+                    partial_reason?: string;
+                    /** @description Net of the annual aggregate; null when the year has no complete record. */
+                    payout: number | null;
+                    /** @description A partial year: what its days would have paid (not counted). */
+                    payout_on_partial_record?: number | null;
+                    rate_on_line: number | null;
+                    /** @enum {unknown} */
+                    record: "complete" | "partial" | "missing";
+                    /** @description The year's term (the period's dates in that year). */
+                    term: {
+                        /** @description YYYY-MM-DD */
+                        from: string;
+                        /** @description YYYY-MM-DD */
+                        to: string;
+                    };
+                    term_days?: number;
+                    term_maximum?: {
+                        /** @description YYYY-MM-DD */
+                        date: string;
+                        /** @description YYYY-MM-DD */
+                        from: string;
+                        /** @description YYYY-MM-DD */
+                        to: string;
+                        unit: string;
+                        value: number;
+                    } | null;
+                    windows_computed?: number;
+                    windows_in_term?: number;
+                    year: number;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description Over the n years with a complete record; null where n is too small. */
+                statistics: {
+                    attachment_probability: number | null;
+                    exhaustion_probability: number | null;
+                    largest_year: {
+                        payout: number;
+                        year: number;
+                    } | null;
+                    mean_annual_payout: number | null;
+                    occurrences_per_year: number | null;
+                    payment_frequency: number | null;
+                    standard_deviation: number | null;
+                    standard_error: number | null;
+                    total_payout: number;
+                    trigger_probability: number | null;
+                    /** @description n: years counted. */
+                    years: number;
+                    years_paying: number;
+                };
+                /** @description What the record covers of the window: years counted, missing and partial, and for a daily series its missing days and the observations the quality rule left out. */
+                data_coverage: {
+                    excluded_observations?: components["schemas"]["backtest.v0"]["$defs"]["excluded_observation"][];
+                    manifest_years_missing: number[];
+                    missing_days_by_year: {
+                        missing_days: number;
+                        term_days: number;
+                        windows_computed: number;
+                        windows_in_term: number;
+                        year: number;
+                    }[];
+                    note: string;
+                    /** @description The partial-year rule. */
+                    partial_year_rule: {
+                        max_missing_share: number;
+                        text: string;
+                    };
+                    partial_years: components["schemas"]["backtest.v0"]["$defs"]["partial_year"][];
+                    /** @description The feed's period of record. */
+                    period_of_record: {
+                        from: string | null;
+                        to: string | null;
+                    };
+                    /** @description The data-quality rule and the publishers' flags read. */
+                    quality_rule?: {
+                        publisher_flags: string[];
+                        text: string;
+                    };
+                    years_counted: number;
+                    years_in_window: number;
+                    years_missing: number[];
+                    years_missing_detail: {
+                        reason: string;
+                        year: number;
+                    }[];
+                    years_with_record: number;
+                    years_without_events: number[];
+                    zero_payout_years: number[];
+                };
+                /** @description How the design selected from the snapshot: counts read and left out by reason, the box or gate, the lowest level paid; the members depend on the design. */
+                selection: {
+                    box?: components["schemas"]["backtest.v0"]["$defs"]["box"];
+                    cause?: string | null;
+                    days_in_series?: number;
+                    element?: string | null;
+                    events_in_record?: number;
+                    events_in_snapshot?: number;
+                    /** @description Counts by reason. */
+                    excluded?: {
+                        [key: string]: number;
+                    };
+                    factor?: number;
+                    /** @description YYYY-MM-DD */
+                    first_day?: string;
+                    gate?: components["schemas"]["backtest.v0"]["$defs"]["region"];
+                    /** @description YYYY-MM-DD */
+                    last_day?: string;
+                    max_depth_km?: number | null;
+                    min_duration_hours?: number | null;
+                    /** @description The payout's lowest level. */
+                    minimum_value?: number;
+                    native_unit?: string;
+                    occurrences_in_record?: number;
+                    occurrences_in_snapshot?: number;
+                    qualifying_rows?: number;
+                    /** @description Counts by reason. */
+                    record_counts?: {
+                        [key: string]: number;
+                    };
+                    source_id?: string;
+                    state?: string | null;
+                    storm_years_crossing_gate?: number;
+                    storm_years_reaching_lowest_level?: number;
+                    storms_in_archive?: number;
+                    unit?: string;
+                    variable?: string;
+                    years_not_read?: {
+                        file: string;
+                        reason: string;
+                        year: number;
+                    }[];
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description A partial year, shown and left out of n. */
+                partial_year: {
+                    days_covered: number;
+                    missing_share: number;
+                    payout_on_partial_record: number | null;
+                    term_days: number;
+                    year: number;
+                };
+                /** @description A daily value the quality rule left out. */
+                excluded_observation: {
+                    /** @description YYYY-MM-DD */
+                    date: string;
+                    reason: string;
+                    value?: number | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description Every stored artifact and answer has them: the artifact, and its chart. */
+                links: {
+                    chart?: string;
+                    self: string;
+                };
+            };
+        };
+        /**
          * Error envelope (error.v0)
          * @description Every response with status 400 or above, from every host, carries this body and no other members at either level.
          */
@@ -1321,8 +1688,10 @@ export interface components {
                 fraction: number;
                 sentence: string;
             };
-            /** @description The verb's result, once succeeded. */
-            result?: unknown;
+            /** @description The verb's result, once succeeded: for price the technical price (price.v0), for backtest the artifact (backtest.v0); another verb's result is its own document. */
+            result?: components["schemas"]["price.v0"] | components["schemas"]["backtest.v0"] | {
+                [key: string]: unknown;
+            };
             schema_version: string;
             /** Format: date-time */
             started_at: string | null;
@@ -1345,7 +1714,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             verb: string;
-        };
+        } & (unknown & unknown);
         /** A pricing model composed from the four primitives (POST /models) */
         "model.v0": {
             description?: string;
@@ -1485,6 +1854,240 @@ export interface components {
             version?: string;
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
+         * Technical price
+         * @description A price job's result (POST /objects/{id}/price; src/domain/pricing/technical-price.ts, src/app/price.ts): a technical price of the object's terms over the pinned record, never a quote. Money is in the structure's currency, rounded to cents.
+         */
+        "price.v0": {
+            assumptions: string[];
+            /** @description The backtest the price replayed. */
+            backtest: {
+                id: string;
+                links: components["schemas"]["backtest.v0"]["$defs"]["links"];
+            };
+            /** @description Bühlmann credibility: the burn and the fitted view blended. */
+            blend: {
+                burn_expected_loss: number;
+                burn_standard_deviation: number | null;
+                expected_loss: number;
+                fitted_expected_loss: number | null;
+                fitted_standard_deviation: number | null;
+                k: number;
+                n: number;
+                rule: string;
+                sigma: number;
+                sigma_rule: string;
+                z: number;
+            };
+            currency: string;
+            /** @description The data-quality rule, the publishers' flags and the observations it left out. */
+            data_quality: {
+                excluded_observations: components["schemas"]["backtest.v0"]["$defs"]["excluded_observation"][];
+                publisher_flags: string[];
+                rule: string;
+            };
+            /** @description The exact snapshot read. */
+            feed: {
+                feed_id: string;
+                sha256: string;
+                version: string;
+            };
+            fitted_view: components["schemas"]["price.v0"]["$defs"]["fitted_view"];
+            /** @description The backtest's statistics over the same window. */
+            historical_burn: {
+                basis: string;
+                mean: number;
+                partial_years: components["schemas"]["backtest.v0"]["$defs"]["partial_year"][];
+                standard_deviation: number | null;
+                standard_error: number | null;
+                years_excluded: {
+                    reason: string;
+                    year: number;
+                }[];
+                years_paying: number;
+                years_used: number;
+            };
+            /** @description The price's content address (object, inputs, model). */
+            id: string;
+            /** @description What was priced: the structure as replayed, the window, the snapshot, the backtest engine and the pricing parameters. */
+            inputs: {
+                /** @description A name and version. */
+                backtest_engine: {
+                    name: string;
+                    version: string;
+                };
+                /** @description The exact snapshot read. */
+                feed: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
+                /** @description The pricing parameters applied. */
+                parameters: {
+                    bootstrap_replicates: number;
+                    bootstrap_seed: number;
+                    credibility_k: number;
+                    expense_share: number;
+                    minimum_rate_on_line: number;
+                    risk_load_lambda: number;
+                    simulation_seed: number;
+                    simulation_years: number;
+                };
+                structure: components["schemas"]["backtest.v0"]["$defs"]["structure"];
+                /** @description The calendar years priced. */
+                window: {
+                    from_year: number;
+                    to_year: number;
+                };
+            };
+            /** @constant */
+            kind: "technical_price";
+            loads: {
+                /** @description In the structure's currency, cents. */
+                amount: number;
+                basis: string;
+                /** @enum {unknown} */
+                name: "risk_load" | "expense_load" | "minimum_rate_on_line";
+                parameter: number;
+                parameter_name: string;
+            }[];
+            /** @description A name and version. */
+            model: {
+                name: string;
+                version: string;
+            };
+            multiple_of_expected_loss: number;
+            object_id: string;
+            /** @description The record a price needs. */
+            record_needed: {
+                counted_years: number;
+                minimum_counted_years: number;
+                rule: string;
+            };
+            /** @description A technical price, not a quote. */
+            statement: string;
+            /** @description The premium. */
+            technical_premium: {
+                amount: number;
+                currency: string;
+                formula: string;
+                rate_on_line: number;
+                rounding: string;
+            };
+            $defs: {
+                /** @description A fitted (or stated) parameter of the view. */
+                parameter: {
+                    name: string;
+                    note: string | null;
+                    /** @description null where none is defined (a stated constant, or a count). */
+                    standard_error: number | null;
+                    unit: string | null;
+                    value: number | null;
+                };
+                /** @description The view fitted to the record where the sample supports it (DOMAIN.md "Fitted views"); its figures are null when it is not available. */
+                fitted_view: {
+                    annual_terms: {
+                        annual_cap: number;
+                        attachment: number;
+                        description: string;
+                        /** @enum {unknown} */
+                        method: "closed_form" | "exact_distribution" | "numerical_integration" | "simulation";
+                        simulation: {
+                            generator: string;
+                            seed: number;
+                            standard_error_of_mean: number;
+                            years: number;
+                        } | null;
+                    } | null;
+                    available: boolean;
+                    description: string;
+                    /** @enum {unknown} */
+                    design: "cat_in_a_box" | "index_series" | "state_event" | "track_gate";
+                    /** @description After the annual cap and annual aggregate attachment; in cents. */
+                    expected_annual_payout: number | null;
+                    expected_annual_payout_before_annual_terms: number | null;
+                    goodness_of_fit: ({
+                        anderson_darling?: number;
+                        anderson_darling_note?: string;
+                        /** @description The GEV alternative's parameters. */
+                        gev_alternative?: {
+                            location: number;
+                            scale: number;
+                            shape: number;
+                        };
+                        /** @description The Gumbel alternative's parameters. */
+                        gumbel_alternative?: {
+                            location: number;
+                            scale: number;
+                            shape: number;
+                        };
+                        kolmogorov_smirnov_binned?: number;
+                        kolmogorov_smirnov_note?: string;
+                        observed_values?: number[];
+                        observed_vs_fitted?: ({
+                            fitted_annual_exceedance_probability?: number;
+                            fitted_annual_rate?: number;
+                            fitted_count?: number;
+                            level?: number;
+                            magnitude?: number;
+                            observed_annual_rate?: number;
+                            observed_count?: number;
+                            observed_share_of_years_at_or_above?: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Poisson dispersion of the annual counts. */
+                        poisson_dispersion?: {
+                            chi_square: number;
+                            degrees_of_freedom: number;
+                            dispersion_index: number;
+                            mean_count: number;
+                            p_value: number;
+                            test: string;
+                            years: number;
+                        };
+                        probability_plot_correlation?: number;
+                        probability_plot_note?: string;
+                        severity?: string;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    /** @description gutenberg_richter_poisson, poisson_empirical_severity or extreme_value_term_maxima. */
+                    method: string;
+                    notes: string[];
+                    parameters: components["schemas"]["price.v0"]["$defs"]["parameter"][];
+                    /** @description Why the view is not available. */
+                    reason: string | null;
+                    /** @description What the fit read: counts, years, exposure; the members depend on the method. */
+                    sample: {
+                        complete_years?: number;
+                        declustering?: string;
+                        earthquakes_selected?: number;
+                        /** @description Counts by reason. */
+                        excluded?: {
+                            [key: string]: number;
+                        };
+                        exposure_rule?: string;
+                        exposure_years?: number;
+                        magnitude_floor?: number;
+                        minimum_value?: number;
+                        occurrences_in_covered_terms?: number;
+                        partial_years?: number[];
+                        qualifying_occurrences?: number;
+                        rows_selected?: number;
+                        rule?: string;
+                        state?: string;
+                        storm_years_crossing_gate_in_covered_years?: number;
+                        term_maxima?: number;
+                        unit?: string;
+                        years_used?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    standard_deviation_annual_payout: number | null;
+                };
+            };
+        };
+        /**
          * Canonical risk object
          * @description The canonical risk object of catrisk, schema 0.1.0. Open: members named here are checked; the trigger's measurement and payout carry the members each trigger kind documents. Money is a decimal string with the ISO 4217 minor unit of its currency (two places when none is known) in exposure and a number in the structure's currency in financial_structure.
          */
@@ -1506,8 +2109,24 @@ export interface components {
              * @enum {unknown}
              */
             status?: "draft" | "priced";
-            /** @description Written by a price run; read-only. */
-            technical_premium?: Record<string, never>;
+            /** @description Written by a price run; read-only: the premium, its rate on line and multiple of the expected loss, the price document it came from (price_id), the model and the snapshot priced over. */
+            technical_premium?: {
+                amount?: number;
+                currency?: string;
+                feed?: {
+                    feed_id?: string;
+                    sha256?: string;
+                    version?: string;
+                };
+                model?: {
+                    name?: string;
+                    version?: string;
+                };
+                multiple_of_expected_loss?: number;
+                price_id?: string;
+                rate_on_line?: number;
+                statement?: string;
+            };
             trigger?: components["schemas"]["risk-object.v0"]["$defs"]["trigger"];
             $defs: {
                 /** @description An OED field's value: a number for a field OED types as a number (int, tinyint, smallint, bigint, bit, float, decimal), else the text as written. */
@@ -1974,12 +2593,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        concentration: Record<string, never>;
-                        countries: Record<string, never>[];
+                        /** @description Concentration in H3 cells, per currency. */
+                        concentration: {
+                            by_currency: {
+                                cells: number;
+                                currency: string | null;
+                                hhi: number | null;
+                                largest_cell: {
+                                    cell: string;
+                                    share: number;
+                                    value: string;
+                                } | null;
+                                top_cells: {
+                                    cell: string;
+                                    /** @description The cell's centre. */
+                                    center: {
+                                        latitude: number;
+                                        longitude: number;
+                                    };
+                                    locations: number;
+                                    objects: {
+                                        locations: number;
+                                        object_id: string;
+                                        value: string;
+                                    }[];
+                                    share: number;
+                                    value: string;
+                                }[];
+                                total: string;
+                            }[];
+                            cell_area_km2_average: number;
+                            h3_resolution: number;
+                            method: string;
+                        };
+                        countries: {
+                            country: string | null;
+                            locations: number;
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
                         notes: string[];
-                        objects: Record<string, never>[];
-                        perils: Record<string, never>[];
-                        regions: Record<string, never>[];
+                        objects: {
+                            currency: string | null;
+                            id: string;
+                            links: {
+                                [key: string]: string;
+                            };
+                            located_locations: number;
+                            locations: number;
+                            peril: string | null;
+                            unvalued_locations: number;
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
+                        perils: {
+                            located_locations: number;
+                            locations: number;
+                            objects: string[];
+                            peril: string | null;
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
+                        regions: {
+                            declared_by: {
+                                object_id: string;
+                                peril: string | null;
+                            }[];
+                            locations: number;
+                            objects: {
+                                locations: number;
+                                object_id: string;
+                                values: {
+                                    currency: string | null;
+                                    total: string;
+                                }[];
+                            }[];
+                            region: components["schemas"]["risk-object.v0"]["$defs"]["peril"]["region"];
+                            values: {
+                                currency: string | null;
+                                total: string;
+                            }[];
+                        }[];
                         schema_version: string;
                         /** @description Over every object named. */
                         totals: {
@@ -2260,7 +2960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["backtest.v0"];
                     "text/csv": string;
                 };
             };
@@ -4563,7 +5263,11 @@ export interface operations {
                             }[];
                         }[];
                         note: string;
-                        refused: Record<string, never>[];
+                        refused: {
+                            feed_id: string;
+                            reason: string;
+                            version: string;
+                        }[];
                         schema_version: string;
                     };
                 };
@@ -5996,7 +6700,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: Record<string, never>;
-                        composition: Record<string, never>;
+                        /** @description The composition: the feed, measurement, transforms, payout function and each primitive's parameters. */
+                        composition: {
+                            feed: components["schemas"]["model.v0"]["feed"];
+                            measurement: components["schemas"]["model.v0"]["measurement"];
+                            parameters: components["schemas"]["model.v0"]["parameters"];
+                            payout_function: components["schemas"]["model.v0"]["payout_function"];
+                            transforms: components["schemas"]["model.v0"]["transforms"];
+                        };
                         /** Format: date-time */
                         created_at?: string;
                         id: string;
@@ -6023,7 +6734,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: Record<string, never>;
-                        composition: Record<string, never>;
+                        /** @description The composition: the feed, measurement, transforms, payout function and each primitive's parameters. */
+                        composition: {
+                            feed: components["schemas"]["model.v0"]["feed"];
+                            measurement: components["schemas"]["model.v0"]["measurement"];
+                            parameters: components["schemas"]["model.v0"]["parameters"];
+                            payout_function: components["schemas"]["model.v0"]["payout_function"];
+                            transforms: components["schemas"]["model.v0"]["transforms"];
+                        };
                         /** Format: date-time */
                         created_at?: string;
                         id: string;
@@ -6169,7 +6887,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: Record<string, never>;
-                        composition: Record<string, never>;
+                        /** @description The composition: the feed, measurement, transforms, payout function and each primitive's parameters. */
+                        composition: {
+                            feed: components["schemas"]["model.v0"]["feed"];
+                            measurement: components["schemas"]["model.v0"]["measurement"];
+                            parameters: components["schemas"]["model.v0"]["parameters"];
+                            payout_function: components["schemas"]["model.v0"]["payout_function"];
+                            transforms: components["schemas"]["model.v0"]["transforms"];
+                        };
                         /** Format: date-time */
                         created_at?: string;
                         id: string;
@@ -6509,12 +7234,28 @@ export interface operations {
                                     unit: string;
                                     value: number | null;
                                     /** @description A daily index: the window (first and last day) of the term maximum. */
-                                    window: Record<string, never> | null;
+                                    window: {
+                                        from: string;
+                                        to: string;
+                                    } | null;
                                 };
                                 /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                                level?: Record<string, never> | null;
+                                level?: {
+                                    at_least: number;
+                                    of: number;
+                                    reached: number;
+                                } | null;
                                 /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                                occurrences?: Record<string, never>[];
+                                occurrences?: {
+                                    date: string;
+                                    event_id: string | null;
+                                    event_ids?: string[];
+                                    name?: string | null;
+                                    /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                    payout_fraction: number;
+                                    time: string | null;
+                                    value: number;
+                                }[];
                                 /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                                 payout_fraction?: number | null;
                                 reason?: string | null;
@@ -6682,12 +7423,28 @@ export interface operations {
                                 unit: string;
                                 value: number | null;
                                 /** @description A daily index: the window (first and last day) of the term maximum. */
-                                window: Record<string, never> | null;
+                                window: {
+                                    from: string;
+                                    to: string;
+                                } | null;
                             };
                             /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                            level?: Record<string, never> | null;
+                            level?: {
+                                at_least: number;
+                                of: number;
+                                reached: number;
+                            } | null;
                             /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                            occurrences?: Record<string, never>[];
+                            occurrences?: {
+                                date: string;
+                                event_id: string | null;
+                                event_ids?: string[];
+                                name?: string | null;
+                                /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                payout_fraction: number;
+                                time: string | null;
+                                value: number;
+                            }[];
                             /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                             payout_fraction?: number | null;
                             reason?: string | null;
@@ -6862,12 +7619,28 @@ export interface operations {
                                 unit: string;
                                 value: number | null;
                                 /** @description A daily index: the window (first and last day) of the term maximum. */
-                                window: Record<string, never> | null;
+                                window: {
+                                    from: string;
+                                    to: string;
+                                } | null;
                             };
                             /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                            level?: Record<string, never> | null;
+                            level?: {
+                                at_least: number;
+                                of: number;
+                                reached: number;
+                            } | null;
                             /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                            occurrences?: Record<string, never>[];
+                            occurrences?: {
+                                date: string;
+                                event_id: string | null;
+                                event_ids?: string[];
+                                name?: string | null;
+                                /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                payout_fraction: number;
+                                time: string | null;
+                                value: number;
+                            }[];
                             /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                             payout_fraction?: number | null;
                             reason?: string | null;
@@ -9036,15 +9809,15 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         created_at: string;
-                        financial_structure?: Record<string, never>;
+                        financial_structure?: components["schemas"]["risk-object.v0"]["financial_structure"];
                         id: string;
                         links: {
                             [key: string]: string;
                         };
                         object_id: string;
-                        period?: Record<string, never>;
+                        period?: components["schemas"]["risk-object.v0"]["period"];
                         schema_version: string;
-                        trigger?: Record<string, never>;
+                        trigger?: components["schemas"]["risk-object.v0"]["trigger"];
                         varied: string[];
                     };
                 };
@@ -10469,15 +11242,15 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         created_at: string;
-                        financial_structure?: Record<string, never>;
+                        financial_structure?: components["schemas"]["risk-object.v0"]["financial_structure"];
                         id: string;
                         links: {
                             [key: string]: string;
                         };
                         object_id: string;
-                        period?: Record<string, never>;
+                        period?: components["schemas"]["risk-object.v0"]["period"];
                         schema_version: string;
-                        trigger?: Record<string, never>;
+                        trigger?: components["schemas"]["risk-object.v0"]["trigger"];
                         varied: string[];
                     };
                 };
@@ -10793,12 +11566,28 @@ export interface operations {
                                 unit: string;
                                 value: number | null;
                                 /** @description A daily index: the window (first and last day) of the term maximum. */
-                                window: Record<string, never> | null;
+                                window: {
+                                    from: string;
+                                    to: string;
+                                } | null;
                             };
                             /** @description The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment. */
-                            level?: Record<string, never> | null;
+                            level?: {
+                                at_least: number;
+                                of: number;
+                                reached: number;
+                            } | null;
                             /** @description Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher's event (or storm) id, its value and the payout fraction it implies. */
-                            occurrences?: Record<string, never>[];
+                            occurrences?: {
+                                date: string;
+                                event_id: string | null;
+                                event_ids?: string[];
+                                name?: string | null;
+                                /** @description The fraction of the limit its value implies (before the annual aggregate). */
+                                payout_fraction: number;
+                                time: string | null;
+                                value: number;
+                            }[];
                             /** @description The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim. */
                             payout_fraction?: number | null;
                             reason?: string | null;
@@ -10958,7 +11747,21 @@ export interface operations {
                             used: number;
                         };
                         billable_units: number;
-                        final_invoice?: Record<string, never>;
+                        /** @description Once cancelled: the invoice settling every unit recorded before cancellation (test mode: no money is taken). */
+                        final_invoice?: {
+                            billable_units: number;
+                            included_units: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            note: string;
+                            test_mode: boolean;
+                            /** @description Units recorded. */
+                            units: {
+                                model_runs: number;
+                                objects: number;
+                                total: number;
+                            };
+                        };
                         /** @enum {unknown} */
                         metering: "on" | "stopped";
                         payment: string;
@@ -11095,7 +11898,21 @@ export interface operations {
                             used: number;
                         };
                         billable_units: number;
-                        final_invoice?: Record<string, never>;
+                        /** @description Once cancelled: the invoice settling every unit recorded before cancellation (test mode: no money is taken). */
+                        final_invoice?: {
+                            billable_units: number;
+                            included_units: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            note: string;
+                            test_mode: boolean;
+                            /** @description Units recorded. */
+                            units: {
+                                model_runs: number;
+                                objects: number;
+                                total: number;
+                            };
+                        };
                         /** @enum {unknown} */
                         metering: "on" | "stopped";
                         payment: string;

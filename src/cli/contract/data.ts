@@ -217,10 +217,13 @@ export interface operations {
                             kind: string | null;
                             license: string | null;
                             perils: string[];
-                            /** @description The period of record as the manifest pins it. */
-                            period_of_record: {
+                            /** @description The period of record as the manifest pins it (src/feeds/manifest.ts reads from and to). */
+                            period_of_record: ({
+                                from: string | null;
+                                to: string | null;
+                            } & {
                                 [key: string]: unknown;
-                            } | null;
+                            }) | null;
                             /** @description Where the bytes came from. */
                             provenance: {
                                 derivation: string | null;

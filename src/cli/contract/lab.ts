@@ -320,19 +320,47 @@ export interface components {
                 mean_damage: Record<string, never> | null;
                 /** @description Ground-up lab-metrics/1; null when no place is modeled. */
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description The pinned PiWind snapshot read, its periods, events and footprint. */
                 model_data: Record<string, never>;
                 no_loss_figure?: string;
                 /** @description The pinned OED specification read for its peril groups (an object's OED terms). */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description il (insured) and ri (net of reinsurance), each lab-metrics/1, when the spec has terms. */
-                perspectives?: Record<string, never> | null;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                } | null;
                 /** @description Samples, seed, loss basis, allocation rule and damage correlation. */
                 run: Record<string, never>;
                 terms?: Record<string, never>;
                 terms_summary?: Record<string, never> | null;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description The portfolio's average annual loss (null when no place is modeled). */
@@ -349,12 +377,29 @@ export interface components {
                 /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
                 maps_read: unknown[];
                 method: string[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 no_loss_figure?: string;
                 /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aal, return_period_losses}: the terms applied once per return period the used maps share, every modeled place at its return-period depth; places[] then carry insured and net {aal, losses}. */
-                perspectives?: Record<string, never>;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                };
                 /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
                 places: unknown[];
                 /** @description The portfolio loss at each return period every used map publishes. */
@@ -363,7 +408,18 @@ export interface components {
                 sector: "residential" | "commercial" | "industrial";
                 /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
                 terms?: Record<string, never>;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description The portfolio's average annual loss (null when no place is modeled). */
@@ -380,12 +436,29 @@ export interface components {
                 /** @description Each map read: feed id, version, sha256, kind, conditions, return periods, grid, place. */
                 maps_read: unknown[];
                 method: string[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 no_loss_figure?: string;
                 /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aal, return_period_losses}: the terms applied once per return period the used maps share, every modeled place at its return-period depth; places[] then carry insured and net {aal, losses}. */
-                perspectives?: Record<string, never>;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                };
                 /** @description Per modeled place: depths per map and return period, the map whose loss is taken, losses, AAL. */
                 places: unknown[];
                 /** @description The portfolio loss at each return period every used map publishes. */
@@ -394,7 +467,18 @@ export interface components {
                 sector: "residential" | "commercial" | "industrial";
                 /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
                 terms?: Record<string, never>;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description No average annual loss: the lane estimates burn probability only. */
@@ -410,10 +494,31 @@ export interface components {
                 /** @description Each mapped-fire list read, with its version and digest. */
                 maps_read: unknown[];
                 method: string[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 no_aal: string;
                 places: unknown[];
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 warnings: string[];
             } | {
                 /** @description The portfolio's loss over the fields (null when no place is modeled). */
@@ -429,9 +534,22 @@ export interface components {
                 /** @constant */
                 lane: "scenario_earthquake";
                 licence: string;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aggregate}: the portfolio's insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss. */
-                perspectives?: Record<string, never>;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                };
                 /** @description Per place: distances, PGA and the curve's measure per GMPE, for the weighted tree and over the fields, and loss percentiles over the fields. */
                 places: unknown[];
                 /** @description Which rules of the run are OpenQuake's (file and function named) and which are this service's. */
@@ -442,7 +560,18 @@ export interface components {
                 tectonic_region: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
                 terms?: Record<string, never>;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 vulnerability: Record<string, never>;
             } | {
                 aggregate: Record<string, never> | null;
@@ -459,15 +588,39 @@ export interface components {
                 /** @constant */
                 lane: "historical_earthquake";
                 licence: string;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, aggregate}: the portfolio's insured or net loss over the fields (mean, median, percentiles), the terms applied field by field; places[] then carry their mean insured and net loss. */
-                perspectives?: Record<string, never>;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                };
                 places: unknown[];
                 /** @description The ShakeMap read: its snapshot, product and what it holds (a grid, with the basis of its standard deviations; or station data, with the event's origin). */
                 shakemap: Record<string, never>;
                 /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
                 terms?: Record<string, never>;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 vulnerability: Record<string, never>;
             } | {
                 assumptions: string[];
@@ -480,12 +633,29 @@ export interface components {
                 /** @constant */
                 lane: "tropical_cyclone_history";
                 method: Record<string, never>;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 note?: string;
                 /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each {perspective, loss, seasons [{season, loss}], storms [{storm_id, name, season, loss}]}, the terms applied storm by storm. */
-                perspectives?: Record<string, never>;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                };
                 /** @description Per place: its loss over the storms, and with an object's OED terms its insured and net losses. */
                 places: unknown[];
                 /** @description A replay of history: no return periods. */
@@ -510,11 +680,28 @@ export interface components {
                 /** @constant */
                 lane: "tropical_cyclone_synthetic";
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each lab-metrics/1 with its damage-curve sensitivity, the terms applied event by event. */
-                perspectives?: Record<string, never>;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                };
                 /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
                 terms?: Record<string, never>;
                 /** @description The event set: reference tracks, members, near tracks screened and counted. */
@@ -534,11 +721,28 @@ export interface components {
                 lane: "probabilistic_earthquake_europe";
                 licence: string;
                 metrics: components["schemas"]["lab-metrics.v1"] | null;
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description The pinned OED specification the lane reads for its peril groups (an object's OED terms), named in every run as every input read. */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description When the exposure is an object with OED terms: il (insured) and ri (net of reinsurance; equal to il without ri_info), each lab-metrics/1, the terms applied rupture by rupture. */
-                perspectives?: Record<string, never>;
+                perspectives?: {
+                    il?: components["schemas"]["lab-metrics.v1"] | null;
+                    ri?: components["schemas"]["lab-metrics.v1"] | null;
+                };
                 sample: Record<string, never>;
                 site_model: Record<string, never>;
                 /** @description The source model read: the ESHM20 branch (file, one branch of a weighted tree, the rules applied) or the fallback model fitted on the catalog. */
@@ -547,7 +751,18 @@ export interface components {
                 source_model_choice: "eshm20_area_sources" | "eshm20_fault_sources" | "catalog_demonstration";
                 /** @description When the exposure is an object with OED terms: where they come from, the lane's OED perils, how its loss is mapped onto coverages, whether it is reinsured, warnings. */
                 terms?: Record<string, never>;
-                unmodeled: Record<string, never>;
+                /** @description The places no loss was modeled for, each by its index in the exposure and why. */
+                unmodeled: {
+                    count: number;
+                    places: {
+                        index: number;
+                        reason: string;
+                    }[];
+                    /** @description What each reason means. */
+                    reasons?: {
+                        [key: string]: string;
+                    };
+                };
                 vulnerability: Record<string, never>;
             } | {
                 aai_agg: number;
@@ -574,7 +789,17 @@ export interface components {
                 intensity_unit?: string;
                 /** @constant */
                 lane: "climada-impact";
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description Σ value over exposures with value > 0 and a centroid (Impact.tot_value). */
                 tot_value: number;
                 unit?: string;
@@ -596,7 +821,17 @@ export interface components {
                 /** @constant */
                 lane: "openquake_scenario_risk";
                 loss_types: unknown[];
-                model: Record<string, never>;
+                /** @description The model run. */
+                model: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description event_id, loss, loss_type for every event with a loss, by loss type then ascending loss. */
                 risk_by_event: unknown[];
                 /** @description Which of OpenQuake's rules each step follows (file and function named). */
@@ -614,9 +849,23 @@ export interface components {
                 /** @description Per location (object order): PortNumber, AccNumber, LocNumber and losses [{loss_gul, loss_il, loss_ri}] per factor; loss_ri null without reinsurance. */
                 locations: unknown[];
                 loss_factors: number[];
-                model?: Record<string, never>;
+                /** @description The model run. */
+                model?: {
+                    /** @description What computed the losses. */
+                    engine?: string;
+                    id?: string;
+                    label?: string;
+                    /** @description deterministic-loss: the model's id. */
+                    model?: string;
+                    revision?: string;
+                    version?: string | null;
+                } | unknown | unknown;
                 /** @description The pinned OED specification read for its peril groups. */
-                oed_spec?: Record<string, never>;
+                oed_spec?: {
+                    feed_id: string;
+                    sha256: string;
+                    version: string;
+                };
                 /** @description Per policy (PortNumber, AccNumber, PolNumber): losses per factor. */
                 policies: unknown[];
                 /** @description The whole object: losses per factor. */

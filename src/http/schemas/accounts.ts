@@ -1,5 +1,5 @@
 // Accounts, keys, usage and the subscription (SPEC: Account and key, Authentication, Limits).
-import { INTEGER, OBJECT, STRING, operation, shape } from './operation.js';
+import { INTEGER, STRING, operation, shape } from './operation.js';
 
 const ACCOUNT = {
   schema_version: STRING,
@@ -53,7 +53,14 @@ const USAGE = shape('Use in billed units (objects and model runs); survives canc
   billable_units: INTEGER,
   records: { type: 'array', items: shape('One recorded unit.', { unit: STRING, subject_id: STRING, recorded_at: { type: 'string', format: 'date-time' } }) },
   payment: STRING,
-  final_invoice: OBJECT,
+  final_invoice: shape('Once cancelled: the invoice settling every unit recorded before cancellation (test mode: no money is taken).', {
+    issued_at: { type: 'string', format: 'date-time' },
+    units: shape('Units recorded.', { objects: INTEGER, model_runs: INTEGER, total: INTEGER }),
+    included_units: INTEGER,
+    billable_units: INTEGER,
+    test_mode: { type: 'boolean' },
+    note: STRING,
+  }),
 }, ['schema_version', 'account_id', 'plan', 'status', 'metering', 'units', 'allowance', 'billable_units', 'records', 'payment']);
 
 export const readUsage = operation({

@@ -1,7 +1,7 @@
 // POST /objects/{id}/analyse and POST /accumulation.
 import { ANALYSES } from '../../app/analyse.js';
 import { ACCUMULATION_LIMITS } from '../../app/accumulation.js';
-import { ACCEPTED, ID_PARAM, INTEGER, OBJECT, STRING, operation, shape } from './operation.js';
+import { ACCEPTED, ID_PARAM, INTEGER, LINKS, NUMBER, STRING, operation, shape } from './operation.js';
 
 export const analyseObject = operation({
   id: 'analyseObject',
@@ -46,12 +46,32 @@ export const accumulation = operation({
       description: 'Exposure per peril (all nine codes), per declared region, per country, and concentration in H3 cells; values summed per currency.',
       schema: shape('An accumulation.', {
         schema_version: STRING,
-        objects: { type: 'array', items: OBJECT },
+        objects: { type: 'array', items: shape('An object named: its peril, currency, locations and values.', {
+          id: STRING, peril: { type: ['string', 'null'] }, currency: { type: ['string', 'null'] }, locations: INTEGER, located_locations: INTEGER, unvalued_locations: INTEGER, values: MONEY, links: LINKS,
+        }) },
         totals: shape('Over every object named.', { objects: INTEGER, locations: INTEGER, located_locations: INTEGER, unvalued_locations: INTEGER, values: MONEY }),
-        perils: { type: 'array', items: OBJECT },
-        regions: { type: 'array', items: OBJECT },
-        countries: { type: 'array', items: OBJECT },
-        concentration: OBJECT,
+        perils: { type: 'array', items: shape('A peril code (null: none of the nine) and the objects declaring it.', {
+          peril: { type: ['string', 'null'] }, objects: { type: 'array', items: STRING }, locations: INTEGER, located_locations: INTEGER, values: MONEY,
+        }) },
+        regions: { type: 'array', items: shape('A declared region, the objects declaring it and the exposure inside it.', {
+          region: { $ref: '#/components/schemas/risk-object.v0/$defs/peril/properties/region' },
+          declared_by: { type: 'array', items: shape('An object declaring the region.', { object_id: STRING, peril: { type: ['string', 'null'] } }) },
+          locations: INTEGER, values: MONEY,
+          objects: { type: 'array', items: shape('An object\'s exposure inside the region.', { object_id: STRING, locations: INTEGER, values: MONEY }) },
+        }) },
+        countries: { type: 'array', items: shape('Exposure in a country (null: located nowhere).', { country: { type: ['string', 'null'] }, locations: INTEGER, values: MONEY }) },
+        concentration: shape('Concentration in H3 cells, per currency.', {
+          h3_resolution: INTEGER, cell_area_km2_average: NUMBER, method: STRING,
+          by_currency: { type: 'array', items: shape('One currency\'s cells.', {
+            currency: { type: ['string', 'null'] }, total: STRING, cells: INTEGER,
+            largest_cell: { anyOf: [shape('The largest cell.', { cell: STRING, value: STRING, share: NUMBER }), { type: 'null' }] },
+            hhi: { type: ['number', 'null'] },
+            top_cells: { type: 'array', items: shape('A cell among the largest.', {
+              cell: STRING, center: shape('The cell\'s centre.', { latitude: NUMBER, longitude: NUMBER }), value: STRING, share: NUMBER, locations: INTEGER,
+              objects: { type: 'array', items: shape('An object\'s part of the cell.', { object_id: STRING, locations: INTEGER, value: STRING }) },
+            }) },
+          }) },
+        }),
         notes: { type: 'array', items: STRING },
       }, ['schema_version', 'objects', 'totals', 'perils', 'regions', 'countries', 'concentration', 'notes']),
     },

@@ -18,7 +18,7 @@ const DATASET = shape('An archived dataset: licence, credit line, provenance and
   publisher: shape('Who published it.', { name: TEXT_OR_NULL, url: TEXT_OR_NULL }),
   provenance: shape('Where the bytes came from.', { obtained_from: { type: ['object', 'array', 'null'], description: 'Where the pinned bytes were obtained, as the manifest records it: a source record (repository, path, commit...) or a list of them.' }, derived: { type: ['boolean', 'null'] }, derivation: TEXT_OR_NULL }),
   coverage: AS_PINNED('The coverage as the manifest pins it.'),
-  period_of_record: AS_PINNED('The period of record as the manifest pins it.'),
+  period_of_record: { anyOf: [{ ...shape('First and last date of the record.', { from: TEXT_OR_NULL, to: TEXT_OR_NULL }), additionalProperties: true }, { type: 'null' }], description: 'The period of record as the manifest pins it (src/feeds/manifest.ts reads from and to).' },
   content_servable: BOOLEAN,
   files: {
     type: 'array',

@@ -1,5 +1,5 @@
 // GET /feeds, a snapshot's manifest, and the publisher's bytes.
-import { BOOLEAN, INTEGER, LINKS, OBJECT, STRING, operation, queryOf, shape, text } from './operation.js';
+import { BOOLEAN, INTEGER, LINKS, STRING, operation, queryOf, shape, text } from './operation.js';
 
 const SNAPSHOT = {
   type: 'object',
@@ -21,7 +21,7 @@ export const listFeeds = operation({
         schema_version: STRING,
         count: INTEGER,
         feeds: { type: 'array', items: shape('A feed.', { feed_id: STRING, latest_version: STRING, versions: { type: 'array', items: shape('A pinned version.', { version: STRING, sha256: STRING, content_servable: BOOLEAN, links: LINKS }) } }) },
-        refused: { type: 'array', items: OBJECT },
+        refused: { type: 'array', items: shape('A snapshot refused at start-up, and why.', { feed_id: STRING, version: STRING, reason: STRING }) },
         note: STRING,
       }),
     },

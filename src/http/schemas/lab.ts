@@ -74,11 +74,57 @@ const SPEC = {
   ],
 };
 
+const METRICS_OR_NULL = { oneOf: [published('lab-metrics.v1'), { type: 'null' }] };
+
+/**
+ * Members several lanes' results share, each written by the same code (the model's name, the places
+ * left unmodeled, the OED specification read, the insured and net views): described here once, where
+ * a lane declares the member as an object and no more. test/app/lab-registry.test.ts holds every
+ * lane's real result to laneResult.
+ */
+const SHARED_RESULT_MEMBERS: Record<string, JsonSchema> = {
+  // The model's id is `id`, but for deterministic-loss, whose result names it `model` (as its spec does).
+  model: {
+    ...shape('The model run.', {
+      id: STRING, model: { type: 'string', description: 'deterministic-loss: the model\'s id.' }, version: { type: ['string', 'null'] }, label: STRING,
+      engine: { type: 'string', description: 'What computed the losses.' }, revision: STRING,
+    }, []),
+    anyOf: [{ required: ['id'] }, { required: ['model'] }],
+  },
+  unmodeled: shape('The places no loss was modeled for, each by its index in the exposure and why.', {
+    count: { type: 'integer' },
+    places: { type: 'array', items: shape('A place left unmodeled.', { index: { type: 'integer' }, reason: STRING }) },
+    reasons: { type: 'object', description: 'What each reason means.', additionalProperties: STRING },
+  }, ['count', 'places']),
+  oed_spec: shape('The pinned OED specification read.', { feed_id: STRING, version: STRING, sha256: STRING }),
+  perspectives: shape('With terms: il (insured) and ri (net of reinsurance), each lab-metrics/1.', { il: METRICS_OR_NULL, ri: METRICS_OR_NULL }, []),
+};
+
+/** Whether a declared member says it is an object and nothing of its members. */
+function bareObject(member: JsonSchema): boolean {
+  const types = Array.isArray(member.type) ? member.type : [member.type];
+  return types.includes('object') && !member.properties && !member.additionalProperties && !member.oneOf && !member.anyOf && !member.$ref;
+}
+
+/** A lane's result as the contract describes it: its declaration, with the shared members described and the currency named. */
+export function laneResult(lane: LabLane): JsonSchema {
+  const declared = lane.result as { properties?: Record<string, JsonSchema> };
+  const properties = Object.fromEntries(Object.entries(declared.properties ?? {}).map(([name, member]) => {
+    const shared = SHARED_RESULT_MEMBERS[name];
+    if (!shared || !bareObject(member)) return [name, member];
+    // A member the lane may answer null keeps null beside the shared shape.
+    const nullable = Array.isArray(member.type) && member.type.includes('null');
+    const described = { ...shared, ...(member.description ? { description: member.description } : {}) };
+    return [name, nullable ? { anyOf: [described, { type: 'null' }], ...(member.description ? { description: member.description } : {}) } : described];
+  }));
+  return { title: lane.id, ...lane.result, properties: { ...properties, currency: RESULT_CURRENCY } };
+}
+
 /** A lab run's result: each lane's declared shape (told apart by its lane), or an exchange model's. */
 const RESULT = {
   ...shape('The run\'s result.', { metrics: published('lab-metrics.v1') }, []),
   oneOf: [
-    ...LAB_LANES.map((lane) => ({ title: lane.id, ...lane.result, properties: { ...(lane.result as { properties?: object }).properties, currency: RESULT_CURRENCY } })),
+    ...LAB_LANES.map(laneResult),
     shape('An exchange model\'s result, run by its provider on its own platform.', { model: OBJECT, label: STRING, run_by: OBJECT, places: { type: 'integer' }, provider_result: {} }, ['model', 'label', 'run_by', 'provider_result']),
   ],
 };

@@ -21,7 +21,10 @@ const MODEL = shape('A composed model: its composition, validation report and ca
   version: STRING,
   kind: { const: 'validated_model' },
   peril: STRING,
-  composition: OBJECT,
+  // The model document's own members, as the published model schema defines them.
+  composition: shape('The composition: the feed, measurement, transforms, payout function and each primitive\'s parameters.', Object.fromEntries(
+    ['feed', 'measurement', 'transforms', 'payout_function', 'parameters'].map((member) => [member, { $ref: `#/components/schemas/model.v0/properties/${member}` }]),
+  )),
   validation: OBJECT,
   card: OBJECT,
   created_at: { type: 'string', format: 'date-time' },

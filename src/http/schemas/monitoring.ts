@@ -14,10 +14,13 @@ const MEASUREMENT = shape('The measurement, recomputed on this read against the 
   as_of: { ...NULLABLE_STRING, description: 'The last day the snapshot holds (its period of record\'s end).' },
   index: shape('The index so far in the term: the largest value read (below the lowest level too).', {
     value: NULLABLE_NUMBER, unit: STRING, at: NULLABLE_STRING, event_id: NULLABLE_STRING,
-    window: { type: ['object', 'null'], description: 'A daily index: the window (first and last day) of the term maximum.' },
+    window: { anyOf: [shape('First and last day.', { from: STRING, to: STRING }), { type: 'null' }], description: 'A daily index: the window (first and last day) of the term maximum.' },
   }),
-  occurrences: { type: 'array', description: 'Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher\'s event (or storm) id, its value and the payout fraction it implies.', items: OBJECT },
-  level: { type: ['object', 'null'], description: 'The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment.' },
+  occurrences: { type: 'array', description: 'Cat-in-a-box and gates: the occurrences so far that reach the lowest level, each with the publisher\'s event (or storm) id, its value and the payout fraction it implies.', items: shape('An occurrence reaching the lowest level.', {
+    event_id: { type: ['string', 'null'] }, name: { type: ['string', 'null'] }, date: STRING, time: { type: ['string', 'null'] }, value: NUMBER,
+    event_ids: { type: 'array', items: STRING }, payout_fraction: { type: 'number', description: 'The fraction of the limit its value implies (before the annual aggregate).' },
+  }, ['event_id', 'date', 'time', 'value', 'payout_fraction']) },
+  level: { anyOf: [shape('The level reached.', { reached: INTEGER, of: INTEGER, at_least: NUMBER }), { type: 'null' }], description: 'The highest payout level reached: reached (1 = the attachment), of (levels in all), at_least (its index value); null below the attachment.' },
   payout_fraction: { ...NULLABLE_NUMBER, description: 'The fraction of the limit the index value implies, before the annual aggregate; a measurement, not a claim.' },
   attachment: NUMBER,
   exhaustion: NUMBER,

@@ -162,7 +162,7 @@ export const JOB_SUBJECT: JsonSchema = {
 };
 
 /** The job every verb answers 202 with (GET /jobs/{id} reads it). */
-export const JOB = named('job', shape('A job: queued, running, succeeded (with result) or failed (with error).', {
+export const JOB = named('job', Object.assign(shape('A job: queued, running, succeeded (with result) or failed (with error).', {
   schema_version: STRING,
   id: { type: 'string', format: 'uuid' },
   verb: STRING,
@@ -179,10 +179,19 @@ export const JOB = named('job', shape('A job: queued, running, succeeded (with r
     properties: { fraction: { type: 'number', minimum: 0, maximum: 1 }, sentence: STRING },
     required: ['fraction', 'sentence'],
   },
-  result: { description: 'The verb\'s result, once succeeded.' },
+  result: {
+    description: 'The verb\'s result, once succeeded: for price the technical price (price.v0), for backtest the artifact (backtest.v0); another verb\'s result is its own document.',
+    anyOf: [published('price.v0'), published('backtest.v0'), { type: 'object', additionalProperties: true, description: 'Another verb\'s result (ingest, analyse, lab_run, model_run, package, webhook_delivery).' }],
+  },
   error: { $ref: '#/components/schemas/error.v0/properties/error', description: 'The refusal (status, code, message, details), once failed.' },
   links: LINKS,
-}, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']));
+}, ['schema_version', 'id', 'verb', 'status', 'created_at', 'updated_at', 'attempts', 'started_at', 'finished_at', 'links']), {
+  // Which result a verb gives, held to it: a client's type is the union above, a validator checks this.
+  allOf: (['price', 'backtest'] as const).map((verb) => ({
+    if: { properties: { verb: { const: verb } }, required: ['verb'] },
+    then: { properties: { result: published(`${verb}.v0`) } },
+  })),
+}));
 
 /** What Retry-After says on a job that has not ended. */
 export const JOB_RETRY_AFTER = 'Seconds worth waiting before reading the job again, while it is queued or running (a hint: for a running job with progress, the time it has still to go at its pace so far, at most 30).';

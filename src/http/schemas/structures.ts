@@ -1,7 +1,7 @@
 // Structures cut from objects, their backtests and the stored artifacts.
 import { BACKTEST_TABLES } from '../../app/exports.js';
 import { CSV_OFFER, JSON_OFFER, formatParameter } from '../negotiate.js';
-import { ACCEPTED, ID_PARAM, LINKS, OBJECT, STRING, chartOperations, operation, queryOf, shape } from './operation.js';
+import { ACCEPTED, ID_PARAM, LINKS, STRING, chartOperations, operation, published, queryOf, shape } from './operation.js';
 
 /** A backtest is served as its stored JSON artifact, or one of its tables as CSV. */
 export const BACKTEST_OFFERS = [JSON_OFFER, CSV_OFFER] as const;
@@ -10,9 +10,10 @@ const STRUCTURE = shape('A structure: the object\'s terms with trigger, financia
   id: STRING,
   schema_version: STRING,
   object_id: STRING,
-  trigger: OBJECT,
-  financial_structure: OBJECT,
-  period: OBJECT,
+  // The blocks as the risk object's schema defines them: a structure is the object's terms varied.
+  trigger: { $ref: '#/components/schemas/risk-object.v0/properties/trigger' },
+  financial_structure: { $ref: '#/components/schemas/risk-object.v0/properties/financial_structure' },
+  period: { $ref: '#/components/schemas/risk-object.v0/properties/period' },
   varied: { type: 'array', items: STRING },
   created_at: { type: 'string', format: 'date-time' },
   links: LINKS,
@@ -79,7 +80,7 @@ export const readBacktest = operation({
   responses: {
     200: {
       description: 'The artifact: year-by-year payouts of the structure over the pinned snapshot, with the feed triple and engine named.',
-      schema: OBJECT,
+      schema: published('backtest.v0'),
       alternatives: { 'text/csv': 'The table named by table= (RFC 4180, header row, CRLF): years, or burning_cost.' },
     },
   },
