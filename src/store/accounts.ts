@@ -26,6 +26,9 @@ export function secretDigest(secret: string): string {
   return hash('sha256', secret, 'hex');
 }
 
+/** On PostgreSQL, how long an account read is trusted without a notice to say it changed. */
+export const NOTIFIED_TRUST_MS = 5_000;
+
 export class AccountStore {
   // Every keyed request reads these: compiled once (see prepared.ts).
   private readonly keyOfDigest;
@@ -37,16 +40,20 @@ export class AccountStore {
    * it, and keys are made only with their account. Where this process is the database's one writer
    * (SQLite) that is enough. Several processes share PostgreSQL: there an account is remembered only
    * while this process listens for the deployment's account notices (store/notices.ts; cancel()
-   * announces in its transaction), everything is forgotten whenever listening stops, and a read
-   * that a notice overtook is not kept (`epoch`).
+   * announces in its transaction), everything is forgotten whenever listening stops, a read that a
+   * notice overtook is not kept (`epoch`), and nothing is trusted longer than NOTIFIED_TRUST_MS (a
+   * listening connection can die without a word: a cancellation then reaches this process late,
+   * never not at all).
    */
-  private readonly remembered: Map<string, AccountWithKeys> | undefined;
+  private readonly remembered: Map<string, { found: AccountWithKeys; until: number }> | undefined;
+  private readonly trustMs: number;
   private remembering: boolean;
   private epoch = 0;
   private readonly announces: boolean;
 
-  constructor(private readonly db: Kysely<Tables>, options: { soleWriter?: boolean; notified?: boolean } = {}) {
+  constructor(private readonly db: Kysely<Tables>, options: { soleWriter?: boolean; notified?: boolean; trustMs?: number } = {}) {
     this.remembered = options.soleWriter || options.notified ? new Map() : undefined;
+    this.trustMs = options.trustMs ?? (options.soleWriter ? Infinity : NOTIFIED_TRUST_MS);
     this.remembering = options.soleWriter === true;
     this.announces = options.notified === true;
     this.keyOfDigest = preparedQuery(db, 1, (digest: string) => db.selectFrom('api_keys')
@@ -84,14 +91,14 @@ export class AccountStore {
   }
 
   async account(id: string): Promise<Account | undefined> {
-    const known = this.remembered?.get(id);
+    const known = this.known(id);
     if (known) return known.account;
     return (await this.accountById(id))[0];
   }
 
   /** The account and its keys in one round trip (GET /account is the hottest keyed read). */
   async accountWithKeys(id: string): Promise<AccountWithKeys | undefined> {
-    const known = this.remembered?.get(id);
+    const known = this.known(id);
     if (known) return known;
     const epoch = this.epoch;
     const rows = await this.accountAndKeys(id);
@@ -104,7 +111,7 @@ export class AccountStore {
     });
     if (this.remembered && this.remembering && epoch === this.epoch) {
       if (this.remembered.size >= 50_000) this.remembered.clear();
-      this.remembered.set(id, found);
+      this.remembered.set(id, { found, until: Date.now() + this.trustMs });
     }
     return found;
   }
@@ -122,6 +129,14 @@ export class AccountStore {
     // Again after the write: a read while it ran may have remembered the account as it was.
     this.accountChanged(id);
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  private known(id: string): AccountWithKeys | undefined {
+    const entry = this.remembered?.get(id);
+    if (entry === undefined) return undefined;
+    if (entry.until > Date.now()) return entry.found;
+    this.remembered!.delete(id);
+    return undefined;
   }
 
   /** Another process changed the account (its notice): what is remembered of it is forgotten. */

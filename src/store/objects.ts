@@ -345,6 +345,10 @@ export class StagedLocations {
   constructor(private readonly db: Kysely<Tables>, readonly id: string) {
     this.writing = db.selectFrom('objects').select('id').where('id', '=', id).executeTakeFirst().then((row) => {
       if (row) this.usable = false;
+    }, () => {
+      // As a failed staged write: unusable, everything written at the end. Caught here, since no one
+      // may be waiting yet (a rejection nobody handles would end the process).
+      this.usable = false;
     });
   }
 

@@ -142,6 +142,12 @@ test('on PostgreSQL an account is remembered only while notices arrive, and forg
     assert.equal((await storeB.accountWithKeys(other.account.id))?.account.label, 'read again');
     while (listeningB.at(-1) !== true) await new Promise((r) => setTimeout(r, 5));
     assert.deepEqual(listeningB, [true, false, true]);
+    // Trusted for a bounded time only: a store trusting for 0 ms reads the database every time, listening or not.
+    const brief = new AccountStore(b.db, { notified: true, trustMs: 0 });
+    brief.noticesListening(true);
+    await brief.accountWithKeys(other.account.id);
+    await b.db.updateTable('accounts').set({ label: 'past its time' }).where('id', '=', other.account.id).execute();
+    assert.equal((await brief.accountWithKeys(other.account.id))?.account.label, 'past its time');
   } finally {
     await admin.end();
     await noticesB?.close();
