@@ -4,7 +4,8 @@
 // watermark on every page and the premium; one page is rendered (pdftoppm); refusals on the
 // request; tenancy; package listed as being retired.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,11 +199,11 @@ eachDialect('a priced, backtested object packages into a watermarked pack whose 
     // Each page kept as a picture, to be looked at as a broker would (artifacts/documents/).
     if (dialect === 'sqlite') {
       keepArtifact('documents', 'pack.json', read.text);
-      assert.equal(keepPdfPages('pack', whole.bytes).length, pages.length);
+      assert.equal((await keepPdfPages('pack', whole.bytes)).length, pages.length);
     }
     // The file renders: the draft slip's first page rasterised.
     const slipPage = pages.findIndex((t) => t.includes('INSURED / PARTIES')) + 1;
-    execFileSync('pdftoppm', ['-png', '-r', '50', '-f', String(slipPage), '-l', String(slipPage), '-singlefile', join(dir, 'pack.pdf'), join(dir, 'slip')]);
+    await promisify(execFile)('pdftoppm', ['-png', '-r', '50', '-f', String(slipPage), '-l', String(slipPage), '-singlefile', join(dir, 'pack.pdf'), join(dir, 'slip')]);
     const png = readFileSync(join(dir, 'slip.png'));
     assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
     assert.ok(png.length > 5000, `a drawn page, ${png.length} bytes`);

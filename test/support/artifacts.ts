@@ -2,7 +2,8 @@
 // screenshots as PNG, under artifacts/ at the repository's root (git-ignored; CI keeps the folder
 // as its artefacts). CATRISK_ARTIFACTS names another folder. Tests run from .test-build/ (see
 // scripts/test.mjs), whose parent is the repository.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,12 +29,13 @@ export function keepArtifact(kind: string, name: string, bytes: Buffer | string)
 
 /**
  * Keeps a PDF and each of its pages as PNG (pdftoppm at `dpi`): `<name>.pdf`, `<name>-1.png`, ...
- * Pages of an earlier, longer rendering are removed first. Answers the PNGs' paths.
+ * Pages of an earlier, longer rendering are removed first. Answers the PNGs' paths. Asynchronous:
+ * the test's own service keeps answering meanwhile (a blocked loop lets kept-alive sockets lapse).
  */
-export function keepPdfPages(name: string, pdf: Buffer, dpi = 80): string[] {
+export async function keepPdfPages(name: string, pdf: Buffer, dpi = 80): Promise<string[]> {
   const dir = artifactsDir('documents');
   for (const old of readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png'))) rmSync(join(dir, old));
   const file = keepArtifact('documents', `${name}.pdf`, pdf);
-  execFileSync('pdftoppm', ['-png', '-r', String(dpi), file, join(dir, name)]);
+  await promisify(execFile)('pdftoppm', ['-png', '-r', String(dpi), file, join(dir, name)]);
   return readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png')).sort().map((f) => join(dir, f));
 }
