@@ -211,6 +211,17 @@ function component(name: string, schema: unknown): JsonSchema {
     .replace(PUBLISHED_ID, '"#/components/schemas/$1')) as JsonSchema;
 }
 
+/**
+ * A schema that stands alone (a tool's, which no contract document surrounds): the components and
+ * published schemas it refers to carried in its own $defs, each reference pointing there.
+ */
+export function selfContained(schema: JsonSchema, schemas: ReadonlyMap<string, unknown>): JsonSchema {
+  const used = referencedSchemas(schema, new Map([...schemas, ...CONTRACT_COMPONENTS]));
+  if (used.size === 0) return schema;
+  const whole = { ...schema, $defs: { ...(schema.$defs as Record<string, unknown> | undefined), ...Object.fromEntries(used) } };
+  return JSON.parse(JSON.stringify(whole).replaceAll('"#/components/schemas/', '"#/$defs/')) as JsonSchema;
+}
+
 /** The published schemas a document refers to, and those they refer to in turn. */
 function referencedSchemas(paths: unknown, schemas: ReadonlyMap<string, unknown>): Map<string, JsonSchema> {
   const used = new Map<string, JsonSchema>();

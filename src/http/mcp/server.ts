@@ -17,6 +17,8 @@ import { toApiError, type Caller } from '../host.js';
 import { bodyFault, describeBodyFault } from '../json-body.js';
 import { schemaRefusal, textFormats } from '../schemas/faults.js';
 import { TOOLS, type Tool, type ToolContext } from './tools.js';
+import { selfContained } from '../contract.js';
+import { publishedSchemas } from '../docs.js';
 
 /** What agents read first: how to hold a key and what the service will not do. */
 export const INSTRUCTIONS = 'catrisk: open catastrophe-risk modelling. Call create_api_key once and keep api_key.secret; pass it as api_key to every other tool '
@@ -25,7 +27,11 @@ export const INSTRUCTIONS = 'catrisk: open catastrophe-risk modelling. Call crea
 
 // The host's Ajv settings: no coercion, no defaults filled in, every fault reported and worded.
 const ajv = textFormats(addFormats.default(new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, verbose: true, strict: false })));
-const validators = new Map<string, ValidateFunction>(TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+// A tool's schemas stand alone: what they share with the REST contract (its components, the
+// published schemas) is carried in their own $defs.
+const PUBLISHED = publishedSchemas();
+const SCHEMAS = new Map(TOOLS.map((tool) => [tool.name, { input: selfContained(tool.inputSchema, PUBLISHED), output: selfContained(tool.outputSchema, PUBLISHED) }]));
+const validators = new Map<string, ValidateFunction>(TOOLS.map((tool) => [tool.name, ajv.compile(SCHEMAS.get(tool.name)!.input)]));
 
 /** The tools as tools/list answers them. */
 export function toolListing() {
@@ -33,8 +39,8 @@ export function toolListing() {
     name: tool.name,
     title: tool.annotations.title,
     description: tool.description,
-    inputSchema: tool.inputSchema as { type: 'object' },
-    outputSchema: tool.outputSchema as { type: 'object' },
+    inputSchema: SCHEMAS.get(tool.name)!.input as { type: 'object' },
+    outputSchema: SCHEMAS.get(tool.name)!.output as { type: 'object' },
     annotations: tool.annotations,
   }));
 }
