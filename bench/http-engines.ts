@@ -4,8 +4,7 @@
 // (counters leased in blocks on PostgreSQL, in memory on SQLite), its limits raised so that the
 // load itself is never refused.
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
+import { benchDatabase, startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
 
 const ROUNDS = 3;
 
@@ -24,16 +23,10 @@ async function signup(api: string): Promise<string> {
 }
 
 export async function httpEnginesBench(): Promise<void> {
-  const adminUrl = process.env.CATRISK_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `catrisk_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const scratch = await benchDatabase();
   const hello = await startHelloWorld();
   const sqlite = await startBuiltService();
-  const postgres = await startBuiltService({ DATABASE_URL: url.toString() });
+  const postgres = await startBuiltService({ DATABASE_URL: scratch.url.toString() });
   try {
     const targets: Array<{ label: string; url: string; headers: Record<string, string> }> = [{ label: 'bare Fastify hello-world', url: hello.url, headers: {} }];
     for (const [engine, svc] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as const) {
@@ -57,7 +50,6 @@ export async function httpEnginesBench(): Promise<void> {
     }
   } finally {
     await Promise.all([hello.stop(), sqlite.stop(), postgres.stop()]);
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { jobResult, startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
+import { benchDatabase, jobResult, startBuiltService, startHelloWorld, USER_AGENT } from './support.js';
 import { largeSchedule } from '../test/support/schedules.js';
 import pg from 'pg';
 import { startStallingProxy } from '../test/support/tcp-proxy.js';
@@ -575,14 +575,10 @@ async function floodBench() {
 
 /** PostgreSQL losing or stalling its connections: what callers see, and how long shutdown takes. */
 async function databaseBench() {
-  const adminUrl = process.env.CATRISK_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `catrisk_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const target = new URL(adminUrl);
+  const scratch = await benchDatabase();
+  const { url, admin } = scratch;
+  const name = url.pathname.slice(1);
+  const target = new URL(url);
   const proxy = await startStallingProxy(target.hostname, Number(target.port || 5432));
   const viaProxy = new URL(url);
   viaProxy.host = proxy.address;
@@ -626,8 +622,7 @@ async function databaseBench() {
     print({ bench: 'stalled link: SIGTERM to exit with a request in flight (default bound 10 s)', ms: Math.round(performance.now() - t) });
   } finally {
     await proxy.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -1,4 +1,5 @@
 // Shared by the benchmarks: start the built service in its own process and read its URLs.
+import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,4 +79,22 @@ export async function jobResult(api: string, headers: Record<string, string>, lo
     if (job.status === 'succeeded') return job.result;
     await new Promise((r) => setTimeout(r, pollMs));
   }
+}
+
+/** A scratch PostgreSQL database for one bench (CATRISK_BENCH_PG, default the local server's `test`), dropped by drop(). */
+export async function benchDatabase(): Promise<{ url: URL; admin: pg.Client; drop(): Promise<void> }> {
+  const adminUrl = process.env.CATRISK_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `catrisk_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url, admin,
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }
