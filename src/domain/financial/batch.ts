@@ -288,14 +288,21 @@ export class TermsBatch {
    * the level's items, walking the level's nodes in order is cheaper than sorting the slots.
    */
   private group(lv: IndexedLevel, b: Block): number {
-    const { order, start } = lv.level;
+    return this.groupBy(lv.level.order, lv.level.start, lv.node, b);
+  }
+
+  /**
+   * Groups the block's slots by key[ids[s]] (a node, a risk; −1: none), keys listed in order as
+   * order[start[k] .. start[k + 1]]: walked in order when most are touched, else counted and placed.
+   * Leaves `mark` set for the keys touched (tNode[0 .. t)).
+   */
+  private groupBy(order: Int32Array, start: Int32Array, key: Int32Array, b: Block): number {
     if (b.n * 2 >= order.length) return this.walk(order, start, b);
     const { mark, tNode, tStart } = this;
-    const node = lv.node;
     let t = 0;
     // Counts first (tStart[m + 1]), then positions.
     for (let s = 0; s < b.n; s++) {
-      const n = node[b.ids[s]!]!;
+      const n = key[b.ids[s]!]!;
       if (n < 0) continue;
       let m = mark[n]!;
       if (m < 0) {
@@ -312,7 +319,7 @@ export class TermsBatch {
     const pos = this.pos;
     for (let m = 0; m < t; m++) pos[m] = tStart[m]!;
     for (let s = 0; s < b.n; s++) {
-      const n = node[b.ids[s]!]!;
+      const n = key[b.ids[s]!]!;
       if (n < 0) continue;
       bucket[pos[mark[n]!]!++] = s;
     }
@@ -622,30 +629,8 @@ export class TermsBatch {
   private groupRisks(contract: ReinsuranceContract, risk: Int32Array): number {
     const out = this.out;
     if (out.n * 2 >= contract.order.length) return this.walk(contract.order, contract.start, out);
-    const { mark, tNode, tStart } = this;
-    let t = 0;
-    for (let s = 0; s < out.n; s++) {
-      const k = risk[out.ids[s]!]!;
-      if (k < 0) continue;
-      let m = mark[k]!;
-      if (m < 0) {
-        m = t++;
-        mark[k] = m;
-        tNode[m] = k;
-        tStart[m + 1] = 0;
-      }
-      tStart[m + 1]!++;
-    }
-    tStart[0] = 0;
-    for (let m = 0; m < t; m++) tStart[m + 1]! += tStart[m]!;
-    const bucket = this.bucketOf(tStart[t]!);
-    const pos = this.pos;
-    for (let m = 0; m < t; m++) pos[m] = tStart[m]!;
-    for (let s = 0; s < out.n; s++) {
-      const k = risk[out.ids[s]!]!;
-      if (k >= 0) bucket[pos[mark[k]!]!++] = s;
-    }
-    for (let m = 0; m < t; m++) mark[tNode[m]!] = -1;
+    const t = this.groupBy(contract.order, contract.start, risk, out);
+    for (let m = 0; m < t; m++) this.mark[this.tNode[m]!] = -1;
     return t;
   }
 
